@@ -1,0 +1,48 @@
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import type { Clock } from '../clock.js';
+import { Redactor } from './redact.js';
+
+export type { Logger } from 'pino';
+
+export interface CreateLoggerOptions {
+  /** pino level; default `info`. */
+  level?: string;
+  /** Human-readable output through pino-pretty. Default: when stdout is a terminal and no destination is given. */
+  pretty?: boolean;
+  /** Where JSON lines go; default stdout. Tests pass a stream and parse what was written. */
+  destination?: DestinationStream;
+  /** Secret values to scrub. Share one Redactor with everything that registers secrets (config, wallet, session). */
+  redactor?: Redactor;
+  /** Timestamps come from the injected clock, so log lines in tests carry the manual time. */
+  clock?: Clock;
+}
+
+/**
+ * The daemon's logger: JSON lines, one per event, with every secret scrubbed by field name and by
+ * value before serialisation (see {@link Redactor}). Messages are scrubbed too, since an error
+ * message can quote a URL or a response body.
+ */
+export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const redactor = options.redactor ?? new Redactor();
+  const clock = options.clock;
+  const config: LoggerOptions = {
+    level: options.level ?? 'info',
+    base: null,
+    formatters: {
+      level: (label) => ({ level: label }),
+      log: (object) => redactor.scrub(object) as Record<string, unknown>,
+    },
+    hooks: {
+      logMethod(args, method) {
+        const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactor.scrubText(arg) : arg));
+        method.apply(this, scrubbed as Parameters<typeof method>);
+      },
+    },
+    ...(clock ? { timestamp: () => `,"time":${clock.now()}` } : {}),
+  };
+  const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY);
+  if (pretty) {
+    return pino({ ...config, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'UTC:isoDateTime' } } });
+  }
+  return options.destination ? pino(config, options.destination) : pino(config);
+}

@@ -1,0 +1,93 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One readiness check: a name and a probe that says whether that part can do its job now. */
+export interface ReadinessCheck {
+  readonly name: string;
+  probe(): { ok: boolean; detail?: string };
+}
+
+export interface OpsServerOptions {
+  /** `host:port`; port 0 picks a free one (tests). */
+  listen: string;
+  checks: readonly ReadinessCheck[];
+  /** Extra JSON documents served as GET routes, e.g. `/status`. Computed per request. */
+  documents?: Readonly<Record<string, () => unknown>>;
+}
+
+export interface OpsServer {
+  /** The bound address, e.g. `http://127.0.0.1:9464`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Splits `host:port` (IPv6 as `[::1]:9464`). */
+export function parseListen(listen: string): { host: string; port: number } {
+  const match = /^(?:\[(?<v6>[^\]]+)\]|(?<host>[^:]+)):(?<port>\d{1,5})$/.exec(listen);
+  const port = Number(match?.groups?.['port']);
+  if (!match || port > 65_535) throw new RangeError(`http.listen must be host:port, got "${listen}"`);
+  return { host: match.groups?.['v6'] ?? match.groups?.['host'] ?? '', port };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+/**
+ * The operations endpoint: `/healthz` says the process answers (liveness, for Docker and systemd),
+ * `/readyz` says every part can trade now (503 and the failing checks otherwise).
+ * It binds to loopback by default: it is for the operator's tooling, not the internet.
+ */
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  const { host, port } = parseListen(options.listen);
+  const documents = options.documents ?? {};
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = new URL(req.url ?? '/', 'http://ops').pathname;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/healthz') {
+      sendJson(res, 200, { status: 'ok' });
+      return;
+    }
+    if (path === '/readyz') {
+      const results = options.checks.map((check) => {
+        try {
+          return { name: check.name, ...check.probe() };
+        } catch (error) {
+          return { name: check.name, ok: false, detail: error instanceof Error ? error.message : String(error) };
+        }
+      });
+      const ready = results.every((r) => r.ok);
+      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks: results });
+      return;
+    }
+    const document = documents[path];
+    if (document) {
+      sendJson(res, 200, document());
+      return;
+    }
+    sendJson(res, 404, { error: `no route ${path}` });
+  };
+  const server: Server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
