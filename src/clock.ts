@@ -13,8 +13,11 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+/** The error an aborted sleep rejects with: the signal's reason when it is an Error, else an AbortError. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  return new DOMException(typeof reason === 'string' ? reason : 'The operation was aborted', 'AbortError');
 }
 
 /** The real clock. The one place in src/ allowed to read the system time. */
