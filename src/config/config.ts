@@ -1,0 +1,108 @@
+import { dirname, resolve } from 'node:path';
+import { Secret } from '../secret.js';
+import type { Env } from './configRules.js';
+import { isSet, KEYPAIR_ENV } from './configRules.js';
+import type { DeepReadonly } from './deepFreeze.js';
+import { deepFreeze } from './deepFreeze.js';
+import { expandPath } from './expandPath.js';
+import type { ConfigFile, NotifyEvent, WebhookKind } from './schema.js';
+import { FREE_TIER_RPS, KEYLESS_RPS, NOTIFY_EVENTS } from './schema.js';
+
+/** A notification endpoint, its URL (a credential) read from the file or the environment. */
+export interface Webhook {
+  url: Secret;
+  kind: WebhookKind;
+  events: NotifyEvent[];
+}
+
+/**
+ * The daemon's configuration, checked and complete: every default applied, durations in
+ * milliseconds, paths absolute, secrets read from the environment and wrapped in {@link Secret}.
+ * Keys keep their YAML names so code, docs and error messages share one vocabulary.
+ * Deeply frozen.
+ */
+export type Config = DeepReadonly<{
+  mode: ConfigFile['mode'];
+  api: Omit<ConfigFile['api'], 'key' | 'api_key' | 'requests_per_second'> & {
+    requests_per_second: number;
+    /** From the variable named by `key_env`; null when it is unset or `keyless` is true. */
+    key: Secret | null;
+  };
+  rpc: ConfigFile['rpc'];
+  wallet: {
+    /** Absolute. Null when not given; JUPBOT_KEYPAIR, when set, takes precedence. */
+    keypair_file: string | null;
+    /** The JUPBOT_KEYPAIR value (base58 or JSON array), when set. */
+    keypair: Secret | null;
+  };
+  data_dir: string;
+  strategies_dir: string;
+  poll: ConfigFile['poll'];
+  http: ConfigFile['http'];
+  notify: { webhooks: Webhook[] };
+  log: ConfigFile['log'];
+  sim: {
+    /** Null: draw a seed at start (and log it, so the run can be replayed). */
+    seed: string | null;
+    speed: number;
+    /** Null: run the simulator in-process without a listening socket. */
+    port: number | null;
+  };
+  session: ConfigFile['session'];
+  source: {
+    /** Absolute path of the file this config was read from. */
+    file: string;
+  };
+}>;
+
+export interface ResolveContext {
+  readonly env: Env;
+  /** Absolute path of the config file; relative paths inside it are resolved from its directory. */
+  readonly file: string;
+}
+
+/**
+ * Completes a schema-checked file into a {@link Config}. Call only after configRules passed:
+ * it assumes, for instance, that HOME is set when a path starts with `~`.
+ */
+export function resolveConfig(file: ConfigFile, context: ResolveContext): Config {
+  const { env } = context;
+  const configFile = resolve(context.file);
+  const baseDir = dirname(configFile);
+  const path = (p: string): string => expandPath(p, baseDir, env.HOME);
+  const secretFrom = (value: string | undefined): Secret | null => (isSet(value) ? new Secret(value.trim()) : null);
+
+  const { key: _key, api_key: _apiKey, requests_per_second, ...api } = file.api;
+  return deepFreeze({
+    mode: file.mode,
+    api: {
+      ...api,
+      requests_per_second: requests_per_second ?? (api.keyless ? KEYLESS_RPS : FREE_TIER_RPS),
+      key: api.keyless ? null : secretFrom(env[api.key_env]),
+    },
+    rpc: file.rpc,
+    wallet: {
+      keypair_file: file.wallet.keypair_file === undefined ? null : path(file.wallet.keypair_file),
+      keypair: secretFrom(env[KEYPAIR_ENV]),
+    },
+    data_dir: path(file.data_dir),
+    strategies_dir: path(file.strategies_dir),
+    poll: file.poll,
+    http: file.http,
+    notify: {
+      webhooks: file.notify.webhooks.map((hook) => ({
+        url: new Secret((hook.url ?? (hook.url_env === undefined ? '' : (env[hook.url_env] ?? ''))).trim()),
+        kind: hook.kind,
+        events: hook.events ?? [...NOTIFY_EVENTS],
+      })),
+    },
+    log: file.log,
+    sim: {
+      seed: file.sim.seed === undefined ? null : String(file.sim.seed),
+      speed: file.sim.speed,
+      port: file.sim.port ?? null,
+    },
+    session: file.session,
+    source: { file: configFile },
+  });
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { durationSchema, parseDuration } from './duration.js';
+import { envNameSchema, forbiddenKey, httpUrlSchema, listenAddressSchema, pathSchema } from './fieldSchemas.js';
+
+/**
+ * The config file contract (DESIGN.md "Config"; every key is documented in docs/configuration.md).
+ * Every object is strict: an unknown key is an error, never silently ignored. Every key has a
+ * default, so an empty file is a valid paper-mode config. This schema reads the file alone;
+ * rules that involve several keys or the environment live in configRules.ts.
+ */
+
+export const MODES = ['paper', 'live'] as const;
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export const WEBHOOK_KINDS = ['slack', 'discord', 'generic'] as const;
+/** What a webhook can be told about; ops/notify maps daemon events onto these. */
+export const NOTIFY_EVENTS = ['trade', 'order', 'error', 'health', 'lifecycle'] as const;
+
+/** The Trigger API's JWT lives 24 h; a refresh margin must leave time to use it. */
+export const JWT_LIFETIME_MS = parseDuration('24h');
+/** The keyless tier's quota (requests per second); a key's tier is Free at 1 rps and up. */
+export const KEYLESS_RPS = 0.5;
+export const FREE_TIER_RPS = 1;
+
+export const DEFAULTS = {
+  mode: 'paper',
+  baseUrl: 'https://api.jup.ag',
+  keyEnv: 'JUPITER_API_KEY',
+  apiTimeout: '10s',
+  rpcUrl: 'https://api.mainnet-beta.solana.com',
+  dataDir: './data',
+  strategiesDir: './strategies',
+  poll: { prices: '10s', scores: '15s', positions: '30s', orders: '30s' },
+  listen: '127.0.0.1:9464',
+  refreshMargin: '1h',
+  simSpeed: 1,
+} as const;
+
+const SECRET_IN_FILE = 'secrets are never written in the config file';
+
+const apiSchema = z.strictObject({
+  base_url: httpUrlSchema({ trimTrailingSlash: true }).default(DEFAULTS.baseUrl),
+  key_env: envNameSchema.default(DEFAULTS.keyEnv),
+  keyless: z.boolean().default(false),
+  // No default here: it depends on `keyless` (0.5 without a key, 1 with one), resolved in loadConfig.
+  requests_per_second: z.number().positive().max(100_000).optional(),
+  timeout: durationSchema({ max: parseDuration('5m') }).default(parseDuration(DEFAULTS.apiTimeout)),
+  key: forbiddenKey(`${SECRET_IN_FILE}: put the API key in the environment variable named by api.key_env`),
+  api_key: forbiddenKey(`${SECRET_IN_FILE}: put the API key in the environment variable named by api.key_env`),
+});
+
+const rpcSchema = z.strictObject({
+  url: httpUrlSchema().default(DEFAULTS.rpcUrl),
+});
+
+const WALLET_SECRET = `${SECRET_IN_FILE}: use wallet.keypair_file or the JUPBOT_KEYPAIR environment variable`;
+const walletSchema = z.strictObject({
+  keypair_file: pathSchema.optional(),
+  private_key: forbiddenKey(WALLET_SECRET),
+  secret_key: forbiddenKey(WALLET_SECRET),
+  keypair: forbiddenKey(WALLET_SECRET),
+});
+
+const pollInterval = (fallback: string) => durationSchema({ max: parseDuration('1d') }).default(parseDuration(fallback));
+const pollSchema = z.strictObject({
+  prices: pollInterval(DEFAULTS.poll.prices),
+  scores: pollInterval(DEFAULTS.poll.scores),
+  positions: pollInterval(DEFAULTS.poll.positions),
+  orders: pollInterval(DEFAULTS.poll.orders),
+});
+
+const httpSchema = z.strictObject({
+  listen: listenAddressSchema.default(listenAddressSchema.parse(DEFAULTS.listen)),
+});
+
+const webhookSchema = z.strictObject({
+  // One of url / url_env (checked in configRules). A webhook URL is a credential: anyone holding it can post.
+  url: z.string().optional(),
+  url_env: envNameSchema.optional(),
+  kind: z.enum(WEBHOOK_KINDS).default('generic'),
+  events: z.array(z.enum(NOTIFY_EVENTS)).min(1).optional(),
+});
+
+const notifySchema = z.strictObject({
+  webhooks: z.array(webhookSchema).default([]),
+});
+
+const logSchema = z.strictObject({
+  level: z.enum(LOG_LEVELS).default('info'),
+  format: z.enum(LOG_FORMATS).default('json'),
+});
+
+const simSchema = z.strictObject({
+  seed: z.union([z.string().min(1), z.int()]).optional(),
+  speed: z.number().positive().max(10_000).default(DEFAULTS.simSpeed),
+  port: z.int().min(0).max(65_535).optional(),
+});
+
+const sessionSchema = z.strictObject({
+  refresh_margin: durationSchema({ min: parseDuration('1m'), max: JWT_LIFETIME_MS - parseDuration('1h') }).default(
+    parseDuration(DEFAULTS.refreshMargin),
+  ),
+});
+
+/** The whole file. Sections default to `{}` so their own defaults apply when a section is left out. */
+export const configFileSchema = z.strictObject({
+  mode: z.enum(MODES).default(DEFAULTS.mode),
+  api: apiSchema.prefault({}),
+  rpc: rpcSchema.prefault({}),
+  wallet: walletSchema.prefault({}),
+  data_dir: pathSchema.default(DEFAULTS.dataDir),
+  strategies_dir: pathSchema.default(DEFAULTS.strategiesDir),
+  poll: pollSchema.prefault({}),
+  http: httpSchema.prefault({}),
+  notify: notifySchema.prefault({}),
+  log: logSchema.prefault({}),
+  sim: simSchema.prefault({}),
+  session: sessionSchema.prefault({}),
+});
+
+/** The file as validated: durations in ms, `http.listen` split, paths still as written. */
+export type ConfigFile = z.output<typeof configFileSchema>;
+export type Mode = (typeof MODES)[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
