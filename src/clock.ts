@@ -20,15 +20,22 @@ function abortReason(signal: AbortSignal): Error {
   return new DOMException(typeof reason === 'string' ? reason : 'The operation was aborted', 'AbortError');
 }
 
+/** Node fires a timer longer than 2^31-1 ms (about 24.8 days) after 1 ms, so long sleeps go in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The real clock. The one place in src/ allowed to read the system time. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   monotonic: () => performance.now(),
   async sleep(ms, signal) {
     if (signal?.aborted) throw abortReason(signal);
-    await delay(Math.max(0, ms), undefined, signal ? { signal } : undefined).catch((error: unknown) => {
-      throw signal?.aborted ? abortReason(signal) : error;
-    });
+    const until = performance.now() + Math.max(0, ms);
+    for (let left = Math.max(0, ms); ; left = until - performance.now()) {
+      await delay(Math.min(Math.max(0, left), MAX_TIMER_MS), undefined, signal ? { signal } : undefined).catch((error: unknown) => {
+        throw signal?.aborted ? abortReason(signal) : error;
+      });
+      if (left <= MAX_TIMER_MS) return;
+    }
   },
 };
 
