@@ -8,8 +8,8 @@ export interface ReadinessCheck {
 }
 
 export interface OpsServerOptions {
-  /** `host:port`; port 0 picks a free one (tests). */
-  listen: string;
+  /** Where to listen; port 0 picks a free one (tests). */
+  listen: { readonly host: string; readonly port: number };
   checks: readonly ReadinessCheck[];
   /** Extra JSON documents served as GET routes, e.g. `/status`. Computed per request. */
   documents?: Readonly<Record<string, () => unknown>>;
@@ -19,14 +19,6 @@ export interface OpsServer {
   /** The bound address, e.g. `http://127.0.0.1:9464`. */
   readonly url: string;
   close(): Promise<void>;
-}
-
-/** Splits `host:port` (IPv6 as `[::1]:9464`). */
-export function parseListen(listen: string): { host: string; port: number } {
-  const match = /^(?:\[(?<v6>[^\]]+)\]|(?<host>[^:]+)):(?<port>\d{1,5})$/.exec(listen);
-  const port = Number(match?.groups?.['port']);
-  if (!match || port > 65_535) throw new RangeError(`http.listen must be host:port, got "${listen}"`);
-  return { host: match.groups?.['v6'] ?? match.groups?.['host'] ?? '', port };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -41,7 +33,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
  * It binds to loopback by default: it is for the operator's tooling, not the internet.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
-  const { host, port } = parseListen(options.listen);
+  const { host, port } = options.listen;
   const documents = options.documents ?? {};
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://ops').pathname;
