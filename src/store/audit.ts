@@ -1,0 +1,139 @@
+import type { Clock } from '../clock.js';
+import { GENESIS_HASH, hashActionRow, toActionColumns, type ActionColumns, type ActionInput } from './actionRow.js';
+import { actionsSequence, verifyAuditChain, type ChainAnchor, type VerifyResult } from './chainVerifier.js';
+import { iterateActions, type ActionFilter, type ActionRecord } from './actionQueries.js';
+import type { Db, Statement, Transaction } from './db.js';
+
+/** Where the chain currently ends. */
+export interface ChainHead {
+  /** Id of the last row, 0 when the log is empty. */
+  readonly id: number;
+  /** Hash of the last row, the genesis hash (64 zeros) when the log is empty. */
+  readonly hash: string;
+}
+
+/** What {@link AuditLog.append} wrote. */
+export interface AppendedAction {
+  readonly id: number;
+  readonly at: number;
+  readonly hash: string;
+}
+
+interface Head extends ChainHead {
+  /** The id the next row must take: one past the highest id ever used (sqlite_sequence). */
+  readonly nextId: number;
+}
+
+const CHAIN_HEAD_MOVED = 'chain head moved';
+const COLUMNS = 'id, at, kind, strategy, intent_id, mint, amount, decimals, signature, data, prev_hash, hash';
+
+export type { ActionFilter, ActionRecord } from './actionQueries.js';
+
+/**
+ * The append-only, hash-chained audit log (table `actions`, defined in docs/audit.md).
+ *
+ * Each row's hash covers the previous row's hash and every column of the row, so editing,
+ * deleting or inserting a row anywhere shows in {@link verify}. The head is cached; a trigger in
+ * the database refuses a row that does not extend the real head, so a stale cache (another
+ * writer, or an enclosing transaction that rolled back) costs one retry, never a forked chain.
+ *
+ * `append` may run inside a caller's transaction (better-sqlite3 nests it as a savepoint), which
+ * is how an intent row and its audit row commit together.
+ */
+export class AuditLog {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #insert: Statement;
+  readonly #transaction: Transaction<(batch: readonly ActionColumns[], at: number) => { written: AppendedAction[]; head: Head }>;
+  #head: Head;
+
+  constructor(db: Db, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#insert = db.prepare(
+      `INSERT INTO actions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // Built once: better-sqlite3 wraps a function in several closures per transaction() call.
+    this.#transaction = db.transaction((batch: readonly ActionColumns[], at: number) => this.#insertBatch(batch, at));
+    this.#head = this.#readHead();
+  }
+
+  /** The last row as this log knows it. */
+  get head(): ChainHead {
+    return { id: this.#head.id, hash: this.#head.hash };
+  }
+
+  #readHead(): Head {
+    const last = this.#db.prepare('SELECT id, hash FROM actions ORDER BY id DESC LIMIT 1').get() as
+      | { id: number; hash: string }
+      | undefined;
+    const sequence = actionsSequence(this.#db) ?? 0;
+    return {
+      id: last?.id ?? 0,
+      hash: last?.hash ?? GENESIS_HASH,
+      nextId: Math.max(sequence, last?.id ?? 0) + 1,
+    };
+  }
+
+  /** Inserts a batch after the cached head; returns what was written and the new head. */
+  #insertBatch(batch: readonly ActionColumns[], at: number): { written: AppendedAction[]; head: Head } {
+    let { hash: prev, nextId: id } = this.#head;
+    const written: AppendedAction[] = [];
+    for (const columns of batch) {
+      const hash = hashActionRow({ id, at, ...columns, prev_hash: prev });
+      const { kind, strategy, intent_id, mint, amount, decimals, signature, data } = columns;
+      this.#insert.run(id, at, kind, strategy, intent_id, mint, amount, decimals, signature, data, prev, hash);
+      written.push({ id, at, hash });
+      prev = hash;
+      id += 1;
+    }
+    return { written, head: { id: id - 1, hash: prev, nextId: id } };
+  }
+
+  #write(batch: readonly ActionColumns[]): AppendedAction[] {
+    const at = Math.floor(this.#clock.now());
+    let result: { written: AppendedAction[]; head: Head };
+    try {
+      result = this.#transaction.immediate(batch, at);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.includes(CHAIN_HEAD_MOVED)) throw error;
+      // Someone else extended (or an enclosing rollback undid) the chain: re-read the head once.
+      this.#head = this.#readHead();
+      result = this.#transaction.immediate(batch, at);
+    }
+    // Only after the commit (or savepoint release): a rolled-back write must not move the cache.
+    this.#head = result.head;
+    return result.written;
+  }
+
+  /**
+   * Appends one action, stamped with the clock's time, and returns its id, time and hash.
+   * Throws StoreError (STORE_ACTION_INVALID, STORE_ACTION_SECRET, STORE_CANONICAL_JSON) before
+   * writing anything if the action is malformed.
+   */
+  append(action: ActionInput): AppendedAction {
+    const [written] = this.#write([toActionColumns(action)]);
+    return written as AppendedAction;
+  }
+
+  /** Appends several actions in one transaction: all are written, or none. */
+  appendMany(actions: readonly ActionInput[]): AppendedAction[] {
+    const batch = actions.map(toActionColumns);
+    return batch.length === 0 ? [] : this.#write(batch);
+  }
+
+  /** Streams matching actions in id order; see {@link iterateActions}. */
+  iterate(filter: ActionFilter = {}): Generator<ActionRecord> {
+    return iterateActions(this.#db, filter);
+  }
+
+  /** The matching actions as an array (use {@link iterate} for large results). */
+  list(filter: ActionFilter = {}): ActionRecord[] {
+    return [...this.iterate(filter)];
+  }
+
+  /** Checks the whole chain; see {@link verifyAuditChain}. */
+  verify(options: { anchor?: ChainAnchor | undefined } = {}): VerifyResult {
+    return verifyAuditChain(this.#db, options);
+  }
+}

@@ -1,0 +1,249 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import { openDatabase, type Db } from '../../../src/store/db.js';
+import { SchemaTooNewError, StoreError } from '../../../src/store/errors.js';
+import { migrate, openStore, schemaStatus } from '../../../src/store/migrate.js';
+import { defaultMigrationsDir, migrationChecksum, readMigrationFiles } from '../../../src/store/migrationFiles.js';
+import { freshStore, sha256File, tempDir, track } from './helpers.js';
+
+const EXPECTED_TABLES = [
+  'actions',
+  'fills',
+  'intents',
+  'position_snapshots',
+  'schema_migrations',
+  'strategy_versions',
+  'token_pins',
+  'trigger_orders',
+];
+
+function tables(db: Db): string[] {
+  return (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as {
+      name: string;
+    }[]
+  ).map((r) => r.name);
+}
+
+function schemaText(db: Db): string {
+  return (db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all() as object[])
+    .map((r) => JSON.stringify(r))
+    .join('\n');
+}
+
+function totalChanges(db: Db): number {
+  return (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+}
+
+function expectStoreError(fn: () => unknown, code: string, message?: RegExp): StoreError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe(code);
+    if (message) expect((error as Error).message).toMatch(message);
+    return error as StoreError;
+  }
+  throw new Error(`expected ${code}, nothing was thrown`);
+}
+
+/** A migrations directory with the given files. */
+function migrationsDir(files: Record<string, string>): string {
+  const dir = join(tempDir(), 'migrations');
+  mkdirSync(dir);
+  for (const [name, sql] of Object.entries(files)) writeFileSync(join(dir, name), sql);
+  return dir;
+}
+
+describe('migrate with the repository migrations', () => {
+  it('gives a fresh database every table, recorded in schema_migrations with checksum and clock time', () => {
+    const clock = new ManualClock(Date.UTC(2026, 4, 1));
+    const file = join(tempDir(), 'nested', 'dir', 'jupbot-live.sqlite');
+    const { db, applied, version } = openStore(file, { clock });
+    track(db);
+
+    expect(applied).toEqual([1]);
+    expect(version).toBe(1);
+    expect(tables(db)).toEqual(EXPECTED_TABLES);
+    const rows = db.prepare('SELECT id, name, checksum, applied_at FROM schema_migrations').all();
+    const sql = readFileSync(join(defaultMigrationsDir, '0001_init.sql'), 'utf8');
+    expect(rows).toEqual([
+      { id: 1, name: 'init', checksum: createHash('sha256').update(sql).digest('hex'), applied_at: Date.UTC(2026, 4, 1) },
+    ]);
+  });
+
+  it('is a no-op when run again: nothing applied, nothing written', async () => {
+    const { db, clock } = freshStore();
+    const before = schemaText(db);
+    const stamped = db.prepare('SELECT applied_at FROM schema_migrations').all();
+    const changes = totalChanges(db);
+    await clock.advance(60_000);
+
+    expect(migrate(db, { clock })).toEqual({ applied: [], version: 1 });
+    expect(totalChanges(db)).toBe(changes);
+    expect(schemaText(db)).toBe(before);
+    expect(db.prepare('SELECT applied_at FROM schema_migrations').all()).toEqual(stamped);
+  });
+
+  it('reopens an existing database with its data and applies nothing', () => {
+    const { db, file, clock } = freshStore();
+    db.prepare("INSERT INTO token_pins VALUES ('dca-sol', 'USDC', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 6, 1)").run();
+    db.close();
+
+    const reopened = track(openStore(file, { clock }).db);
+    expect(migrate(reopened, { clock }).applied).toEqual([]);
+    expect(tables(reopened)).toEqual(EXPECTED_TABLES);
+    expect(reopened.prepare('SELECT symbol, decimals FROM token_pins').all()).toEqual([{ symbol: 'USDC', decimals: 6 }]);
+  });
+
+  it('refuses a database newer than the code with SchemaTooNewError, before writing anything', () => {
+    const { db, file, clock } = freshStore();
+    db.prepare("INSERT INTO schema_migrations VALUES (9999, 'from_the_future', ?, 5)").run('a'.repeat(64));
+    db.close();
+    const fileHash = sha256File(file);
+
+    let thrown: unknown;
+    try {
+      openStore(file, { clock });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SchemaTooNewError);
+    const error = thrown as SchemaTooNewError;
+    expect(error.code).toBe('STORE_SCHEMA_TOO_NEW');
+    expect(error.databaseVersion).toBe(9999);
+    expect(error.codeVersion).toBe(1);
+    expect(error.message).toMatch(/9999/);
+    expect(error.message).toMatch(/\(1\)/);
+    expect(sha256File(file)).toBe(fileHash);
+
+    // Also on an open connection: no statement changed anything.
+    const again = track(openDatabase(file));
+    const changes = totalChanges(again);
+    expect(() => migrate(again, { clock })).toThrow(SchemaTooNewError);
+    expect(() => schemaStatus(again)).toThrow(SchemaTooNewError);
+    expect(totalChanges(again)).toBe(changes);
+    expect(again.prepare('SELECT id FROM schema_migrations ORDER BY id').all()).toEqual([{ id: 1 }, { id: 9999 }]);
+  });
+
+  it('reports where a database stands without writing', () => {
+    const db = track(openDatabase(':memory:'));
+    expect(schemaStatus(db)).toEqual({ version: 0, latest: 1, pending: [1], initialised: false });
+    expect(tables(db)).toEqual([]);
+    migrate(db, { clock: new ManualClock() });
+    expect(schemaStatus(db)).toEqual({ version: 1, latest: 1, pending: [], initialised: true });
+  });
+
+  it('works on an in-memory database', () => {
+    const db = track(openDatabase(':memory:'));
+    expect(migrate(db, { clock: new ManualClock() })).toEqual({ applied: [1], version: 1 });
+    expect(tables(db)).toEqual(EXPECTED_TABLES);
+  });
+
+  it('resolves the default directory to the repository migrations/', () => {
+    expect(defaultMigrationsDir.replace(/\\/g, '/')).toMatch(/\/migrations\/$/);
+    expect(readMigrationFiles().map((f) => f.id)).toEqual([1]);
+  });
+});
+
+describe('migrate with a migrations directory of its own', () => {
+  const clock = new ManualClock();
+
+  it('applies pending migrations in order, each recorded', () => {
+    const dir = migrationsDir({ '0001_a.sql': 'CREATE TABLE a (x INTEGER) STRICT;', '0002_b.sql': 'CREATE TABLE b (y TEXT) STRICT;' });
+    const db = track(openDatabase(':memory:'));
+    expect(migrate(db, { clock, dir })).toEqual({ applied: [1, 2], version: 2 });
+    expect(db.prepare('SELECT id, name FROM schema_migrations ORDER BY id').all()).toEqual([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
+  });
+
+  it('applies only the new file when one is added later', () => {
+    const dir = migrationsDir({ '0001_a.sql': 'CREATE TABLE a (x INTEGER) STRICT;' });
+    const db = track(openDatabase(':memory:'));
+    migrate(db, { clock, dir });
+    writeFileSync(join(dir, '0002_b.sql'), 'CREATE TABLE b (y TEXT) STRICT;');
+    expect(migrate(db, { clock, dir })).toEqual({ applied: [2], version: 2 });
+  });
+
+  it('refuses an applied migration whose file changed, and applies nothing else', () => {
+    const dir = migrationsDir({ '0001_a.sql': 'CREATE TABLE a (x INTEGER) STRICT;' });
+    const db = track(openDatabase(':memory:'));
+    migrate(db, { clock, dir });
+    writeFileSync(join(dir, '0001_a.sql'), 'CREATE TABLE a (x INTEGER, y INTEGER) STRICT;');
+    writeFileSync(join(dir, '0002_b.sql'), 'CREATE TABLE b (y TEXT) STRICT;');
+
+    const error = expectStoreError(() => migrate(db, { clock, dir }), 'STORE_MIGRATION_CHANGED', /0001_a\.sql was changed/);
+    expect(error.details).toMatchObject({ id: 1 });
+    expect(tables(db)).toEqual(['a', 'schema_migrations']);
+  });
+
+  it('does not treat a CRLF checkout as a change', () => {
+    expect(migrationChecksum('CREATE TABLE a (x);\r\nCREATE TABLE b (y);\r\n')).toBe(
+      migrationChecksum('CREATE TABLE a (x);\nCREATE TABLE b (y);\n'),
+    );
+  });
+
+  it('refuses a gap in the numbers', () => {
+    const dir = migrationsDir({ '0001_a.sql': 'SELECT 1;', '0003_c.sql': 'SELECT 1;' });
+    const db = track(openDatabase(':memory:'));
+    expectStoreError(() => migrate(db, { clock, dir }), 'STORE_MIGRATIONS_INVALID', /migration 0002 is missing/);
+    expect(tables(db)).toEqual([]);
+  });
+
+  it('refuses two files with one number', () => {
+    const dir = migrationsDir({ '0001_a.sql': 'SELECT 1;', '0001_b.sql': 'SELECT 1;' });
+    expectStoreError(() => readMigrationFiles(dir), 'STORE_MIGRATIONS_INVALID', /two migrations are numbered 0001/);
+  });
+
+  it('refuses a badly named .sql file instead of skipping it, and ignores other files', () => {
+    expectStoreError(() => readMigrationFiles(migrationsDir({ '0001_a.sql': 'SELECT 1;', '002_b.sql': 'SELECT 1;' })), 'STORE_MIGRATIONS_INVALID', /002_b\.sql is not named/);
+    expect(readMigrationFiles(migrationsDir({ '0001_a.sql': 'SELECT 1;', 'README.md': '# notes' })).map((f) => f.name)).toEqual(['a']);
+  });
+
+  it('refuses an empty or missing directory (a broken install)', () => {
+    expectStoreError(() => readMigrationFiles(migrationsDir({})), 'STORE_MIGRATIONS_INVALID', /no migrations found/);
+    expectStoreError(() => readMigrationFiles(join(tempDir(), 'absent')), 'STORE_MIGRATIONS_INVALID', /cannot read/);
+  });
+
+  it('rolls a failing migration back completely and records nothing for it', () => {
+    const dir = migrationsDir({
+      '0001_a.sql': 'CREATE TABLE a (x INTEGER) STRICT;',
+      '0002_b.sql': 'CREATE TABLE b (y TEXT) STRICT;\nINSERT INTO a VALUES (1);\nINSERT INTO missing_table VALUES (1);',
+    });
+    const db = track(openDatabase(':memory:'));
+    expectStoreError(() => migrate(db, { clock, dir }), 'STORE_MIGRATION_FAILED', /0002_b\.sql failed: no such table: missing_table/);
+    expect(tables(db)).toEqual(['a', 'schema_migrations']);
+    expect(db.prepare('SELECT count(*) AS n FROM a').get()).toEqual({ n: 0 });
+    expect(schemaStatus(db, { dir })).toMatchObject({ version: 1, pending: [2] });
+
+    // A pending migration may still be fixed; then it applies.
+    writeFileSync(join(dir, '0002_b.sql'), 'CREATE TABLE b (y TEXT) STRICT;');
+    expect(migrate(db, { clock, dir })).toEqual({ applied: [2], version: 2 });
+  });
+
+  it('rolls back a migration that leaves a foreign key violation', () => {
+    const dir = migrationsDir({
+      '0001_a.sql':
+        'CREATE TABLE p (id INTEGER PRIMARY KEY) STRICT;\nCREATE TABLE c (p INTEGER REFERENCES p (id)) STRICT;\n' +
+        // foreign_keys is ON, but a deferred check would only fire at COMMIT: the runner checks first.
+        'PRAGMA defer_foreign_keys = ON;\nINSERT INTO c VALUES (42);',
+    });
+    const db = track(openDatabase(':memory:'));
+    expectStoreError(() => migrate(db, { clock, dir }), 'STORE_MIGRATION_FAILED', /foreign key violation/);
+    expect(tables(db)).toEqual([]);
+  });
+
+  it('skips a migration another process applied meanwhile', () => {
+    const dir = migrationsDir({ '0001_a.sql': 'CREATE TABLE a (x INTEGER) STRICT;' });
+    const file = join(tempDir(), 'shared.sqlite');
+    const first = track(openDatabase(file));
+    const second = track(openDatabase(file));
+    expect(migrate(first, { clock, dir }).applied).toEqual([1]);
+    expect(migrate(second, { clock, dir }).applied).toEqual([]);
+  });
+});
