@@ -1,0 +1,22 @@
+/**
+ * Process exit codes of the `jupbot` command. Documented in docs/operations.md; scripts and
+ * systemd units key on them, so a number is never reused for another meaning.
+ */
+export const ExitCode = {
+  /** Success. */
+  Ok: 0,
+  /** Input is invalid: config or strategy problems were printed (validate, run). */
+  InvalidInput: 1,
+  /** The command line itself is wrong: unknown command or option, missing argument. */
+  Usage: 2,
+  /** `audit verify` found a break in the hash chain of the actions table. */
+  AuditChainBroken: 3,
+  /** The database was written by a newer jupbot (its schema is ahead of this code): refused, untouched. */
+  DatabaseTooNew: 4,
+  /** A file the command needs (database, key file) is missing or unreadable. */
+  NotFound: 5,
+  /** An unexpected internal error; the message says where. */
+  Internal: 70,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

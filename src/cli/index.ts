@@ -1,0 +1,79 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/configError.js';
+import { formatDiagnostics } from '../config/diagnostics.js';
+import { JupbotError, errorMessage } from '../errors.js';
+import { auditCommand } from './audit.js';
+import { CliExit, type CliContext } from './context.js';
+import { resolveDatabaseFile } from './databaseFile.js';
+import { ExitCode } from './exitCodes.js';
+import { runCommand } from './run.js';
+import { validateCommand } from './validate.js';
+import { version } from './version.js';
+
+/** Exit codes for the stable error codes a command may let through. */
+const EXIT_BY_ERROR_CODE: Readonly<Record<string, ExitCode>> = {
+  CONFIG_INVALID: ExitCode.InvalidInput,
+  CONFIG_NOT_FOUND: ExitCode.NotFound,
+  CONFIG_UNREADABLE: ExitCode.NotFound,
+  STORE_SCHEMA_TOO_NEW: ExitCode.DatabaseTooNew,
+};
+
+/** The `jupbot` program, strict: unknown commands, options and extra arguments are errors. */
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('jupbot')
+    .description('Unattended Solana trading through Jupiter: YAML strategies, a write-ahead journal, a verifiable audit log.')
+    .version(version, '-V, --version')
+    .configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr })
+    .showHelpAfterError('(run jupbot --help for usage)')
+    .allowExcessArguments(false)
+    .exitOverride();
+  program.addCommand(runCommand(ctx), { isDefault: false });
+  program.addCommand(validateCommand(ctx));
+  program.addCommand(auditCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
+  // Subcommands inherit strictness and output routing so every error reads the same.
+  for (const command of program.commands) {
+    command.configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr }).exitOverride();
+    for (const sub of command.commands) sub.configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr }).exitOverride();
+  }
+  return program;
+}
+
+/**
+ * Runs the CLI with `argv` (without the node and script entries) and returns the exit code.
+ * Every failure ends as one line on stderr; a stack trace only with JUPBOT_DEBUG=1.
+ */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<ExitCode> {
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return ExitCode.Ok;
+  } catch (error) {
+    return exitCodeFor(error, ctx);
+  }
+}
+
+function exitCodeFor(error: unknown, ctx: CliContext): ExitCode {
+  if (error instanceof CliExit) {
+    if (error.message) ctx.stderr(`${error.message}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof CommanderError) {
+    // Commander has already printed its message (or the help/version text).
+    const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    return benign.includes(error.code) ? ExitCode.Ok : ExitCode.Usage;
+  }
+  if (error instanceof ConfigError) {
+    // Already `file:line:col: message` lines, one per problem: printed as they are so editors can jump to them.
+    ctx.stderr(`${formatDiagnostics(error.diagnostics)}\n`);
+    return ExitCode.InvalidInput;
+  }
+  if (error instanceof JupbotError) {
+    ctx.stderr(`jupbot: ${error.message}\n`);
+    if (ctx.env['JUPBOT_DEBUG'] === '1' && error.stack) ctx.stderr(`${error.stack}\n`);
+    return EXIT_BY_ERROR_CODE[error.code] ?? ExitCode.Internal;
+  }
+  ctx.stderr(`jupbot: internal error: ${errorMessage(error)}\n`);
+  if (ctx.env['JUPBOT_DEBUG'] === '1' && error instanceof Error && error.stack) ctx.stderr(`${error.stack}\n`);
+  else ctx.stderr('jupbot: set JUPBOT_DEBUG=1 for the stack trace\n');
+  return ExitCode.Internal;
+}

@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import { loadConfig } from '../config/loadConfig.js';
+import { start } from '../daemon.js';
+import { errorMessage } from '../errors.js';
+import { createLogger } from '../ops/log.js';
+import { Redactor } from '../ops/redact.js';
+import type { CliContext } from './context.js';
+
+/** `jupbot run`: the daemon, until SIGINT or SIGTERM. */
+export function runCommand(ctx: CliContext): Command {
+  return new Command('run')
+    .description('run the daemon (paper mode with config/default.yaml unless the config says live)')
+    .option('--config <file>', 'config file (default: $JUPBOT_CONFIG, else config/default.yaml)')
+    .action(async (options: { config?: string }) => {
+      const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd });
+      // Every secret the daemon holds is registered before the first log line can be written.
+      const redactor = new Redactor();
+      for (const secret of [config.api.key, config.wallet.keypair, ...config.notify.webhooks.map((w) => w.url)]) {
+        const value = secret?.reveal() ?? '';
+        if (value.length >= 8) redactor.add(value);
+      }
+      const pretty = config.log.format === 'pretty';
+      const log = createLogger({
+        level: config.log.level,
+        pretty,
+        redactor,
+        clock: ctx.clock,
+        // JSON lines go through the context's stdout, so a test (or an embedding) sees what the operator sees.
+        ...(pretty ? {} : { destination: { write: (line: string) => ctx.stdout(line) } }),
+      });
+      const daemon = await start(config, { clock: ctx.clock, log });
+      const onShutdown = (): void => {
+        daemon.stop(errorMessage(ctx.shutdown?.reason ?? 'shutdown')).catch((error: unknown) => log.error({ err: error }, 'stop failed'));
+      };
+      if (ctx.shutdown?.aborted) onShutdown();
+      else ctx.shutdown?.addEventListener('abort', onShutdown, { once: true });
+      await daemon.done;
+    });
+}

@@ -1,0 +1,100 @@
+import type { Clock } from './clock.js';
+import { version } from './cli/version.js';
+import type { Config } from './config/config.js';
+import type { Logger } from './ops/log.js';
+import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
+import { AuditLog } from './store/audit.js';
+import type { Db } from './store/db.js';
+import { openStore } from './store/migrate.js';
+import { databaseFile } from './store/paths.js';
+import { TypedEmitter } from './typedEmitter.js';
+
+/** What the daemon reports as it runs; tests await these instead of sleeping. */
+export interface DaemonEvents {
+  started: { database: string; opsUrl: string; schemaVersion: number; migrationsApplied: readonly number[] };
+  stopped: { reason: string };
+}
+
+export interface DaemonDeps {
+  readonly clock: Clock;
+  readonly log: Logger;
+}
+
+export interface Daemon {
+  readonly events: TypedEmitter<DaemonEvents>;
+  /** Base URL of the operations server (/healthz, /readyz, /status). */
+  readonly opsUrl: string;
+  /** Stops taking work, records the stop, closes the database. Idempotent. */
+  stop(reason?: string): Promise<void>;
+  /** Settles once the daemon has stopped. */
+  readonly done: Promise<void>;
+}
+
+/** Can the database take a write lock right now? What /readyz means by "database writable". */
+function databaseWritable(db: Db): ReadinessCheck {
+  return {
+    name: 'database',
+    probe() {
+      if (!db.open) return { ok: false, detail: 'database is closed' };
+      db.exec('BEGIN IMMEDIATE; ROLLBACK');
+      return { ok: true };
+    },
+  };
+}
+
+/**
+ * The composition root. Today it opens and migrates the database, records the start and stop in
+ * the audit log and serves the operations endpoints; the engine (feeds, strategies, executor,
+ * reconciliation) plugs in here as it lands.
+ */
+export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
+  const { clock, log } = deps;
+  const events = new TypedEmitter<DaemonEvents>();
+  const file = databaseFile(config.data_dir, config.mode);
+  const store = openStore(file, { clock });
+  const audit = new AuditLog(store.db, clock);
+  const startedAt = clock.now();
+
+  let ops: OpsServer;
+  try {
+    ops = await startOpsServer({
+      listen: config.http.listen,
+      checks: [databaseWritable(store.db)],
+      documents: {
+        '/status': () => ({ version, mode: config.mode, startedAt, schemaVersion: store.version, audit: audit.head }),
+      },
+    });
+  } catch (error) {
+    store.db.close();
+    throw error;
+  }
+
+  audit.append({
+    kind: 'daemon.started',
+    data: { version, mode: config.mode, config: config.source.file, schemaVersion: store.version, migrationsApplied: store.applied },
+  });
+  log.info({ mode: config.mode, database: file, ops: ops.url, schemaVersion: store.version }, 'jupbot started');
+
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  let stopping: Promise<void> | undefined;
+  const stop = (reason = 'stop requested'): Promise<void> => {
+    stopping ??= (async () => {
+      try {
+        await ops.close();
+        audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt } });
+      } finally {
+        store.db.close();
+        log.info({ reason }, 'jupbot stopped');
+        events.emit('stopped', { reason });
+        resolveDone();
+      }
+    })();
+    return stopping;
+  };
+
+  queueMicrotask(() =>
+    events.emit('started', { database: file, opsUrl: ops.url, schemaVersion: store.version, migrationsApplied: store.applied }),
+  );
+  return { events, opsUrl: ops.url, stop, done };
+}

@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import { ExitCode } from '../../../src/cli/exitCodes.js';
+import { openStore } from '../../../src/store/migrate.js';
+import { jupbot, repoRoot } from '../../support/cli.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A paper config in a temp dir whose database and ops port cannot collide with anything. */
+function tempConfig(extra = ''): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'jupbot-cli-'));
+  dirs.push(dir);
+  const file = join(dir, 'jupbot.yaml');
+  writeFileSync(file, `mode: paper\ndata_dir: ./data\nstrategies_dir: ./strategies\nhttp:\n  listen: 127.0.0.1:0\n${extra}`);
+  return { dir, file };
+}
+
+describe('jupbot program', () => {
+  it('prints help listing its commands and exits 0', async () => {
+    const run = await jupbot(['--help']);
+    expect(run.code).toBe(ExitCode.Ok);
+    for (const command of ['run', 'validate', 'audit']) expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
+  it('treats an unknown command, an unknown option and an extra argument as usage errors (exit 2)', async () => {
+    for (const args of [['frobnicate'], ['validate', '--confg', 'x.yaml'], ['audit', 'verify', 'extra']]) {
+      const run = await jupbot(args);
+      expect(run.code, args.join(' ')).toBe(ExitCode.Usage);
+      expect(run.stderr).toMatch(/error: /);
+    }
+  });
+
+  it('run: reports a bad config as file:line:col lines and exits 1 without starting', async () => {
+    const { file } = tempConfig('poll:\n  prices: soon\n');
+    const run = await jupbot(['run', '--config', file]);
+    expect(run.code).toBe(ExitCode.InvalidInput);
+    expect(run.stderr).toBe(`${file}:7:11: poll.prices: "soon" is not a duration (use e.g. 500ms, 10s, 5m, 2h, 30d)\n`);
+  });
+
+  it('run: a missing config file exits 5 naming it', async () => {
+    const run = await jupbot(['run', '--config', '/nonexistent/jupbot.yaml']);
+    expect(run.code).toBe(ExitCode.NotFound);
+    expect(run.stderr).toContain('/nonexistent/jupbot.yaml');
+  });
+
+  it('run: starts, serves /healthz, stops on the shutdown signal and leaves a verifiable audit trail', async () => {
+    const { file } = tempConfig();
+    const shutdown = new AbortController();
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
+    let announceStarted!: (line: Record<string, unknown>) => void;
+    const started = new Promise<Record<string, unknown>>((resolve) => (announceStarted = resolve));
+    const running = jupbot(['run', '--config', file], {
+      clock,
+      shutdown: shutdown.signal,
+      onStdout: (text) => {
+        for (const line of text.split('\n').filter(Boolean)) {
+          const parsed = JSON.parse(line) as Record<string, unknown>;
+          if (parsed['msg'] === 'jupbot started') announceStarted(parsed);
+        }
+      },
+    });
+    const startLine = await started;
+    expect(startLine).toMatchObject({ level: 'info', mode: 'paper', time: clock.now(), schemaVersion: 1 });
+    const health = await fetch(`${String(startLine['ops'])}/healthz`);
+    expect(health.status).toBe(200);
+    expect((await fetch(`${String(startLine['ops'])}/readyz`)).status).toBe(200);
+
+    shutdown.abort(new Error('received SIGTERM'));
+    const result = await running;
+    expect(result.code).toBe(ExitCode.Ok);
+
+    const actions = await jupbot(['audit', 'actions', '--json', '--config', file]);
+    const rows = JSON.parse(actions.stdout) as { kind: string; data: Record<string, unknown> }[];
+    expect(rows.map((r) => r.kind)).toEqual(['daemon.started', 'daemon.stopped']);
+    expect(rows[1]?.data).toMatchObject({ reason: 'received SIGTERM' });
+    expect((await jupbot(['audit', 'verify', '--config', file])).code).toBe(ExitCode.Ok);
+  });
+
+  it('run: refuses a database written by a newer jupbot with exit 4 and leaves it untouched', async () => {
+    const { dir, file } = tempConfig();
+    const { db } = openStore(join(dir, 'data', 'jupbot-paper.sqlite'), { clock: new ManualClock() });
+    db.prepare("INSERT INTO schema_migrations (id, name, checksum, applied_at) VALUES (9999, 'future', ?, 0)").run('0'.repeat(64));
+    const before = db.prepare('SELECT count(*) AS n FROM actions').get() as { n: number };
+    db.close();
+    const run = await jupbot(['run', '--config', file]);
+    expect(run.code).toBe(ExitCode.DatabaseTooNew);
+    expect(run.stderr).toMatch(/9999/);
+    // The refusal must not have written anything: count again through a read-only connection.
+    const { default: Database } = await import('better-sqlite3');
+    const ro = new Database(join(dir, 'data', 'jupbot-paper.sqlite'), { readonly: true });
+    expect(ro.prepare('SELECT count(*) AS n FROM actions').get()).toEqual(before);
+    ro.close();
+  });
+});
+
+describe('the jupbot binary', () => {
+  it('validates the shipped default config with exit 0', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'validate', '--config', 'config/default.yaml'], {
+      cwd: repoRoot,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/root' },
+    });
+    expect(stdout).toMatch(/^ok: .*config\/default\.yaml \(mode paper\)/);
+  });
+});
