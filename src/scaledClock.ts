@@ -1,0 +1,37 @@
+import type { Clock } from './clock.js';
+
+/**
+ * A clock that runs a base clock `speed` times faster, from the base's current instant. Paper mode
+ * shares one ScaledClock between the daemon and the embedded simulator, so both see the same time:
+ * at speed 60 an hour of strategy behaviour takes a minute. Sleeps are shortened by the same factor.
+ */
+export class ScaledClock implements Clock {
+  readonly #base: Clock;
+  readonly #speed: number;
+  readonly #originWall: number;
+  readonly #originMonotonic: number;
+
+  constructor(base: Clock, speed: number) {
+    if (!Number.isFinite(speed) || speed <= 0) throw new RangeError(`speed must be a positive number, got ${speed}`);
+    this.#base = base;
+    this.#speed = speed;
+    this.#originWall = base.now();
+    this.#originMonotonic = base.monotonic();
+  }
+
+  get speed(): number {
+    return this.#speed;
+  }
+
+  now(): number {
+    return Math.floor(this.#originWall + (this.#base.monotonic() - this.#originMonotonic) * this.#speed);
+  }
+
+  monotonic(): number {
+    return (this.#base.monotonic() - this.#originMonotonic) * this.#speed;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.#base.sleep(Math.max(0, ms) / this.#speed, signal);
+  }
+}

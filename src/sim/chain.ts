@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto';
+import type { PublicKey} from '@solana/web3.js';
+import { VersionedTransaction } from '@solana/web3.js';
+import bs58 from 'bs58';
+import nacl from 'tweetnacl';
+import { InsufficientBalance, SystemWallet, type Ledger } from './ledger.js';
+import { SOL_MINT } from './programIds.js';
+
+/** Solana's slot time is ~400 ms; block height advances with it. */
+export const BLOCK_MS = 400;
+/** A blockhash is valid for 150 blocks after the one it names (≈ 60 s). */
+export const BLOCKHASH_VALID_BLOCKS = 150;
+/** Blocks after landing until a signature counts as finalized. */
+const FINALITY_BLOCKS = 32;
+const BASE_HEIGHT = 310_000_000;
+const SLOT_OFFSET = 12_345_678;
+export const SIGNATURE_FEE_LAMPORTS = 5_000n;
+
+/** What a signed transaction asks the world to do. The ledger change lives here, not in its instructions. */
+export interface Intent {
+  readonly kind: string;
+  /** Applies the change; throws {@link ChainFailure} for an on-chain failure (fee still charged). */
+  apply(signature: string): unknown;
+  /** Extra lamports the fee payer pays (priority fees), besides signature fees. */
+  readonly priorityLamports?: bigint;
+}
+
+/** A landed transaction whose program failed (the fee is still paid, nothing else happens). */
+export class ChainFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Why a transaction could not even land (bad signature, stale blockhash, unknown bytes). */
+export class Rejection extends Error {
+  constructor(
+    readonly reason: 'decode' | 'signature' | 'unsigned' | 'blockhash' | 'unknown' | 'fee',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Landed {
+  readonly signature: string;
+  readonly slot: number;
+  readonly height: number;
+  readonly err: { code: number; message: string } | null;
+  readonly result: unknown;
+  /** True when these bytes had already landed: nothing was applied again. */
+  readonly replay: boolean;
+}
+
+export interface DecodedTx {
+  readonly tx: VersionedTransaction;
+  readonly messageBytes: Uint8Array;
+  readonly messageKey: string;
+}
+
+export function decodeTransaction(base64: string): DecodedTx {
+  let tx: VersionedTransaction;
+  try {
+    const bytes = Buffer.from(base64, 'base64');
+    if (bytes.length === 0) throw new Error('empty');
+    tx = VersionedTransaction.deserialize(bytes);
+  } catch {
+    throw new Rejection('decode', 'failed to deserialize transaction');
+  }
+  const messageBytes = tx.message.serialize();
+  return { tx, messageBytes, messageKey: messageKeyOf(messageBytes) };
+}
+
+export function messageKeyOf(messageBytes: Uint8Array): string {
+  return createHash('sha256').update(messageBytes).digest('hex');
+}
+
+/** Verification results per decoded transaction: tweetnacl takes milliseconds per check, and a
+ * transaction is looked at more than once on its way in (route check, then landing). */
+const verified = new WeakMap<DecodedTx, Map<number, boolean>>();
+
+function signatureAt(decoded: DecodedTx, index: number): 'missing' | 'valid' | 'invalid' {
+  const sig = decoded.tx.signatures[index];
+  if (!sig || sig.every((b) => b === 0)) return 'missing';
+  let cache = verified.get(decoded);
+  if (!cache) {
+    cache = new Map();
+    verified.set(decoded, cache);
+  }
+  let ok = cache.get(index);
+  if (ok === undefined) {
+    const key = decoded.tx.message.staticAccountKeys[index] as PublicKey;
+    ok = nacl.sign.detached.verify(decoded.messageBytes, sig, key.toBytes());
+    cache.set(index, ok);
+  }
+  return ok ? 'valid' : 'invalid';
+}
+
+/** Checks that `signer` signed exactly these message bytes (false if absent or wrong). */
+export function hasValidSignature(decoded: DecodedTx, signer: string): boolean {
+  const index = decoded.tx.message.staticAccountKeys.findIndex((k) => k.toBase58() === signer);
+  if (index < 0 || index >= decoded.tx.message.header.numRequiredSignatures) return false;
+  return signatureAt(decoded, index) === 'valid';
+}
+
+/** All required signatures present and valid. */
+export function fullySigned(decoded: DecodedTx, trusted: readonly string[] = []): 'ok' | 'missing' | 'invalid' {
+  const { tx } = decoded;
+  for (let i = 0; i < tx.message.header.numRequiredSignatures; i++) {
+    // Signers the simulator itself stands for (Jupiter's gas wallet, a Privy vault) co-sign on landing.
+    if (trusted.includes((tx.message.staticAccountKeys[i] as PublicKey).toBase58())) continue;
+    const state = signatureAt(decoded, i);
+    if (state === 'missing') return 'missing';
+    if (state === 'invalid') return 'invalid';
+  }
+  return 'ok';
+}
+
+/**
+ * Block height, blockhashes and landed signatures. Heights follow the injected clock; blockhashes
+ * are derived from the seed and the height, so they are stable across runs and expire by height.
+ */
+export class Chain {
+  readonly #hashToHeight = new Map<string, number>();
+  readonly #intents = new Map<string, Intent>();
+  readonly #landed = new Map<string, Landed>();
+  readonly #landedByMessage = new Map<string, string>();
+  #latest: { height: number; blockhash: string } | undefined;
+
+  constructor(
+    private readonly seed: string,
+    private readonly genesisMs: number,
+    private readonly now: () => number,
+    private readonly ledger: Ledger,
+  ) {}
+
+  height(): number {
+    return BASE_HEIGHT + Math.floor((this.now() - this.genesisMs) / BLOCK_MS);
+  }
+
+  slot(): number {
+    return this.height() + SLOT_OFFSET;
+  }
+
+  /** The current blockhash and the last height at which it is accepted. */
+  latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
+    const height = this.height();
+    if (this.#latest?.height !== height) {
+      const blockhash = bs58.encode(createHash('sha256').update(`${this.seed}:blockhash:${height}`).digest());
+      this.#hashToHeight.set(blockhash, height);
+      this.#latest = { height, blockhash };
+      // Forget hashes nobody can use any more, so weeks of paper trading keep memory flat.
+      if (this.#hashToHeight.size > 2_000) {
+        for (const [hash, h] of this.#hashToHeight) if (h + BLOCKHASH_VALID_BLOCKS < height) this.#hashToHeight.delete(hash);
+      }
+    }
+    return { blockhash: this.#latest.blockhash, lastValidBlockHeight: height + BLOCKHASH_VALID_BLOCKS };
+  }
+
+  blockhashValid(blockhash: string): boolean {
+    const issued = this.#hashToHeight.get(blockhash);
+    return issued !== undefined && this.height() <= issued + BLOCKHASH_VALID_BLOCKS;
+  }
+
+  /** Remembers what the transaction with these message bytes will do once signed and sent. */
+  registerIntent(messageBytes: Uint8Array, intent: Intent): string {
+    const key = messageKeyOf(messageBytes);
+    this.#intents.set(key, intent);
+    return key;
+  }
+
+  /** Forgets an intent that can no longer land (its build was superseded). */
+  dropIntent(messageKey: string): void {
+    this.#intents.delete(messageKey);
+  }
+
+  /** True when these bytes are known: an intent is waiting for them or they already landed. */
+  knows(messageKey: string): boolean {
+    return this.#intents.has(messageKey) || this.#landedByMessage.has(messageKey);
+  }
+
+  landedFor(messageKey: string): Landed | undefined {
+    const sig = this.#landedByMessage.get(messageKey);
+    return sig === undefined ? undefined : this.#landed.get(sig);
+  }
+
+  status(signature: string): { slot: number; confirmations: number | null; err: unknown; confirmationStatus: string } | null {
+    const landed = this.#landed.get(signature);
+    if (!landed) return null;
+    const depth = this.height() - landed.height;
+    const finalized = depth >= FINALITY_BLOCKS;
+    return {
+      slot: landed.slot,
+      confirmations: finalized ? null : depth,
+      err: landed.err ? { InstructionError: [0, { Custom: landed.err.code }] } : null,
+      confirmationStatus: finalized ? 'finalized' : 'confirmed',
+    };
+  }
+
+  /**
+   * Lands a signed transaction: every signature valid, blockhash alive, bytes known. The intent runs
+   * once; the same bytes again return the first result with `replay: true`.
+   */
+  land(decoded: DecodedTx, options: { intent?: Intent; trustedSigners?: readonly string[] } = {}): Landed {
+    // Signatures first: a replay must carry the same valid signatures, not merely the same message.
+    const signed = fullySigned(decoded, options.trustedSigners);
+    if (signed === 'missing') throw new Rejection('unsigned', 'transaction is not fully signed');
+    if (signed === 'invalid') throw new Rejection('signature', 'signature verification failed');
+    const previous = this.landedFor(decoded.messageKey);
+    if (previous) return { ...previous, replay: true };
+    const intent = options.intent ?? this.#intents.get(decoded.messageKey);
+    if (!intent) throw new Rejection('unknown', 'transaction not recognised by the simulator');
+    if (!this.blockhashValid(decoded.tx.message.recentBlockhash)) throw new Rejection('blockhash', 'Blockhash not found');
+    // The first signature names the transaction; a trusted fee payer's slot may still be empty.
+    const first = decoded.tx.signatures.find((s) => s.some((b) => b !== 0)) ?? decoded.tx.signatures[0] ?? new Uint8Array(64);
+    const signature = bs58.encode(first);
+    const feePayer = (decoded.tx.message.staticAccountKeys[0] as PublicKey).toBase58();
+    const fee = SIGNATURE_FEE_LAMPORTS * BigInt(decoded.tx.message.header.numRequiredSignatures) + (intent.priorityLamports ?? 0n);
+    try {
+      this.ledger.transfer(feePayer, SystemWallet.fees, SOL_MINT, fee, 'network-fee', signature);
+    } catch (error) {
+      if (error instanceof InsufficientBalance) throw new Rejection('fee', 'Attempt to debit an account but found no record of a prior credit.');
+      throw error;
+    }
+    let err: Landed['err'] = null;
+    let result: unknown = null;
+    try {
+      result = intent.apply(signature);
+    } catch (error) {
+      if (error instanceof ChainFailure) err = { code: error.code, message: error.message };
+      else if (error instanceof InsufficientBalance) err = { code: 1, message: 'custom program error: 0x1 (insufficient funds)' };
+      else throw error;
+    }
+    const landed: Landed = { signature, slot: this.slot(), height: this.height(), err, result, replay: false };
+    this.#landed.set(signature, landed);
+    this.#landedByMessage.set(decoded.messageKey, signature);
+    this.#intents.delete(decoded.messageKey);
+    return landed;
+  }
+}

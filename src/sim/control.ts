@@ -1,0 +1,102 @@
+import { HttpError, ok, parseJsonBody, Router, type RouteRequest } from './http.js';
+import type { LedgerDump } from './ledger.js';
+import type { FaultSpec, ScenarioStep } from './faults.js';
+import { isObject, isPubkey, parseAmount } from './validate.js';
+
+/** What tests and the `/__sim/` routes can do to the simulated world. */
+export interface SimControl {
+  /** Moves simulated time forward (the ManualClock itself when the simulator was given one). */
+  advance(ms: number): Promise<void>;
+  setPrice(mint: string, usd: number): void;
+  price(mint: string): number;
+  /** Moves `amount` base units of `mint` (default SOL) from the treasury to `wallet`. */
+  fund(wallet: string, amount: bigint, mint?: string): void;
+  balance(wallet: string, mint?: string): bigint;
+  /** Funds a paper wallet (10 SOL, 1,000 USDC) and gives it two prediction positions. */
+  paperWallet(wallet: string): void;
+  injectFault(spec: FaultSpec): number;
+  scenario(steps: readonly ScenarioStep[]): number[];
+  clearFaults(id?: number): void;
+  settleMarket(marketId: string, result: 'yes' | 'no'): void;
+  setTradingActive(active: boolean): void;
+  /** A valid Trigger JWT for `wallet`, for tests that are not about login. */
+  triggerToken(wallet: string): string;
+  dumpLedger(options?: { entries?: boolean }): LedgerDump;
+  dumpOrders(): Record<string, unknown>;
+  /** Mints whose current supply differs from genesis, and balances below zero (both must be empty). */
+  checkInvariants(): { supplyMismatches: string[]; negativeBalances: string[] };
+  state(): { now: number; blockHeight: number; slot: number; seed: string };
+}
+
+const bad = (error: string): HttpError => new HttpError(400, { error });
+
+function body(req: RouteRequest): Record<string, unknown> {
+  const parsed = parseJsonBody(req, (error) => ({ error }));
+  if (parsed === undefined) return {};
+  if (!isObject(parsed)) throw bad('expected a JSON object');
+  return parsed;
+}
+
+/** The `/__sim/` HTTP surface over {@link SimControl}; it bypasses the gateway and fault table. */
+export function controlRouter(control: SimControl): Router {
+  const r = new Router();
+  r.add('GET', '/__sim/state', () => ok(control.state()));
+  r.add('GET', '/__sim/ledger', (req) => ok(control.dumpLedger({ entries: req.query.get('entries') !== 'false' })));
+  r.add('GET', '/__sim/orders', () => ok(control.dumpOrders()));
+  r.add('GET', '/__sim/invariants', () => ok(control.checkInvariants()));
+  r.add('POST', '/__sim/price', (req) => {
+    const b = body(req);
+    if (typeof b['mint'] !== 'string' || typeof b['usd'] !== 'number') throw bad('expected { mint, usd }');
+    try {
+      control.setPrice(b['mint'], b['usd']);
+    } catch (error) {
+      throw bad(error instanceof Error ? error.message : 'invalid price');
+    }
+    return ok({ mint: b['mint'], usd: b['usd'] });
+  });
+  r.add('POST', '/__sim/fund', (req) => {
+    const b = body(req);
+    const amount = parseAmount(b['amount']);
+    if (!isPubkey(b['wallet']) || amount === undefined) throw bad('expected { wallet, amount (base units, string), mint? }');
+    const mint = typeof b['mint'] === 'string' ? b['mint'] : undefined;
+    control.fund(b['wallet'], amount, mint);
+    return ok({ wallet: b['wallet'], balance: control.balance(b['wallet'], mint).toString() });
+  });
+  r.add('POST', '/__sim/wallets', (req) => {
+    const b = body(req);
+    if (!isPubkey(b['wallet'])) throw bad('expected { wallet }');
+    control.paperWallet(b['wallet']);
+    return ok({ wallet: b['wallet'] });
+  });
+  r.add('POST', '/__sim/faults', (req) => {
+    const b = body(req);
+    if (typeof b['path'] !== 'string' || !['status', 'delay', 'malformed', 'reset'].includes(String(b['kind']))) throw bad('expected { path, kind: status|delay|malformed|reset, ... }');
+    return ok({ id: control.injectFault(b as unknown as FaultSpec) });
+  });
+  r.add('POST', '/__sim/scenario', (req) => {
+    const b = body(req);
+    if (!Array.isArray(b['steps'])) throw bad('expected { steps: [...] }');
+    return ok({ ids: control.scenario(b['steps'] as ScenarioStep[]) });
+  });
+  r.add('DELETE', '/__sim/faults', () => {
+    control.clearFaults();
+    return ok({ cleared: true });
+  });
+  r.add('DELETE', '/__sim/faults/:id', (req) => {
+    control.clearFaults(Number(req.params['id']));
+    return ok({ cleared: true });
+  });
+  r.add('POST', '/__sim/markets/:marketId/settle', (req) => {
+    const b = body(req);
+    if (b['result'] !== 'yes' && b['result'] !== 'no') throw bad('expected { result: yes|no }');
+    control.settleMarket(req.params['marketId'] as string, b['result']);
+    return ok({ marketId: req.params['marketId'], result: b['result'] });
+  });
+  r.add('POST', '/__sim/trading', (req) => {
+    const b = body(req);
+    if (typeof b['active'] !== 'boolean') throw bad('expected { active: boolean }');
+    control.setTradingActive(b['active']);
+    return ok({ active: b['active'] });
+  });
+  return r;
+}

@@ -1,0 +1,80 @@
+import type { SimRequest } from './http.js';
+
+export type FaultKind = 'status' | 'delay' | 'malformed' | 'reset';
+
+/** One injected fault. Matching is on the path (exact, or a prefix when it ends in `*`) and optionally the method. */
+export interface FaultSpec {
+  readonly path: string;
+  readonly method?: string;
+  readonly kind: FaultKind;
+  /** `status`: the code to answer with (default 503) and an optional JSON body. */
+  readonly status?: number;
+  readonly body?: unknown;
+  /** `delay`: how long to hold the request, on the injected clock. */
+  readonly delayMs?: number;
+  /** `reset`: drop the connection before the handler runs (default) or after it ran (the change happened, the answer is lost). */
+  readonly phase?: 'before' | 'after';
+  /** How many requests it hits; omitted = until cleared. */
+  readonly count?: number;
+  /** Active window in simulated epoch ms (scenarios set these). */
+  readonly fromMs?: number;
+  readonly untilMs?: number;
+}
+
+/** A scripted step: `atMs` after the scenario starts, for `durationMs` (or until its count runs out). */
+export interface ScenarioStep extends Omit<FaultSpec, 'fromMs' | 'untilMs'> {
+  readonly atMs: number;
+  readonly durationMs?: number;
+}
+
+interface ActiveFault {
+  readonly id: number;
+  readonly spec: FaultSpec;
+  remaining: number;
+}
+
+/** The fault table: what the next matching requests suffer. Consulted before the gateway. */
+export class Faults {
+  #nextId = 1;
+  #faults: ActiveFault[] = [];
+
+  constructor(private readonly now: () => number) {}
+
+  inject(spec: FaultSpec): number {
+    const id = this.#nextId++;
+    this.#faults.push({ id, spec, remaining: spec.count ?? Number.POSITIVE_INFINITY });
+    return id;
+  }
+
+  scenario(steps: readonly ScenarioStep[]): number[] {
+    const start = this.now();
+    return steps.map(({ atMs, durationMs, ...rest }) =>
+      this.inject({ ...rest, fromMs: start + atMs, ...(durationMs === undefined ? {} : { untilMs: start + atMs + durationMs }) }),
+    );
+  }
+
+  clear(id?: number): void {
+    this.#faults = id === undefined ? [] : this.#faults.filter((f) => f.id !== id);
+  }
+
+  list(): { id: number; remaining: number | null; spec: FaultSpec }[] {
+    return this.#faults.map((f) => ({ id: f.id, remaining: Number.isFinite(f.remaining) ? f.remaining : null, spec: f.spec }));
+  }
+
+  /** The first active fault matching the request, consumed by one. */
+  take(req: SimRequest): FaultSpec | undefined {
+    const now = this.now();
+    for (const fault of this.#faults) {
+      const { spec } = fault;
+      if (spec.method && spec.method.toUpperCase() !== req.method) continue;
+      const matches = spec.path.endsWith('*') ? req.path.startsWith(spec.path.slice(0, -1)) : req.path === spec.path;
+      if (!matches) continue;
+      if (spec.fromMs !== undefined && now < spec.fromMs) continue;
+      if (spec.untilMs !== undefined && now >= spec.untilMs) continue;
+      fault.remaining--;
+      if (fault.remaining <= 0) this.#faults = this.#faults.filter((f) => f !== fault);
+      return spec;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,335 @@
+import { PublicKey } from '@solana/web3.js';
+import { ChainFailure, type Intent } from '../chain.js';
+import { SystemWallet } from '../ledger.js';
+import { derivedAddress, USDC_MINT } from '../programIds.js';
+import { buildV0, computeBudget, predictionCall } from '../txBuilder.js';
+import type { SimWorld } from '../world.js';
+import { MICRO, pricesOf, type PMarket, type PredictionMarkets } from './markets.js';
+import { historyWire, orderWire, positionWire, type WireContext } from './tradingWire.js';
+import { contractFields, DEFAULT_SLIPPAGE_BPS, marketIdHash, predictionError } from './wire.js';
+
+const M = BigInt(MICRO);
+const CENT = 10_000n;
+const CONTRACT_STEP = 10_000n;
+export const MIN_ORDER_MICRO = 5_000_000n;
+export const JUPUSD_MINT = 'JuprjznTrTSp2UFa3ZBUFgwdAmtZCq4MQCwysN55USD';
+
+export interface Position {
+  readonly pubkey: string;
+  readonly wallet: string;
+  readonly marketId: string;
+  readonly isYes: boolean;
+  contractsMicro: bigint;
+  /** Contracts held back by pending sell orders. */
+  reservedMicro: bigint;
+  totalCostMicro: bigint;
+  feesPaidMicro: bigint;
+  realizedPnlMicro: bigint;
+  claimed: boolean;
+  claimedMicro: bigint;
+  readonly openedAt: number;
+  updatedAt: number;
+}
+
+export interface POrder {
+  readonly pubkey: string;
+  readonly wallet: string;
+  readonly marketId: string;
+  readonly positionPubkey: string;
+  readonly isYes: boolean;
+  readonly isBuy: boolean;
+  readonly contractsMicro: bigint;
+  readonly limitPrice: number;
+  readonly depositMicro: bigint;
+  readonly depositMint: string;
+  status: 'pending' | 'filled' | 'failed';
+  readonly createdAt: number;
+  updatedAt: number;
+  filledAt: number;
+  filledMicro: bigint;
+  avgFillPrice: number;
+  feeMicro: bigint;
+  proceedsMicro: bigint;
+  readonly externalOrderId: string;
+  readonly orderId: string;
+  signature: string;
+}
+
+export interface HistoryRow {
+  readonly id: number;
+  readonly eventType: 'order_created' | 'order_filled' | 'order_failed' | 'order_closed' | 'payout_claimed' | 'position_updated' | 'position_lost';
+  readonly signature: string;
+  readonly timestamp: number;
+  readonly order: POrder | null;
+  readonly position: Position;
+  readonly payoutMicro: bigint;
+}
+
+/** Fee per contract in micro-USD: highest near $0.50, like the venue's table (reference §6.3). */
+const feePerContract = (price: number): number => 0.07 * price * (1 - price / MICRO);
+const ceilCent = (micro: bigint): bigint => ((micro + CENT - 1n) / CENT) * CENT;
+const feeFor = (contractsMicro: bigint, price: number): bigint => ceilCent((contractsMicro * BigInt(Math.ceil(feePerContract(price)))) / M);
+
+/**
+ * Positions, keeper-filled orders, sells, claims and the transactions that ask for them. A build
+ * only registers an intent; nothing changes until the signed bytes land via /execute or RPC.
+ */
+export class PredictionTrading {
+  readonly positions: Position[] = [];
+  readonly orders: POrder[] = [];
+  readonly history: HistoryRow[] = [];
+  tradingPausedByControl = false;
+
+  constructor(
+    private readonly world: SimWorld,
+    private readonly markets: PredictionMarkets,
+  ) {
+    markets.onSettle = (market, t) => {
+      for (const p of this.positions) {
+        if (p.marketId !== market.marketId || p.contractsMicro === 0n) continue;
+        if ((market.result === 'yes') !== p.isYes) {
+          p.realizedPnlMicro -= p.totalCostMicro;
+          p.updatedAt = t;
+          this.#log('position_lost', '', null, p, 0n);
+        }
+      }
+    };
+  }
+
+  marketPubkey(m: PMarket | string): string {
+    return derivedAddress(`jupbot-sim:prediction-market:${typeof m === 'string' ? m : m.marketId}`).toBase58();
+  }
+
+  /** A daily maintenance window (04:00–04:10 UTC) or a control pause. */
+  tradingActive(): boolean {
+    if (this.tradingPausedByControl) return false;
+    const minute = Math.floor((this.world.now() % 86_400_000) / 60_000);
+    return !(minute >= 240 && minute < 250);
+  }
+
+  positionFor(wallet: string, marketId: string, isYes: boolean): Position {
+    const pubkey = derivedAddress(`${this.world.seed}:position:${wallet}:${marketId}:${isYes ? 'yes' : 'no'}`).toBase58();
+    let p = this.positions.find((x) => x.pubkey === pubkey);
+    if (!p) {
+      p = { pubkey, wallet, marketId, isYes, contractsMicro: 0n, reservedMicro: 0n, totalCostMicro: 0n, feesPaidMicro: 0n, realizedPnlMicro: 0n, claimed: false, claimedMicro: 0n, openedAt: this.world.now(), updatedAt: this.world.now() };
+      this.positions.push(p);
+    }
+    return p;
+  }
+
+  /** Gives a paper wallet a starting position bought at the mid price (collateral from the treasury). */
+  seedPosition(wallet: string, marketId: string, isYes: boolean, contractsMicro: bigint): Position {
+    const m = this.markets.market(marketId);
+    if (!m) throw new RangeError(`unknown market ${marketId}`);
+    const price = BigInt(isYes ? m.mid : MICRO - m.mid);
+    const cost = (contractsMicro * price) / M;
+    const p = this.positionFor(wallet, marketId, isYes);
+    this.world.ledger.transfer(SystemWallet.treasury, SystemWallet.predictionVault, USDC_MINT, cost, 'prediction-seed', p.pubkey);
+    p.contractsMicro += contractsMicro;
+    p.totalCostMicro += cost;
+    return p;
+  }
+
+  /** Keeper fills: pending orders fill at the current price, or fail outside their limit. */
+  step(t: number): void {
+    for (const o of this.orders) if (o.status === 'pending' && t - o.createdAt >= 1000) this.#fill(o, t);
+  }
+
+  buildBuy(wallet: string, market: PMarket, isYes: boolean, depositMicro: bigint, depositMint: string): Record<string, unknown> {
+    this.#checkTradable(market);
+    if (depositMicro < MIN_ORDER_MICRO) throw predictionError(400, 'Minimum order is $5', 'minimum_order');
+    const prices = pricesOf(market);
+    const price = (isYes ? prices.buyYes : prices.buyNo) as number;
+    const limit = Math.min(990_000, Math.floor(price * (1 + DEFAULT_SLIPPAGE_BPS / 10_000)));
+    const unit = BigInt(Math.ceil(limit + feePerContract(limit)) + 1);
+    const contractsMicro = ((depositMicro * M) / unit / CONTRACT_STEP) * CONTRACT_STEP;
+    if (contractsMicro === 0n) throw predictionError(400, 'Order too small', 'order_too_small');
+    const position = this.positionFor(wallet, market.marketId, isYes);
+    return this.#build(wallet, market, position, { isBuy: true, contractsMicro, limit, depositMicro, depositMint, price });
+  }
+
+  buildSell(wallet: string, position: Position, contractsMicro: bigint, slippageBps = DEFAULT_SLIPPAGE_BPS): Record<string, unknown> {
+    const market = this.markets.market(position.marketId) as PMarket;
+    this.#checkTradable(market);
+    const available = position.contractsMicro - position.reservedMicro;
+    if (contractsMicro <= 0n || contractsMicro > available) throw predictionError(400, `Cannot sell ${contractsMicro} micro-contracts: ${available} available`, 'insufficient_contracts');
+    const prices = pricesOf(market);
+    const price = (position.isYes ? prices.sellYes : prices.sellNo) as number;
+    const limit = Math.max(10_000, Math.floor(price * (1 - slippageBps / 10_000)));
+    return this.#build(wallet, market, position, { isBuy: false, contractsMicro, limit, depositMicro: 0n, depositMint: USDC_MINT, price });
+  }
+
+  buildClaim(wallet: string, position: Position): Record<string, unknown> {
+    const market = this.markets.market(position.marketId) as PMarket;
+    if (market.result === null) throw predictionError(400, 'Market not settled yet', 'market_not_settled');
+    if ((market.result === 'yes') !== position.isYes || position.contractsMicro === 0n) throw predictionError(400, 'Position is not claimable', 'not_claimable');
+    if (position.claimed) throw predictionError(400, 'Position already claimed', 'already_claimed');
+    const owner = new PublicKey(wallet);
+    const txMeta = this.world.chain.latestBlockhash();
+    const built = buildV0(owner, txMeta.blockhash, [...computeBudget(100_000, 1_000), predictionCall('claim_position', owner, new PublicKey(position.pubkey), position.contractsMicro)]);
+    const payout = position.contractsMicro;
+    const intent: Intent = {
+      kind: 'prediction-claim',
+      apply: (signature) => {
+        if (position.claimed) throw new ChainFailure(6010, 'Position already claimed');
+        this.world.ledger.transfer(SystemWallet.predictionVault, wallet, USDC_MINT, payout, 'prediction-claim', signature);
+        position.claimed = true;
+        position.claimedMicro = payout;
+        position.realizedPnlMicro += payout - position.totalCostMicro;
+        position.updatedAt = this.world.now();
+        this.#log('payout_claimed', signature, null, position, payout);
+      },
+    };
+    this.world.chain.registerIntent(built.messageBytes, intent);
+    return {
+      transaction: built.base64,
+      txMeta,
+      position: {
+        positionPubkey: position.pubkey,
+        marketPubkey: this.marketPubkey(market),
+        userPubkey: wallet,
+        ownerPubkey: wallet,
+        isYes: position.isYes,
+        ...contractFields('contracts', position.contractsMicro),
+        payoutAmountUsd: payout.toString(),
+      },
+    };
+  }
+
+  #checkTradable(market: PMarket): void {
+    if (market.status !== 'open') throw predictionError(400, 'Market is not open for trading', 'market_not_tradable');
+    if (!this.tradingActive()) throw predictionError(400, 'Trading is currently paused', 'trading_inactive');
+  }
+
+  #build(wallet: string, market: PMarket, position: Position, o: { isBuy: boolean; contractsMicro: bigint; limit: number; depositMicro: bigint; depositMint: string; price: number }): Record<string, unknown> {
+    const owner = new PublicKey(wallet);
+    const orderPubkey = this.world.ids.base58(32);
+    const externalOrderId = this.world.ids.uuid();
+    const txMeta = this.world.chain.latestBlockhash();
+    const amount = o.isBuy ? o.depositMicro : o.contractsMicro;
+    const built = buildV0(owner, txMeta.blockhash, [...computeBudget(200_000, 1_000), predictionCall(o.isBuy ? 'open_order' : 'close_order', owner, new PublicKey(position.pubkey), amount)]);
+    const intent: Intent = {
+      kind: o.isBuy ? 'prediction-buy' : 'prediction-sell',
+      apply: (signature) => {
+        if (!o.isBuy) {
+          if (position.contractsMicro - position.reservedMicro < o.contractsMicro) throw new ChainFailure(6011, 'Insufficient contracts');
+          position.reservedMicro += o.contractsMicro;
+        } else {
+          this.world.ledger.transfer(wallet, SystemWallet.predictionVault, o.depositMint, o.depositMicro, 'prediction-deposit', signature);
+        }
+        const order: POrder = {
+          pubkey: orderPubkey, wallet, marketId: market.marketId, positionPubkey: position.pubkey, isYes: position.isYes, isBuy: o.isBuy,
+          contractsMicro: o.contractsMicro, limitPrice: o.limit, depositMicro: o.depositMicro, depositMint: o.depositMint, status: 'pending',
+          createdAt: this.world.now(), updatedAt: this.world.now(), filledAt: 0, filledMicro: 0n, avgFillPrice: 0, feeMicro: 0n, proceedsMicro: 0n,
+          externalOrderId, orderId: externalOrderId, signature,
+        };
+        this.orders.push(order);
+        this.#log('order_created', signature, order, position, 0n);
+      },
+    };
+    this.world.chain.registerIntent(built.messageBytes, intent);
+    const cost = (o.contractsMicro * BigInt(o.price)) / M;
+    const fee = feeFor(o.contractsMicro, o.price);
+    const newContracts = position.contractsMicro + (o.isBuy ? o.contractsMicro : -o.contractsMicro);
+    const newCost = o.isBuy ? position.totalCostMicro + cost : position.contractsMicro === 0n ? 0n : (position.totalCostMicro * newContracts) / position.contractsMicro;
+    return {
+      transaction: built.base64,
+      txMeta,
+      externalOrderId,
+      requiredSigners: [wallet],
+      execution: { endpoint: '/api/v1/execute', context: { type: 'create_order', orderPubkey, externalOrderId } },
+      executionModel: null,
+      settlement: null,
+      jupiterSwapRequestId: null,
+      order: {
+        orderPubkey,
+        orderAtaPubkey: derivedAddress(`jupbot-sim:order-ata:${orderPubkey}`).toBase58(),
+        userPubkey: wallet,
+        marketId: market.marketId,
+        marketIdHash: marketIdHash(market.marketId),
+        positionPubkey: position.pubkey,
+        isBuy: o.isBuy,
+        isYes: position.isYes,
+        ...contractFields('contracts', o.contractsMicro),
+        ...contractFields('newContracts', newContracts),
+        maxBuyPriceUsd: o.isBuy ? String(o.limit) : null,
+        minSellPriceUsd: o.isBuy ? null : String(o.limit),
+        externalOrderId,
+        orderCostUsd: cost.toString(),
+        newAvgPriceUsd: newContracts === 0n ? '0' : ((newCost * M) / newContracts).toString(),
+        newSizeUsd: newCost.toString(),
+        newPayoutUsd: newContracts.toString(),
+        estimatedProtocolFeeUsd: '0',
+        estimatedVenueFeeUsd: fee.toString(),
+        estimatedTotalFeeUsd: fee.toString(),
+        payoutUsd: o.contractsMicro.toString(),
+        slippageBps: DEFAULT_SLIPPAGE_BPS,
+        maxSlippageBps: null,
+      },
+    };
+  }
+
+  #fill(o: POrder, t: number): void {
+    const market = this.markets.market(o.marketId) as PMarket;
+    const position = this.positions.find((p) => p.pubkey === o.positionPubkey) as Position;
+    const prices = pricesOf(market);
+    const price = o.isBuy ? (o.isYes ? prices.buyYes : prices.buyNo) : o.isYes ? prices.sellYes : prices.sellNo;
+    o.updatedAt = t;
+    const fail = (): void => {
+      o.status = 'failed';
+      if (o.isBuy) this.world.ledger.transfer(SystemWallet.predictionVault, o.wallet, o.depositMint, o.depositMicro, 'prediction-refund', o.signature);
+      else position.reservedMicro -= o.contractsMicro;
+      this.#log('order_failed', o.signature, o, position, 0n);
+    };
+    if (price === null || (o.isBuy ? price > o.limitPrice : price < o.limitPrice)) return fail();
+    const gross = (o.contractsMicro * BigInt(price)) / M;
+    const fee = feeFor(o.contractsMicro, price);
+    const ref = `${o.signature}:fill`;
+    if (o.isBuy) {
+      const refund = o.depositMicro - gross - fee;
+      if (refund < 0n) return fail();
+      this.world.ledger.transfer(SystemWallet.predictionVault, SystemWallet.fees, o.depositMint, fee, 'prediction-fee', ref);
+      this.world.ledger.transfer(SystemWallet.predictionVault, o.wallet, o.depositMint, refund, 'prediction-refund', ref);
+      position.contractsMicro += o.contractsMicro;
+      position.totalCostMicro += gross;
+    } else {
+      const net = gross > fee ? gross - fee : 0n;
+      this.world.ledger.transfer(SystemWallet.predictionVault, SystemWallet.fees, USDC_MINT, gross - net, 'prediction-fee', ref);
+      this.world.ledger.transfer(SystemWallet.predictionVault, o.wallet, USDC_MINT, net, 'prediction-sell', ref);
+      const costShare = position.contractsMicro === 0n ? 0n : (position.totalCostMicro * o.contractsMicro) / position.contractsMicro;
+      position.reservedMicro -= o.contractsMicro;
+      position.contractsMicro -= o.contractsMicro;
+      position.totalCostMicro -= costShare;
+      position.realizedPnlMicro += net - costShare;
+      o.proceedsMicro = net;
+    }
+    position.feesPaidMicro += fee;
+    position.updatedAt = t;
+    o.status = 'filled';
+    o.filledAt = t;
+    o.filledMicro = o.contractsMicro;
+    o.avgFillPrice = price;
+    o.feeMicro = fee;
+    this.#log('order_filled', `${o.signature}`, o, position, 0n);
+  }
+
+  #log(eventType: HistoryRow['eventType'], signature: string, order: POrder | null, position: Position, payoutMicro: bigint): void {
+    this.history.push({ id: this.history.length + 1, eventType, signature, timestamp: this.world.now(), order, position, payoutMicro });
+  }
+
+  positionWire(p: Position): Record<string, unknown> {
+    return positionWire(this.#wireContext(), p);
+  }
+
+  orderWire(o: POrder): Record<string, unknown> {
+    return orderWire(this.#wireContext(), o);
+  }
+
+  historyWire(h: HistoryRow): Record<string, unknown> {
+    return historyWire(this.#wireContext(), h);
+  }
+
+  #wireContext(): WireContext {
+    return { markets: this.markets, orders: this.orders, marketPubkey: (m) => this.marketPubkey(m), slot: this.world.chain.slot() };
+  }
+}

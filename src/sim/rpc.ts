@@ -1,0 +1,193 @@
+import { PublicKey } from '@solana/web3.js';
+import bs58 from 'bs58';
+import { decodeTransaction, Rejection, type DecodedTx, type Intent } from './chain.js';
+import type { RouteResult, SimRequest } from './http.js';
+import { associatedTokenAddress, ProgramId, SOL_MINT } from './programIds.js';
+import type { SimWorld } from './world.js';
+
+interface RpcRequest {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
+
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The Solana JSON-RPC subset the daemon uses. Landing goes through the same {@link Chain} as
+ * /execute, so a transaction sent both ways still applies once.
+ */
+export class SolanaRpc {
+  constructor(private readonly world: SimWorld) {}
+
+  handle(req: SimRequest): RouteResult {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(req.rawBody);
+    } catch {
+      return { status: 200, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } } };
+    }
+    if (Array.isArray(parsed)) return { status: 200, body: parsed.map((r) => this.#one(r as RpcRequest)) };
+    return { status: 200, body: this.#one(parsed as RpcRequest) };
+  }
+
+  #one(request: RpcRequest): unknown {
+    const id = request?.id ?? null;
+    try {
+      if (typeof request !== 'object' || request === null || request.jsonrpc !== '2.0' || typeof request.method !== 'string') throw new RpcError(-32600, 'Invalid request');
+      const params = Array.isArray(request.params) ? (request.params as unknown[]) : [];
+      return { jsonrpc: '2.0', result: this.#call(request.method, params), id };
+    } catch (error) {
+      if (error instanceof RpcError) return { jsonrpc: '2.0', error: { code: error.code, message: error.message }, id };
+      throw error;
+    }
+  }
+
+  #context(): { slot: number; apiVersion: string } {
+    return { slot: this.world.chain.slot(), apiVersion: '2.2.0' };
+  }
+
+  #call(method: string, params: unknown[]): unknown {
+    const chain = this.world.chain;
+    switch (method) {
+      case 'getLatestBlockhash':
+        return { context: this.#context(), value: chain.latestBlockhash() };
+      case 'getBlockHeight':
+        return chain.height();
+      case 'getSlot':
+        return chain.slot();
+      case 'getBalance':
+        return { context: this.#context(), value: Number(this.world.ledger.balance(this.#pubkey(params[0]), SOL_MINT)) };
+      case 'getSignatureStatuses': {
+        const sigs = params[0];
+        if (!Array.isArray(sigs) || sigs.length > 256 || !sigs.every((s) => typeof s === 'string')) throw new RpcError(-32602, 'Invalid params: expected an array of up to 256 signatures');
+        return { context: this.#context(), value: sigs.map((s: string) => chain.status(s)) };
+      }
+      case 'getTokenAccountsByOwner':
+        return { context: this.#context(), value: this.#tokenAccounts(params) };
+      case 'sendTransaction':
+        return this.#send(params);
+      default:
+        throw new RpcError(-32601, 'Method not found');
+    }
+  }
+
+  #pubkey(value: unknown): string {
+    try {
+      if (typeof value !== 'string') throw new Error('not a string');
+      return new PublicKey(value).toBase58();
+    } catch {
+      throw new RpcError(-32602, 'Invalid param: Invalid');
+    }
+  }
+
+  #tokenAccounts(params: unknown[]): unknown[] {
+    const owner = this.#pubkey(params[0]);
+    const filter = params[1] as { mint?: unknown; programId?: unknown } | undefined;
+    const config = params[2] as { encoding?: unknown } | undefined;
+    if (!filter || (filter.mint === undefined && filter.programId === undefined)) throw new RpcError(-32602, 'Invalid params: expected a mint or programId filter');
+    if (config?.encoding !== 'jsonParsed') throw new RpcError(-32602, 'Invalid params: the simulator serves jsonParsed encoding only');
+    const ownerKey = new PublicKey(owner);
+    return this.world.market.tokens
+      .filter((t) => t.mint !== SOL_MINT || filter.mint === SOL_MINT)
+      .filter((t) => (filter.mint !== undefined ? t.mint === filter.mint : t.tokenProgram === filter.programId))
+      .map((t) => ({ t, amount: this.world.ledger.balance(owner, t.mint) }))
+      .filter(({ amount }) => amount > 0n)
+      .map(({ t, amount }) => ({
+        pubkey: associatedTokenAddress(ownerKey, new PublicKey(t.mint), new PublicKey(t.tokenProgram)).toBase58(),
+        account: {
+          data: {
+            parsed: {
+              info: {
+                isNative: false,
+                mint: t.mint,
+                owner,
+                state: 'initialized',
+                tokenAmount: { amount: amount.toString(), decimals: t.decimals, uiAmount: Number(amount) / 10 ** t.decimals, uiAmountString: uiString(amount, t.decimals) },
+              },
+              type: 'account',
+            },
+            program: 'spl-token',
+            space: 165,
+          },
+          executable: false,
+          lamports: 2_039_280,
+          owner: t.tokenProgram,
+          rentEpoch: Number.MAX_SAFE_INTEGER,
+          space: 165,
+        },
+      }));
+  }
+
+  #send(params: unknown[]): string {
+    const raw = params[0];
+    const config = (params[1] ?? {}) as { encoding?: unknown };
+    if (typeof raw !== 'string') throw new RpcError(-32602, 'Invalid params: expected an encoded transaction');
+    let base64 = raw;
+    if (config.encoding !== 'base64') {
+      try {
+        base64 = Buffer.from(bs58.decode(raw)).toString('base64');
+      } catch {
+        throw new RpcError(-32602, 'invalid transaction: failed to decode base58');
+      }
+    }
+    let decoded: DecodedTx;
+    try {
+      decoded = decodeTransaction(base64);
+    } catch {
+      throw new RpcError(-32602, 'invalid transaction: failed to deserialize VersionedTransaction');
+    }
+    try {
+      const chain = this.world.chain;
+      const landed = chain.knows(decoded.messageKey) ? chain.land(decoded) : chain.land(decoded, this.#generic(decoded));
+      return landed.signature;
+    } catch (error) {
+      if (error instanceof Rejection) {
+        if (error.reason === 'signature' || error.reason === 'unsigned') throw new RpcError(-32003, 'Transaction signature verification failure');
+        if (error.reason === 'blockhash') throw new RpcError(-32002, 'Transaction simulation failed: Blockhash not found');
+        if (error.reason === 'fee') throw new RpcError(-32002, 'Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.');
+        throw new RpcError(-32002, `Transaction simulation failed: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  /** Plain SOL transfers (plus compute-budget instructions) need no registered intent. */
+  #generic(decoded: DecodedTx): { intent?: Intent } {
+    const message = decoded.tx.message;
+    const keys = message.staticAccountKeys;
+    const transfers: { from: string; to: string; lamports: bigint }[] = [];
+    for (const ix of message.compiledInstructions) {
+      const program = keys[ix.programIdIndex];
+      if (program?.equals(ProgramId.computeBudget)) continue;
+      const data = Buffer.from(ix.data);
+      if (!program?.equals(ProgramId.system) || data.length !== 12 || data.readUInt32LE(0) !== 2) return {};
+      const from = keys[ix.accountKeyIndexes[0] ?? -1];
+      const to = keys[ix.accountKeyIndexes[1] ?? -1];
+      if (!from || !to) return {};
+      transfers.push({ from: from.toBase58(), to: to.toBase58(), lamports: data.readBigUInt64LE(4) });
+    }
+    if (transfers.length === 0) return {};
+    return {
+      intent: {
+        kind: 'system-transfer',
+        apply: (signature) => this.world.ledger.batch(transfers.map((t) => ({ from: t.from, to: t.to, mint: SOL_MINT, amount: t.lamports })), 'transfer', signature),
+      },
+    };
+  }
+}
+
+function uiString(amount: bigint, decimals: number): string {
+  const s = amount.toString().padStart(decimals + 1, '0');
+  const whole = s.slice(0, s.length - decimals);
+  const frac = s.slice(s.length - decimals).replace(/0+$/, '');
+  return frac === '' ? whole : `${whole}.${frac}`;
+}

@@ -1,0 +1,288 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from '../clock.js';
+import { createRandom } from '../random.js';
+import { Chain } from './chain.js';
+import { controlRouter, type SimControl } from './control.js';
+import { Faults } from './faults.js';
+import { Gateway, type GatewayOptions } from './gateway.js';
+import { HttpError, Router, toJson, type RouteResult, type SimRequest, type SimResponse } from './http.js';
+import { IdSource } from './ids.js';
+import { Ledger, SystemWallet } from './ledger.js';
+import { Market } from './market.js';
+import { PredictionMarkets } from './prediction/markets.js';
+import { PredictionRoutes } from './prediction/predictionRoutes.js';
+import { PredictionTrading } from './prediction/trading.js';
+import { JUPITER_GAS_WALLET, SOL_MINT, USDC_MINT } from './programIds.js';
+import { SolanaRpc } from './rpc.js';
+import { SwapService } from './swap.js';
+import { searchRoute } from './tokenSearch.js';
+import { TriggerAuth } from './trigger/auth.js';
+import { DcaService } from './trigger/dca.js';
+import { PriceEngine } from './trigger/priceEngine.js';
+import { historyItem } from './trigger/priceOrder.js';
+import { PriceOrderRoutes } from './trigger/priceRoutes.js';
+import { TriggerVaults } from './trigger/vaults.js';
+import { Clockwork, type SimWorld } from './world.js';
+
+export interface SimulatorOptions {
+  /** The only source of time. A ManualClock in tests; the shared scaled clock in paper mode. */
+  readonly clock: Clock;
+  /** Same seed and same calls ⇒ byte-identical answers and ledger. */
+  readonly seed?: string | number;
+  readonly gateway?: GatewayOptions;
+  /** Wallets funded at start (10 SOL, 1,000 USDC, two prediction positions). */
+  readonly paperWallets?: readonly string[];
+  /** World step in ms (default 1000). */
+  readonly stepMs?: number;
+}
+
+export interface Simulator {
+  /** Serves one request in-process (node:http shapes), e.g. as a `createServer` listener. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The same pipeline without sockets: what `handle` and the tests' in-process calls use. */
+  dispatch(req: SimRequest): Promise<SimResponse>;
+  /** Listens on `host:port` (port 0 = ephemeral). `catchUpEveryMs` adds a real-timer catch-up (paper mode). */
+  listen(port?: number, host?: string, options?: { catchUpEveryMs?: number }): Promise<{ url: string; close(): Promise<void> }>;
+  readonly control: SimControl;
+  readonly seed: string;
+}
+
+const RPC_PATHS = new Set(['/', '/rpc']);
+
+/** Builds the simulated Jupiter + Solana world. See docs/simulator.md. */
+export function createSimulator(options: SimulatorOptions): Simulator {
+  const seed = String(options.seed ?? 'jupbot');
+  const clock = options.clock;
+  let offset = 0;
+  const clockNow = (): number => clock.now() + offset;
+  const clockwork = new Clockwork(clockNow, options.stepMs ?? 1000);
+  const now = clockwork.now;
+  const genesis = clockNow();
+  const ledger = new Ledger(now);
+  const market = new Market(createRandom(`${seed}:market`), now);
+  const world: SimWorld = {
+    now,
+    seed,
+    ids: new IdSource(createRandom(`${seed}:ids`)),
+    ledger,
+    market,
+    chain: new Chain(seed, genesis, now, ledger),
+    random: createRandom(`${seed}:world`),
+  };
+  const gatewayIds = new IdSource(createRandom(`${seed}:gateway`));
+
+  // Genesis: each mint's supply goes to the treasury; the market, Jupiter's gas wallet and the
+  // prediction vault are stocked from it, so the supply of every mint is conserved from here on.
+  for (const t of market.tokens) {
+    const unit = 10n ** BigInt(t.decimals);
+    ledger.genesis(SystemWallet.treasury, t.mint, BigInt(Math.round(t.totalSupply)) * unit);
+    const depth = market.amountForUsd(t.mint, t.liquidityUsd);
+    ledger.transfer(SystemWallet.treasury, SystemWallet.liquidity, t.mint, depth, 'genesis-liquidity', 'genesis');
+  }
+  ledger.transfer(SystemWallet.treasury, JUPITER_GAS_WALLET, SOL_MINT, 1_000n * 10n ** 9n, 'genesis-gas', 'genesis');
+  ledger.transfer(SystemWallet.treasury, SystemWallet.predictionVault, USDC_MINT, 10_000_000n * 10n ** 6n, 'genesis-prediction', 'genesis');
+
+  const router = new Router();
+  router.add('GET', '/ultra/v1/search', searchRoute(market, () => world.chain.height(), now));
+  router.add('GET', '/tokens/v2/search', searchRoute(market, () => world.chain.height(), now));
+  const swap = new SwapService(world);
+  swap.register(router);
+  const auth = new TriggerAuth(world);
+  auth.register(router);
+  const vaults = new TriggerVaults(world, auth);
+  vaults.register(router);
+  const priceEngine = new PriceEngine(world);
+  const priceRoutes = new PriceOrderRoutes(world, auth, vaults, priceEngine);
+  priceRoutes.register(router);
+  const dca = new DcaService(world, auth, vaults);
+  dca.register(router);
+  priceRoutes.registerSingle(router);
+  const predictionMarkets = new PredictionMarkets(createRandom(`${seed}:prediction`), genesis);
+  const trading = new PredictionTrading(world, predictionMarkets);
+  new PredictionRoutes(world, predictionMarkets, trading).register(router);
+  const rpc = new SolanaRpc(world);
+
+  clockwork.add(() => market.step(clockwork.stepMs));
+  clockwork.add((t) => priceEngine.step(t));
+  clockwork.add((t) => dca.step(t));
+  clockwork.add((t, dt) => predictionMarkets.step(t, dt));
+  clockwork.add((t) => trading.step(t));
+  clockwork.add((t) => {
+    if (t % 60_000 < clockwork.stepMs) swap.sweep(t);
+  });
+
+  const gateway = new Gateway(options.gateway ?? {}, now);
+  const faults = new Faults(now);
+
+  const paperWallet = (wallet: string): void => {
+    ledger.transfer(SystemWallet.treasury, wallet, SOL_MINT, 10n * 10n ** 9n, 'paper-wallet', wallet);
+    ledger.transfer(SystemWallet.treasury, wallet, USDC_MINT, 1_000n * 10n ** 6n, 'paper-wallet', wallet);
+    const [live, crypto] = [predictionMarkets.events.find((e) => e.game !== null), predictionMarkets.events.find((e) => e.category === 'crypto')];
+    if (live?.markets[0]) trading.seedPosition(wallet, live.markets[0].marketId, true, 20_000_000n);
+    if (crypto?.markets[0]) trading.seedPosition(wallet, crypto.markets[0].marketId, false, 30_000_000n);
+  };
+
+  const control: SimControl = {
+    async advance(ms) {
+      if (!(ms >= 0)) throw new RangeError(`advance expects ms >= 0, got ${ms}`);
+      const manual = clock as Clock & { advance?: (ms: number) => Promise<void> };
+      if (typeof manual.advance === 'function') await manual.advance(ms);
+      else offset += ms;
+      clockwork.catchUp();
+    },
+    setPrice: (mint, usd) => market.setPrice(mint, usd),
+    price: (mint) => market.price(mint),
+    fund(wallet, amount, mint = SOL_MINT) {
+      clockwork.catchUp();
+      ledger.transfer(SystemWallet.treasury, wallet, mint, amount, 'fund', wallet);
+    },
+    balance: (wallet, mint = SOL_MINT) => ledger.balance(wallet, mint),
+    paperWallet: (wallet) => {
+      clockwork.catchUp();
+      paperWallet(wallet);
+    },
+    injectFault: (spec) => faults.inject(spec),
+    scenario: (steps) => faults.scenario(steps),
+    clearFaults: (id) => faults.clear(id),
+    settleMarket(marketId, result) {
+      clockwork.catchUp();
+      const m = predictionMarkets.market(marketId);
+      if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
+      predictionMarkets.settle(m, result, now());
+    },
+    setTradingActive(active) {
+      trading.tradingPausedByControl = !active;
+    },
+    triggerToken: (wallet) => auth.issueToken(wallet),
+    dumpLedger: (opts) => ledger.dump(opts),
+    dumpOrders: () => ({
+      price: priceEngine.orders.map(historyItem),
+      dca: dca.orders.map((o) => ({ id: o.id, wallet: o.wallet, state: o.state, roundsFilled: o.roundsFilled, inputAmountRemaining: o.inputAmountRemaining.toString() })),
+      prediction: trading.orders.map((o) => trading.orderWire(o)),
+    }),
+    checkInvariants() {
+      const dump = ledger.dump({ entries: false });
+      const supplyMismatches = market.tokens.filter((t) => ledger.supply(t.mint) !== ledger.genesisSupply(t.mint)).map((t) => t.mint);
+      const negativeBalances: string[] = [];
+      for (const [wallet, row] of Object.entries(dump.balances)) for (const [mint, v] of Object.entries(row)) if (BigInt(v) < 0n) negativeBalances.push(`${wallet}:${mint}`);
+      return { supplyMismatches, negativeBalances };
+    },
+    state: () => ({ now: now(), blockHeight: world.chain.height(), slot: world.chain.slot(), seed }),
+  };
+  for (const wallet of options.paperWallets ?? []) paperWallet(wallet);
+  const control_ = controlRouter(control);
+
+  const respond = (result: RouteResult, extra: Record<string, string>): SimResponse => ({
+    status: result.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...extra, ...(result.headers ?? {}) },
+    body: toJson(result.body),
+  });
+
+  const run = (r: Router, req: SimRequest, apiKey: string | undefined): RouteResult => {
+    const match = r.match(req.method, req.path);
+    if (match === undefined) return { status: 404, body: { code: 404, message: 'Not Found' } };
+    if (match === 'method') return { status: 405, body: { code: 405, message: 'Method Not Allowed' } };
+    try {
+      return match.handler({ ...req, params: match.params, apiKey });
+    } catch (error) {
+      if (error instanceof HttpError) return { status: error.status, body: error.body };
+      return { status: 500, body: { error: error instanceof Error ? error.message : 'internal error' } };
+    }
+  };
+
+  async function dispatch(req: SimRequest): Promise<SimResponse> {
+    clockwork.catchUp();
+    const requestId = { 'x-api-gateway-request-id': gatewayIds.hex(16) };
+    if (req.path.startsWith('/__sim/')) {
+      if (req.method === 'POST' && req.path === '/__sim/advance') {
+        let ms = Number.NaN;
+        try {
+          ms = Number((JSON.parse(req.rawBody || '{}') as { ms?: unknown }).ms);
+        } catch {
+          // Falls through to the 400 below.
+        }
+        if (!(ms >= 0)) return respond({ status: 400, body: { error: 'expected { ms >= 0 }' } }, requestId);
+        await control.advance(ms);
+        return respond({ status: 200, body: control.state() }, requestId);
+      }
+      return respond(run(control_, req, undefined), requestId);
+    }
+    if (req.method === 'POST' && RPC_PATHS.has(req.path)) return respond(rpc.handle(req), requestId);
+    const fault = faults.take(req);
+    if (fault?.kind === 'delay') {
+      await clock.sleep(fault.delayMs ?? 1000);
+      clockwork.catchUp();
+    }
+    if (fault?.kind === 'status') {
+      return respond({ status: fault.status ?? 503, body: fault.body ?? { code: fault.status ?? 503, message: 'Service Unavailable' } }, requestId);
+    }
+    if (fault?.kind === 'reset' && fault.phase !== 'after') return { status: 0, headers: {}, body: '', reset: true };
+    const gate = gateway.check(req);
+    let result: RouteResult;
+    let rateHeaders: Record<string, string> = {};
+    if ('reject' in gate) {
+      result = gate.reject;
+    } else {
+      rateHeaders = gate.headers;
+      result = run(router, req, gate.apiKey);
+    }
+    // Rate-limit headers only on success and 429, as Jupiter's gateway sends them.
+    const withRate = result.status < 300 || result.status === 429 ? { ...requestId, ...rateHeaders } : requestId;
+    const response = respond(result, withRate);
+    if (fault?.kind === 'reset') return { ...response, reset: true };
+    if (fault?.kind === 'malformed') response.body = response.body.slice(0, Math.max(1, Math.floor(response.body.length / 2))) + '\u0000{';
+    return response;
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://sim.local');
+      const headers: Record<string, string | undefined> = {};
+      for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      dispatch({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, rawBody: Buffer.concat(chunks).toString('utf8') })
+        .then((out) => {
+          if (out.reset) {
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(out.status, out.headers);
+          res.end(out.body);
+        })
+        .catch((error: unknown) => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(toJson({ error: error instanceof Error ? error.message : 'internal error' }));
+        });
+    });
+  };
+
+  return {
+    handle,
+    dispatch,
+    control,
+    seed,
+    listen(port = 0, host = '127.0.0.1', listenOptions = {}) {
+      const server = createServer(handle);
+      server.keepAliveTimeout = 5_000;
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          const address = server.address() as AddressInfo;
+          const timer = listenOptions.catchUpEveryMs ? setInterval(() => clockwork.catchUp(), listenOptions.catchUpEveryMs) : undefined;
+          timer?.unref();
+          resolve({
+            url: `http://${host}:${address.port}`,
+            close: () =>
+              new Promise<void>((done) => {
+                if (timer) clearInterval(timer);
+                server.closeAllConnections();
+                server.close(() => done());
+              }),
+          });
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,279 @@
+import type { PublicKey } from '@solana/web3.js';
+import { ChainFailure, decodeTransaction, hasValidSignature, Rejection, SIGNATURE_FEE_LAMPORTS, type DecodedTx, type Intent } from './chain.js';
+import { HttpError, ok, parseJsonBody, type RouteRequest, type RouteResult, type Router } from './http.js';
+import { SystemWallet } from './ledger.js';
+import type { Quote } from './market.js';
+import { derivedAddress, JUPITER_GAS_WALLET, SOL_MINT } from './programIds.js';
+import { buildSwapTransaction } from './swapTransaction.js';
+import { isObject, isPubkey } from './validate.js';
+import type { SimWorld } from './world.js';
+
+/** How long /execute accepts a requestId (Ultra documents a 2-minute cache). */
+const REQUEST_TTL_MS = 120_000;
+const AUTO_PRIORITY_LAMPORTS = 10_000;
+const COMPUTE_UNITS = 200_000;
+/** Below this a swap cannot be made gasless (errorCode 3). */
+const GASLESS_MINIMUM_USD = 10;
+const ROUTERS = ['metis', 'dflow', 'okx', 'jupiterz'] as const;
+const DEX_LABELS = ['Raydium CLMM', 'Orca Whirlpool', 'Meteora DLMM', 'Phoenix'];
+
+interface PendingSwap {
+  readonly taker: string;
+  readonly quote: Quote;
+  readonly minOut: bigint;
+  readonly messageKey: string;
+  readonly expiresAt: number;
+  readonly lastValidBlockHeight: number;
+  readonly gasless: boolean;
+  readonly intent: Intent;
+}
+
+type Flavor = 'v2' | 'ultra';
+
+/** Swap V2 `/order` + `/execute`, and the legacy Ultra paths with the same behaviour. */
+export class SwapService {
+  readonly #pending = new Map<string, PendingSwap>();
+
+  constructor(private readonly world: SimWorld) {}
+
+  register(router: Router): void {
+    router.add('GET', '/swap/v2/order', (req) => this.order(req, 'v2'));
+    router.add('POST', '/swap/v2/execute', (req) => this.execute(req, 'v2'));
+    router.add('GET', '/ultra/v1/order', (req) => this.order(req, 'ultra'));
+    router.add('POST', '/ultra/v1/execute', (req) => this.execute(req, 'ultra'));
+  }
+
+  /** Drops requestIds that can no longer execute, so memory stays flat on long paper runs. */
+  sweep(now: number): void {
+    for (const [id, p] of this.#pending) if (now > p.expiresAt + REQUEST_TTL_MS) this.#pending.delete(id);
+  }
+
+  order(req: RouteRequest, flavor: Flavor): RouteResult {
+    const { world } = this;
+    const q = req.query;
+    const fail = (error: string): never => {
+      throw new HttpError(400, { error });
+    };
+    const inputMint = q.get('inputMint');
+    const outputMint = q.get('outputMint');
+    const amountText = q.get('amount');
+    if (!inputMint) fail('Missing required query parameter: inputMint');
+    if (!outputMint) fail('Missing required query parameter: outputMint');
+    if (!amountText) fail('Missing required query parameter: amount');
+    if (!isPubkey(inputMint)) fail('Invalid inputMint');
+    if (!isPubkey(outputMint)) fail('Invalid outputMint');
+    if (!/^\d{1,20}$/.test(amountText as string) || BigInt(amountText as string) === 0n) fail('Invalid amount: expected a positive integer string');
+    if (inputMint === outputMint) fail('inputMint and outputMint cannot be the same');
+    const amount = BigInt(amountText as string);
+    const swapMode = q.get('swapMode');
+    if (swapMode !== null && swapMode !== 'ExactIn') fail('Invalid swapMode: only ExactIn is supported');
+    const slippageText = q.get('slippageBps');
+    if (slippageText !== null && (!/^\d+$/.test(slippageText) || Number(slippageText) > 10_000)) fail('Invalid slippageBps: expected an integer 0-10000');
+    const referralAccount = q.get('referralAccount');
+    const referralFee = q.get('referralFee');
+    if ((referralAccount === null) !== (referralFee === null)) fail('referralAccount and referralFee must be used together');
+    if (referralFee !== null && !(Number(referralFee) >= 50 && Number(referralFee) <= 255)) fail('Invalid referralFee: expected 50-255');
+    if (referralAccount !== null && !isPubkey(referralAccount)) fail('Invalid referralAccount');
+    const taker = q.get('taker');
+    const receiver = q.get('receiver');
+    const payer = q.get('payer');
+    for (const [name, value] of [['taker', taker], ['receiver', receiver], ['payer', payer]] as const) {
+      if (value !== null && !isPubkey(value)) fail(`Invalid ${name}`);
+    }
+    if (receiver !== null && receiver === taker) fail('receiver must differ from taker');
+    const priorityText = q.get('priorityFeeLamports');
+    if (priorityText !== null && !(Number(priorityText) > 0)) fail('Invalid priorityFeeLamports');
+    const jitoText = q.get('jitoTipLamports');
+    if (jitoText !== null && !(Number(jitoText) >= 0)) fail('Invalid jitoTipLamports');
+    const broadcastFeeType = q.get('broadcastFeeType');
+    if (broadcastFeeType !== null && broadcastFeeType !== 'maxCap' && broadcastFeeType !== 'exactFee') fail('Invalid broadcastFeeType');
+    const excluded = new Set((q.get('excludeRouters') ?? '').split(',').map((r) => r.trim()).filter((r) => r !== '').map((r) => (r === 'iris' ? 'metis' : r)));
+    for (const r of excluded) if (!(ROUTERS as readonly string[]).includes(r)) fail(`Invalid excludeRouters value: ${r}`);
+    // An integrator payer restricts routing to Metis (reference §3.1).
+    const candidates = ROUTERS.filter((r) => !excluded.has(r) && (payer === null || payer === taker || r === 'metis'));
+    const router = candidates[0];
+    const inSpec = world.market.spec(inputMint as string);
+    const outSpec = world.market.spec(outputMint as string);
+    if (!router || !inSpec || !outSpec) fail(flavor === 'v2' ? 'No routes found' : 'Failed to get quotes');
+    const quote = world.market.quote(inputMint as string, outputMint as string, amount);
+    if (quote.outAmount <= 0n) fail(flavor === 'v2' ? 'No routes found' : 'Failed to get quotes');
+    const impactBps = Math.round(quote.impact * 10_000);
+    const slippageBps = slippageText === null ? Math.min(10_000, 50 + impactBps * 2) : Number(slippageText);
+    const minOut = (quote.outAmount * BigInt(10_000 - slippageBps)) / 10_000n;
+    const optional = ['receiver', 'slippageBps', 'referralAccount', 'referralFee', 'payer', 'priorityFeeLamports', 'jitoTipLamports', 'broadcastFeeType', 'excludeRouters', 'excludeDexes'];
+    const mode = optional.some((k) => q.has(k)) ? 'manual' : 'ultra';
+    const priorityLamports = (priorityText === null ? AUTO_PRIORITY_LAMPORTS : Math.floor(Number(priorityText))) + (jitoText === null ? 0 : Math.floor(Number(jitoText)));
+    const requestId = world.ids.uuid();
+    const { lastValidBlockHeight, blockhash } = world.chain.latestBlockhash();
+    const sponsor = payer !== null && payer !== taker ? payer : undefined;
+    const base = {
+      mode,
+      inputMint,
+      outputMint,
+      inAmount: quote.inAmount.toString(),
+      outAmount: quote.outAmount.toString(),
+      inUsdValue: quote.inUsd,
+      outUsdValue: quote.outUsd,
+      priceImpact: -Number((quote.impact * 100).toFixed(6)),
+      swapUsdValue: quote.inUsd,
+      otherAmountThreshold: minOut.toString(),
+      swapMode: 'ExactIn',
+      slippageBps,
+      priceImpactPct: (-quote.impact).toFixed(8),
+      routePlan: [
+        {
+          swapInfo: {
+            ammKey: poolKey(inputMint as string, outputMint as string),
+            label: DEX_LABELS[(inSpec as { decimals: number }).decimals % DEX_LABELS.length] as string,
+            inputMint,
+            outputMint,
+            inAmount: quote.routeIn.toString(),
+            outAmount: quote.routeOut.toString(),
+          },
+          percent: 100,
+          bps: 10_000,
+          usdValue: quote.inUsd,
+        },
+      ],
+      ...(referralAccount === null ? {} : { referralAccount }),
+      feeMint: quote.feeMint,
+      feeBps: quote.feeBps,
+      platformFee: { amount: quote.feeAmount.toString(), feeBps: quote.feeBps, feeMint: quote.feeMint },
+      signatureFeeLamports: Number(SIGNATURE_FEE_LAMPORTS),
+      prioritizationFeeLamports: priorityLamports,
+      rentFeeLamports: 0,
+      swapType: 'aggregator',
+      router,
+    };
+    if (taker === null) {
+      return ok({ ...base, signatureFeePayer: null, prioritizationFeePayer: null, rentFeePayer: null, transaction: null, gasless: false, requestId, totalTime: 12, taker: null, ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
+    }
+    const inBalance = world.ledger.balance(taker, inputMint as string);
+    const solBalance = world.ledger.balance(taker, SOL_MINT) - (inputMint === SOL_MINT ? amount : 0n);
+    const gasNeeded = SIGNATURE_FEE_LAMPORTS + BigInt(priorityLamports);
+    let errorCode: number | undefined;
+    let errorMessage = '';
+    let gasless = false;
+    if (inBalance < amount) {
+      errorCode = 1;
+      errorMessage = `Insufficient funds: have ${inBalance}, need ${amount}`;
+    } else if (!sponsor && solBalance < gasNeeded) {
+      if (inputMint === SOL_MINT) {
+        errorCode = 2;
+        errorMessage = `Top up ${(Number(gasNeeded - solBalance) / 1e9).toFixed(9)} SOL for gas`;
+      } else if (quote.inUsd < GASLESS_MINIMUM_USD) {
+        errorCode = 3;
+        errorMessage = `Swap value below the gasless minimum of ${GASLESS_MINIMUM_USD} USD`;
+      } else {
+        gasless = true;
+      }
+    }
+    const feePayer = sponsor ?? (gasless ? JUPITER_GAS_WALLET : taker);
+    const common = { signatureFeePayer: feePayer, prioritizationFeePayer: feePayer, rentFeePayer: feePayer, requestId, totalTime: 18, taker };
+    if (errorCode !== undefined) {
+      return ok({ ...base, ...common, transaction: '', gasless, errorCode, errorMessage, ...(flavor === 'v2' ? { error: errorMessage, lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
+    }
+    const built = buildSwapTransaction({
+      payer: feePayer,
+      taker,
+      receiver: receiver ?? taker,
+      inputMint: inputMint as string,
+      outputMint: outputMint as string,
+      blockhash,
+      computeUnits: COMPUTE_UNITS,
+      microLamports: Math.floor((priorityLamports * 1_000_000) / COMPUTE_UNITS),
+      inAmount: amount,
+      minOut,
+      slippageBps,
+    });
+    const intent = this.#intent(taker, receiver ?? taker, quote, minOut, BigInt(priorityLamports));
+    const messageKey = world.chain.registerIntent(built.messageBytes, intent);
+    this.#pending.set(requestId, { taker, quote, minOut, messageKey, expiresAt: world.now() + REQUEST_TTL_MS, lastValidBlockHeight, gasless: feePayer !== taker, intent });
+    return ok({ ...base, ...common, transaction: built.base64, gasless: feePayer !== taker, ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
+  }
+
+  execute(req: RouteRequest, _flavor: Flavor): RouteResult {
+    const body = parseJsonBody(req, (error) => ({ error, code: -2 }));
+    if (!isObject(body)) throw new HttpError(400, { error: 'Invalid request body', code: -2 });
+    if (typeof body['signedTransaction'] !== 'string' || body['signedTransaction'] === '') throw new HttpError(400, { error: 'Missing signedTransaction', code: -5 });
+    if (typeof body['requestId'] !== 'string' || body['requestId'] === '') throw new HttpError(400, { error: 'Missing requestId', code: -4 });
+    const failed = (code: number, error: string, signature?: string): RouteResult =>
+      ok({ status: 'Failed', ...(signature === undefined ? {} : { signature }), slot: '0', error, code });
+    const pending = this.#pending.get(body['requestId']);
+    let decoded: DecodedTx;
+    try {
+      decoded = decodeTransaction(body['signedTransaction']);
+    } catch {
+      return failed(-2, 'Invalid signed transaction');
+    }
+    if (!pending) return failed(-1, 'Order not found, it might have expired');
+    if (decoded.messageKey !== pending.messageKey) return failed(-3, 'Invalid message bytes: the transaction was modified');
+    const previous = this.world.chain.landedFor(decoded.messageKey);
+    if (!previous && this.world.now() > pending.expiresAt) return failed(-1, 'Order not found, it might have expired');
+    if (!hasValidSignature(decoded, pending.taker)) {
+      const sig = decoded.tx.signatures[decoded.tx.message.staticAccountKeys.findIndex((k) => k.toBase58() === pending.taker)];
+      return sig && sig.some((b) => b !== 0) ? failed(-2, 'Invalid signed transaction: signature verification failed') : failed(-1003, 'Transaction is not fully signed');
+    }
+    try {
+      const landed = this.world.chain.land(decoded, { intent: pending.intent, trustedSigners: pending.gasless ? [payerOf(decoded)] : [] });
+      if (landed.err) return failed(landed.err.code, landed.err.message, landed.signature);
+      return ok({ status: 'Success', signature: landed.signature, slot: String(landed.slot), code: 0, ...(landed.result as object) });
+    } catch (error) {
+      if (error instanceof Rejection) {
+        if (error.reason === 'blockhash') return failed(-1004, 'Invalid block height: the transaction expired');
+        if (error.reason === 'fee') return failed(-1000, 'Failed to land: fee payer cannot pay the fee');
+        return failed(-1002, `Invalid transaction: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  #intent(taker: string, receiver: string, quoted: Quote, minOut: bigint, priorityLamports: bigint): Intent {
+    const { world } = this;
+    return {
+      kind: 'swap',
+      priorityLamports,
+      apply: (signature) => {
+        // Executed at the current price: the quote may be stale, the slippage bound is what protects.
+        const q = world.market.quote(quoted.inputMint, quoted.outputMint, quoted.inAmount);
+        if (q.outAmount < minOut) throw new ChainFailure(6001, 'Slippage tolerance exceeded');
+        const feeInInput = q.feeMint === q.inputMint;
+        world.ledger.batch(
+          [
+            { from: taker, to: SystemWallet.liquidity, mint: q.inputMint, amount: q.routeIn },
+            { from: taker, to: SystemWallet.fees, mint: q.inputMint, amount: feeInInput ? q.feeAmount : 0n },
+            { from: SystemWallet.liquidity, to: receiver, mint: q.outputMint, amount: q.outAmount },
+            { from: SystemWallet.liquidity, to: SystemWallet.fees, mint: q.outputMint, amount: feeInInput ? 0n : q.feeAmount },
+          ],
+          'swap',
+          signature,
+        );
+        return {
+          totalInputAmount: q.inAmount.toString(),
+          totalOutputAmount: q.outAmount.toString(),
+          inputAmountResult: q.routeIn.toString(),
+          outputAmountResult: q.routeOut.toString(),
+          swapEvents: [{ inputMint: q.inputMint, inputAmount: q.routeIn.toString(), outputMint: q.outputMint, outputAmount: q.routeOut.toString() }],
+        };
+      },
+    };
+  }
+}
+
+const payerOf = (decoded: DecodedTx): string => (decoded.tx.message.staticAccountKeys[0] as PublicKey).toBase58();
+
+/** A stable pool address per pair, for `routePlan[].swapInfo.ammKey`. */
+function poolKey(a: string, b: string): string {
+  const [x, y] = a < b ? [a, b] : [b, a];
+  return derivedPool(`${x}:${y}`);
+}
+
+const poolCache = new Map<string, string>();
+function derivedPool(label: string): string {
+  let key = poolCache.get(label);
+  if (!key) {
+    key = derivedAddress(`jupbot-sim:pool:${label}`).toBase58();
+    poolCache.set(label, key);
+  }
+  return key;
+}
