@@ -3,6 +3,8 @@ import { version } from './cli/version.js';
 import type { Config } from './config/config.js';
 import type { Logger } from './ops/log.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
+import { createRandom } from './random.js';
+import { createSimulator } from './sim/simulator.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
@@ -11,7 +13,14 @@ import { TypedEmitter } from './typedEmitter.js';
 
 /** What the daemon reports as it runs; tests await these instead of sleeping. */
 export interface DaemonEvents {
-  started: { database: string; opsUrl: string; schemaVersion: number; migrationsApplied: readonly number[] };
+  started: {
+    database: string;
+    opsUrl: string;
+    schemaVersion: number;
+    migrationsApplied: readonly number[];
+    /** Paper mode: where the embedded simulator answers, and the seed that replays it. */
+    simulator: { url: string; seed: string } | null;
+  };
   stopped: { reason: string };
 }
 
@@ -24,6 +33,8 @@ export interface Daemon {
   readonly events: TypedEmitter<DaemonEvents>;
   /** Base URL of the operations server (/healthz, /readyz, /status). */
   readonly opsUrl: string;
+  /** Paper mode: the embedded simulator's base URL and seed; null in live mode. */
+  readonly simulator: { readonly url: string; readonly seed: string } | null;
   /** Stops taking work, records the stop, closes the database. Idempotent. */
   stop(reason?: string): Promise<void>;
   /** Settles once the daemon has stopped. */
@@ -42,10 +53,20 @@ function databaseWritable(db: Db): ReadinessCheck {
   };
 }
 
+/** Paper mode's world: the embedded simulator on loopback, on the daemon's own clock. */
+async function startPaperWorld(config: Config, clock: Clock): Promise<{ url: string; seed: string; close(): Promise<void> }> {
+  const seed = config.sim.seed ?? createRandom().seed;
+  const sim = createSimulator({ clock, seed });
+  const server = await sim.listen(config.sim.port ?? 0, '127.0.0.1', { catchUpEveryMs: 1000 });
+  return { url: server.url, seed: sim.seed, close: () => server.close() };
+}
+
 /**
- * The composition root. Today it opens and migrates the database, records the start and stop in
- * the audit log and serves the operations endpoints; the engine (feeds, strategies, executor,
- * reconciliation) plugs in here as it lands.
+ * The composition root. Today it opens and migrates the database, starts the embedded simulator
+ * in paper mode, records the start and stop in the audit log and serves the operations endpoints;
+ * the engine (feeds, strategies, executor, reconciliation) plugs in here as it lands.
+ * In paper mode `deps.clock` should already be scaled by `sim.speed` (the CLI does this), so the
+ * daemon and its simulated world share one time.
  */
 export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const { clock, log } = deps;
@@ -54,26 +75,45 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const store = openStore(file, { clock });
   const audit = new AuditLog(store.db, clock);
   const startedAt = clock.now();
+  let simulator: { url: string; seed: string } | null = null;
 
   let ops: OpsServer;
+  let paper: Awaited<ReturnType<typeof startPaperWorld>> | null = null;
   try {
+    if (config.mode === 'paper') paper = await startPaperWorld(config, clock);
     ops = await startOpsServer({
       listen: config.http.listen,
       checks: [databaseWritable(store.db)],
       documents: {
-        '/status': () => ({ version, mode: config.mode, startedAt, schemaVersion: store.version, audit: audit.head }),
+        '/status': () => ({
+          version,
+          mode: config.mode,
+          startedAt,
+          schemaVersion: store.version,
+          simulator: simulator,
+          audit: audit.head,
+        }),
       },
     });
   } catch (error) {
+    await paper?.close();
     store.db.close();
     throw error;
   }
 
+  simulator = paper && { url: paper.url, seed: paper.seed };
   audit.append({
     kind: 'daemon.started',
-    data: { version, mode: config.mode, config: config.source.file, schemaVersion: store.version, migrationsApplied: store.applied },
+    data: {
+      version,
+      mode: config.mode,
+      config: config.source.file,
+      schemaVersion: store.version,
+      migrationsApplied: store.applied,
+      simulator,
+    },
   });
-  log.info({ mode: config.mode, database: file, ops: ops.url, schemaVersion: store.version }, 'jupbot started');
+  log.info({ mode: config.mode, database: file, ops: ops.url, schemaVersion: store.version, simulator }, 'jupbot started');
 
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -82,6 +122,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     stopping ??= (async () => {
       try {
         await ops.close();
+        await paper?.close();
         audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt } });
       } finally {
         store.db.close();
@@ -94,7 +135,13 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   };
 
   queueMicrotask(() =>
-    events.emit('started', { database: file, opsUrl: ops.url, schemaVersion: store.version, migrationsApplied: store.applied }),
+    events.emit('started', {
+      database: file,
+      opsUrl: ops.url,
+      schemaVersion: store.version,
+      migrationsApplied: store.applied,
+      simulator,
+    }),
   );
-  return { events, opsUrl: ops.url, stop, done };
+  return { events, opsUrl: ops.url, simulator, stop, done };
 }

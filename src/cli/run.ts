@@ -4,6 +4,7 @@ import { start } from '../daemon.js';
 import { errorMessage } from '../errors.js';
 import { createLogger } from '../ops/log.js';
 import { Redactor } from '../ops/redact.js';
+import { ScaledClock } from '../scaledClock.js';
 import type { CliContext } from './context.js';
 
 /** `jupbot run`: the daemon, until SIGINT or SIGTERM. */
@@ -19,16 +20,18 @@ export function runCommand(ctx: CliContext): Command {
         const value = secret?.reveal() ?? '';
         if (value.length >= 8) redactor.add(value);
       }
+      // Paper mode may run time faster; the daemon and its simulator then share the scaled clock.
+      const clock = config.mode === 'paper' && config.sim.speed !== 1 ? new ScaledClock(ctx.clock, config.sim.speed) : ctx.clock;
       const pretty = config.log.format === 'pretty';
       const log = createLogger({
         level: config.log.level,
         pretty,
         redactor,
-        clock: ctx.clock,
+        clock,
         // JSON lines go through the context's stdout, so a test (or an embedding) sees what the operator sees.
         ...(pretty ? {} : { destination: { write: (line: string) => ctx.stdout(line) } }),
       });
-      const daemon = await start(config, { clock: ctx.clock, log });
+      const daemon = await start(config, { clock, log });
       const onShutdown = (): void => {
         daemon.stop(errorMessage(ctx.shutdown?.reason ?? 'shutdown')).catch((error: unknown) => log.error({ err: error }, 'stop failed'));
       };

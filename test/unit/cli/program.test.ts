@@ -19,7 +19,7 @@ function tempConfig(extra = ''): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'jupbot-cli-'));
   dirs.push(dir);
   const file = join(dir, 'jupbot.yaml');
-  writeFileSync(file, `mode: paper\ndata_dir: ./data\nstrategies_dir: ./strategies\nhttp:\n  listen: 127.0.0.1:0\n${extra}`);
+  writeFileSync(file, `mode: paper\ndata_dir: ./data\nstrategies_dir: ./strategies\nhttp:\n  listen: 127.0.0.1:0\nsim:\n  seed: cli-test\n${extra}`);
   return { dir, file };
 }
 
@@ -42,7 +42,7 @@ describe('jupbot program', () => {
     const { file } = tempConfig('poll:\n  prices: soon\n');
     const run = await jupbot(['run', '--config', file]);
     expect(run.code).toBe(ExitCode.InvalidInput);
-    expect(run.stderr).toBe(`${file}:7:11: poll.prices: "soon" is not a duration (use e.g. 500ms, 10s, 5m, 2h, 30d)\n`);
+    expect(run.stderr).toBe(`${file}:9:11: poll.prices: "soon" is not a duration (use e.g. 500ms, 10s, 5m, 2h, 30d)\n`);
   });
 
   it('run: a missing config file exits 5 naming it', async () => {
@@ -72,6 +72,12 @@ describe('jupbot program', () => {
     const health = await fetch(`${String(startLine['ops'])}/healthz`);
     expect(health.status).toBe(200);
     expect((await fetch(`${String(startLine['ops'])}/readyz`)).status).toBe(200);
+    // Paper mode: the embedded simulator answers token search on loopback, keyless as in the real API.
+    const simulator = startLine['simulator'] as { url: string; seed: string };
+    expect(simulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const search = await fetch(`${simulator.url}/ultra/v1/search?query=SOL`);
+    expect(search.status).toBe(200);
+    expect(((await search.json()) as { symbol: string }[]).map((t) => t.symbol)).toContain('SOL');
 
     shutdown.abort(new Error('received SIGTERM'));
     const result = await running;
