@@ -1,0 +1,226 @@
+import type { Fixed } from './decimal.js';
+import { applyChange, formatFixed, maxFixed, mulFixed, ONE, parseFixed, toBps, unitsToFixed } from './decimal.js';
+import type { Decision, Evidence, Hold, Intent } from './intents.js';
+import { makeKey } from './intents.js';
+import type { LoadedPriceOrder } from './loadedStrategy.js';
+import { tokenOf } from './loadedStrategy.js';
+import type { Exit } from './priceOrderExits.js';
+import { buildExits, exitRules, exitWords, units } from './priceOrderExits.js';
+import type { ResolvedToken } from './tokenResolution.js';
+import { notionalRefusal, usd } from './riskChecks.js';
+import type { Snapshot, StrategyState, VaultOrderView } from './snapshot.js';
+import { isLive, STALE_PRICE_MS } from './snapshot.js';
+
+const EMPTY = new Set<string>();
+/** Trigger V2 refuses deposits under 10 USD (reference §4.3). */
+const VAULT_MIN_USD = 10n * ONE;
+
+/** Everything one decision works from; passed to the helpers instead of closing over it. */
+interface Tick {
+  readonly strategy: LoadedPriceOrder;
+  readonly state: StrategyState;
+  readonly snapshot: Snapshot;
+  readonly now: number;
+  readonly sell: ResolvedToken;
+  readonly receive: ResolvedToken;
+  readonly price: Fixed;
+  readonly priceAt: number;
+  readonly ref: Fixed;
+  readonly peak: Fixed;
+  readonly balance: bigint;
+  readonly generation: number;
+  readonly filled: ReadonlySet<string>;
+  readonly handled: ReadonlySet<string>;
+  readonly intents: Intent[];
+  readonly holds: Hold[];
+  /** Built on first use: formatting costs more than a quiet tick's arithmetic. */
+  evidence: Evidence | undefined;
+  /** Notional granted earlier in this decision (daily limit). */
+  granted: Fixed;
+}
+
+/**
+ * price-order: arms take-profit rungs, a stop loss and/or a trailing stop as vault orders (or
+ * swaps them locally when the price crosses), renews vault orders before they expire, raises a
+ * ratchet stop by PATCH, cancels orders of rules an edit removed, and arms again after every exit
+ * filled when `rearm` is set. Pure.
+ */
+export function decidePriceOrder(strategy: LoadedPriceOrder, state: StrategyState, snapshot: Snapshot, now: number): Decision {
+  const { spec } = strategy;
+  const sell = tokenOf(strategy, 'sell');
+  const receive = tokenOf(strategy, 'receive');
+  const intents: Intent[] = [];
+  const holds: Hold[] = [];
+  const quote = snapshot.prices.get(sell.mint);
+  if (!quote || now - quote.at > STALE_PRICE_MS) {
+    holds.push({ rule: '*', reason: quote ? `the ${sell.symbol} price is stale (${Math.round((now - quote.at) / 1000)}s old)` : `no ${sell.symbol} price yet` });
+    return { intents, holds };
+  }
+  const price = quote.usd;
+  let generation = state.generation ?? 0;
+  let filled = state.filledRules ?? EMPTY;
+  let base = state.armedAmount;
+  let reference = state.referencePriceUsd;
+  let peak = state.peakPriceUsd;
+  const orders = (snapshot.vaultOrders.get(strategy.name) ?? []).filter(isLive);
+  if (exitRules(strategy).every((rule) => filled.has(rule))) {
+    if (!spec.rearm) {
+      holds.push({ rule: '*', reason: 'every exit has filled; set rearm: true to arm again on a new balance' });
+      return { intents, holds };
+    }
+    if (orders.length === 0) {
+      // Arm the next generation from what is held now.
+      generation += 1;
+      filled = EMPTY;
+      base = undefined;
+      reference = undefined;
+      peak = undefined;
+    }
+  }
+  const balance = snapshot.balances.get(sell.mint) ?? 0n;
+  const ref = spec.entry?.buy_below.usd ?? spec.reference_price_usd?.usd ?? reference ?? price;
+  peak = maxFixed(peak ?? price, price);
+  const tick: Tick = {
+    strategy, state, snapshot, now, sell, receive, price, priceAt: quote.at, ref, peak, balance, generation, filled,
+    handled: state.handled ?? EMPTY, intents, holds, evidence: undefined, granted: 0n,
+  };
+  const exits = buildExits(strategy, { amountUnits: units(spec.amount, base ?? balance, sell.decimals), ref, peak, receiveBalance: snapshot.balances.get(receive.mint) ?? 0n });
+  if (spec.execution === 'local') decideLocal(tick, exits);
+  else decideVault(tick, exits, orders);
+  return { intents, holds };
+}
+
+function evidenceOf(t: Tick): Evidence {
+  t.evidence ??= { priceUsd: formatFixed(t.price), priceAt: t.priceAt, referenceUsd: formatFixed(t.ref), balance: t.balance.toString(), generation: t.generation };
+  return t.evidence;
+}
+
+function hold(t: Tick, rule: string, reason: string): void {
+  t.holds.push({ rule, reason, evidence: evidenceOf(t) });
+}
+
+/** Why `exit` may not trade `amount` now (balance, vault minimum, risk limits), or undefined. */
+function refusal(t: Tick, exit: Exit, amount: bigint): string | undefined {
+  const { spec } = t.strategy;
+  const entry = exit.rule === 'entry';
+  if (amount <= 0n) return `nothing to ${entry ? 'spend' : 'sell'}: the amount is 0 (${entry ? t.receive.symbol : t.sell.symbol} balance ${entry ? (t.snapshot.balances.get(t.receive.mint) ?? 0n) : t.balance})`;
+  const min = spec.risk?.min_sell_price_usd;
+  if (min && !entry && exit.vault.trailingBps === undefined) {
+    // Locally the sale happens at the price now; in the vault at the order's lowest trigger.
+    const lowest = spec.execution === 'local' ? t.price : exit.fires === 'below' ? exit.level : exit.vault.slPriceUsd === undefined ? undefined : parseFixed(exit.vault.slPriceUsd);
+    if (lowest !== undefined && lowest < min.usd) return `would sell at $${formatFixed(lowest)}, below risk.min_sell_price_usd ($${min.text})`;
+  }
+  const token = entry ? t.receive : t.sell;
+  const held = entry ? (t.snapshot.balances.get(t.receive.mint) ?? 0n) : t.balance;
+  if (amount > held) return `needs ${amount} base units of ${token.symbol}, the balance is ${held}`;
+  const notional = entry ? mulFixed(unitsToFixed(amount, token.decimals), t.snapshot.prices.get(token.mint)?.usd ?? ONE) : mulFixed(unitsToFixed(amount, token.decimals), t.price);
+  if (spec.execution === 'vault' && notional < VAULT_MIN_USD) return `order worth $${usd(notional)} is under the vault's 10 USD minimum; use execution: local for small amounts`;
+  const limit = notionalRefusal(spec.risk, t.state, t.now, notional, t.granted);
+  if (limit !== undefined) return limit;
+  t.granted += notional;
+  return undefined;
+}
+
+function decideLocal(t: Tick, exits: readonly Exit[]): void {
+  const { strategy, sell, receive, price } = t;
+  const { spec } = strategy;
+  const trigger = `g${t.generation}`;
+  const maxImpact = spec.risk?.max_price_impact;
+  for (const exit of exits) {
+    if (t.filled.has(exit.rule)) continue;
+    const crossed = exit.fires === 'above' ? price >= exit.level : price <= exit.level;
+    if (!crossed) continue;
+    const { key, id, slot } = makeKey(strategy, exit.rule, trigger);
+    if (t.handled.has(slot)) continue;
+    // A stop sells what is still held, whatever the rungs already took.
+    const amount = exit.fires === 'below' && exit.amount > t.balance ? t.balance : exit.amount;
+    const impact = t.snapshot.priceImpactBps.get(`${sell.mint}>${receive.mint}`);
+    if (maxImpact && impact !== undefined && impact > toBps(maxImpact.fraction)) {
+      hold(t, exit.rule, `price impact ${impact} bps is above risk.max_price_impact (${maxImpact.text})`);
+      continue;
+    }
+    const refused = refusal(t, exit, amount);
+    if (refused !== undefined) {
+      hold(t, exit.rule, refused);
+      continue;
+    }
+    t.intents.push({
+      kind: 'swap',
+      key,
+      id,
+      reason: `${exitWords(strategy, exit)}: ${sell.symbol} at $${formatFixed(price)} crossed $${formatFixed(exit.level)}`,
+      evidence: { ...evidenceOf(t), levelUsd: formatFixed(exit.level), peakUsd: formatFixed(t.peak) },
+      inputMint: sell.mint,
+      inputDecimals: sell.decimals,
+      outputMint: receive.mint,
+      amount,
+      ...(spec.slippage_bps === undefined ? {} : { slippageBps: spec.slippage_bps }),
+      ...(maxImpact ? { maxPriceImpactBps: toBps(maxImpact.fraction) } : {}),
+    });
+  }
+}
+
+function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrderView[]): void {
+  const { strategy, now } = t;
+  const { spec } = strategy;
+  const expiresAt = now + spec.expires_after;
+  const liveByRule = new Map<string, VaultOrderView>();
+  for (const order of orders) liveByRule.set(order.rule, order);
+  // An edit that removed a rule leaves its order behind: withdraw it rather than let it fill.
+  for (const order of orders) {
+    if (order.family !== 'price' || exits.some((e) => e.rule === order.rule)) continue;
+    const { key, id, slot } = makeKey(strategy, order.rule, `orphan:${order.id}`);
+    if (!t.handled.has(slot)) t.intents.push({ kind: 'cancel-vault-order', key, id, reason: `cancel order ${order.id}: its rule ${order.rule} is no longer in the strategy`, evidence: evidenceOf(t), orderId: order.id, family: 'price' });
+  }
+  for (const exit of exits) {
+    if (t.filled.has(exit.rule)) continue;
+    const live = liveByRule.get(exit.rule);
+    if (live) {
+      keepLive(t, exit, live, expiresAt);
+      continue;
+    }
+    const { key, id, slot } = makeKey(strategy, exit.rule, `g${t.generation}`);
+    if (t.handled.has(slot)) continue;
+    const refused = refusal(t, exit, exit.vault.inputAmount);
+    if (refused !== undefined) {
+      hold(t, exit.rule, refused);
+      continue;
+    }
+    t.intents.push({ kind: 'place-vault-order', key, id, reason: exitWords(strategy, exit), evidence: { ...evidenceOf(t), levelUsd: formatFixed(exit.level) }, order: { ...exit.vault, expiresAt } });
+  }
+}
+
+/** A live order: renew it before it expires, or raise a ratchet stop that the peak has moved. */
+function keepLive(t: Tick, exit: Exit, live: VaultOrderView, expiresAt: number): void {
+  const { strategy, now } = t;
+  const { spec } = strategy;
+  if (live.expiresAt !== null && live.expiresAt - now <= spec.renew_before) {
+    const { key, id, slot } = makeKey(strategy, exit.rule, `renew:${live.id}@${live.expiresAt}`);
+    if (t.handled.has(slot)) return;
+    t.intents.push({
+      kind: 'renew-vault-order',
+      key,
+      id,
+      reason: `${exitWords(strategy, exit)}: order ${live.id} expires at ${new Date(live.expiresAt).toISOString()}, renewing until ${new Date(expiresAt).toISOString()}`,
+      evidence: { ...evidenceOf(t), expiresAt: live.expiresAt },
+      orderId: live.id,
+      replacement: { ...exit.vault, inputAmount: live.inputAmount, expiresAt },
+    });
+    return;
+  }
+  const trail = spec.trailing_stop;
+  if (!trail || trail.mode !== 'ratchet' || exit.rule !== 'trailing_stop' || live.triggerPriceUsd === null) return;
+  if (exit.level < applyChange(live.triggerPriceUsd, trail.ratchet_step.fraction)) return;
+  const { key, id, slot } = makeKey(strategy, exit.rule, `ratchet:${formatFixed(exit.level)}`);
+  if (t.handled.has(slot)) return;
+  t.intents.push({
+    kind: 'patch-vault-order',
+    key,
+    id,
+    reason: `raise the trailing stop from $${formatFixed(live.triggerPriceUsd)} to $${formatFixed(exit.level)} (peak $${formatFixed(t.peak)})`,
+    evidence: { ...evidenceOf(t), peakUsd: formatFixed(t.peak), previousTriggerUsd: formatFixed(live.triggerPriceUsd) },
+    orderId: live.id,
+    orderType: 'single',
+    triggerPriceUsd: formatFixed(exit.level),
+  });
+}

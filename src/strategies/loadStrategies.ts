@@ -1,0 +1,94 @@
+import type { Diagnostic } from '../config/diagnostics.js';
+import { formatDiagnostic, sortDiagnostics } from '../config/diagnostics.js';
+import { diagnosticAt, locate } from '../config/yamlSource.js';
+import type { LoadedStrategy } from './loadedStrategy.js';
+import type { StrategySpec } from './strategySchema.js';
+import type { ParsedStrategy, ParseResult } from './parseStrategy.js';
+import { parseStrategyText } from './parseStrategy.js';
+import type { NewPin, TokenPinLookup, TokenSearch } from './tokenResolution.js';
+import { resolveTokens } from './tokenResolution.js';
+
+/** A strategy file's text as read by the caller (this module does no I/O). */
+export interface StrategyFileText {
+  readonly file: string;
+  readonly text: string;
+}
+
+export interface FileOutcome {
+  readonly file: string;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Present when the file passed its schema and rules (tokens may still have failed). */
+  readonly spec?: StrategySpec;
+  /** Present when the file is valid in every respect, tokens resolved. */
+  readonly strategy?: LoadedStrategy;
+  readonly newPins: readonly NewPin[];
+  /** True when a token search failed: worth trying again without an edit. */
+  readonly transient?: boolean;
+}
+
+/** Parses and resolves one file (names across files are checked by {@link loadStrategyFiles}). */
+export async function loadStrategyFile(input: StrategyFileText, search: TokenSearch | null, pins: TokenPinLookup): Promise<FileOutcome> {
+  const parsed = parseStrategyText(input.text, input.file);
+  if (!parsed.ok) return failedOutcome(input.file, parsed, search, pins);
+  return resolveParsed(parsed.strategy, search, pins);
+}
+
+/**
+ * A file whose fields are valid but whose cross-field rules failed still gets its tokens checked,
+ * so one run shows every problem. A token problem at a place a rule already flagged is dropped.
+ */
+export async function failedOutcome(file: string, parsed: Extract<ParseResult, { ok: false }>, search: TokenSearch | null, pins: TokenPinLookup): Promise<FileOutcome> {
+  if (!parsed.partial || !search) return { file, diagnostics: parsed.diagnostics, ...(parsed.partial ? { spec: parsed.partial.spec } : {}), newPins: [] };
+  const resolved = await resolveTokens(parsed.partial, search, pins);
+  const flagged = new Set(parsed.diagnostics.map((d) => `${d.line}:${d.col}`));
+  const extra = resolved.ok ? [] : resolved.diagnostics.filter((d) => !flagged.has(`${d.line}:${d.col}`));
+  return { file, diagnostics: sortDiagnostics([...parsed.diagnostics, ...extra]), spec: parsed.partial.spec, newPins: [] };
+}
+
+/** Resolves a parsed file's tokens; with `search` null (offline), only the parse counts. */
+export async function resolveParsed(parsed: ParsedStrategy, search: TokenSearch | null, pins: TokenPinLookup): Promise<FileOutcome> {
+  if (!search) return { file: parsed.file, diagnostics: [], spec: parsed.spec, newPins: [] };
+  const resolved = await resolveTokens(parsed, search, pins);
+  if (!resolved.ok) return { file: parsed.file, diagnostics: sortDiagnostics(resolved.diagnostics), spec: parsed.spec, newPins: [], ...(resolved.transient ? { transient: true } : {}) };
+  const strategy: LoadedStrategy = { name: parsed.spec.name, file: parsed.file, hash: parsed.hash, text: parsed.text, spec: parsed.spec, tokens: resolved.tokens };
+  return { file: parsed.file, diagnostics: [], spec: parsed.spec, strategy, newPins: resolved.newPins };
+}
+
+/** The diagnostic for a name another file already uses, placed on this file's `name` value. */
+export function duplicateNameDiagnostic(parsed: ParsedStrategy, other: { file: string; line?: number; col?: number }): Diagnostic {
+  const where = other.line === undefined ? other.file : `${other.file}:${other.line}:${other.col ?? 1}`;
+  return diagnosticAt(parsed.source, ['name'], `strategy name ${JSON.stringify(parsed.spec.name)} is also used by ${where}; names must be unique across files`);
+}
+
+/**
+ * Loads a set of files at once, as `jupbot validate` and the daemon's first load do: every file's
+ * problems, plus a name used by two files reported in both. Files are processed in the order given.
+ */
+export async function loadStrategyFiles(inputs: readonly StrategyFileText[], search: TokenSearch | null, pins: TokenPinLookup): Promise<FileOutcome[]> {
+  const parsedByFile = inputs.map((input) => ({ input, parsed: parseStrategyText(input.text, input.file) }));
+  const byName = new Map<string, ParsedStrategy[]>();
+  for (const { parsed } of parsedByFile) {
+    if (!parsed.ok) continue;
+    const list = byName.get(parsed.strategy.spec.name) ?? [];
+    list.push(parsed.strategy);
+    byName.set(parsed.strategy.spec.name, list);
+  }
+  const outcomes: FileOutcome[] = [];
+  for (const { input, parsed } of parsedByFile) {
+    if (!parsed.ok) {
+      outcomes.push(await failedOutcome(input.file, parsed, search, pins));
+      continue;
+    }
+    const twins = (byName.get(parsed.strategy.spec.name) ?? []).filter((p) => p !== parsed.strategy);
+    const outcome = await resolveParsed(parsed.strategy, search, pins);
+    const dupes = twins.map((twin) => duplicateNameDiagnostic(parsed.strategy, { file: twin.file, ...locate(twin.source, ['name']) }));
+    if (dupes.length === 0) outcomes.push(outcome);
+    else outcomes.push({ file: input.file, diagnostics: sortDiagnostics([...outcome.diagnostics, ...dupes]), spec: parsed.strategy.spec, newPins: [] });
+  }
+  return outcomes;
+}
+
+/** Every diagnostic of a load, one `file:line:col: message` line each. */
+export function formatOutcomes(outcomes: readonly FileOutcome[]): string[] {
+  return outcomes.flatMap((o) => o.diagnostics.map(formatDiagnostic));
+}

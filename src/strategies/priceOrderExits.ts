@@ -1,0 +1,131 @@
+import type { Fixed } from './decimal.js';
+import { applyChange, fixedToUnits, formatFixed, mulFixed, ONE, shareOf, toBps } from './decimal.js';
+import type { VaultOrderParams } from './intents.js';
+import type { LoadedPriceOrder } from './loadedStrategy.js';
+import { tokenOf } from './loadedStrategy.js';
+import type { Amount, PriceLevel } from './strategyFields.js';
+
+/** One exit (or the entry) a price-order arms, with the vault order that would carry it. */
+export interface Exit {
+  readonly rule: string;
+  /** Take-profit rung index, for messages. */
+  readonly index: number;
+  /** Base units this exit sells (the entry: base units of `receive` it spends). */
+  readonly amount: bigint;
+  /** Which way the price must cross to fire it (local execution and messages). */
+  readonly fires: 'above' | 'below';
+  readonly level: Fixed;
+  readonly vault: Omit<VaultOrderParams, 'expiresAt'>;
+}
+
+/** What the exits depend on beyond the file. */
+export interface ExitInputs {
+  /** Base units of `sell` the exits cover. */
+  readonly amountUnits: bigint;
+  /** Reference for relative levels. */
+  readonly ref: Fixed;
+  /** Highest price since arming (trailing). */
+  readonly peak: Fixed;
+  readonly receiveBalance: bigint;
+}
+
+/** The rule ids a strategy arms: the entry alone (its exits are OTOCO children), or its exits. */
+export function exitRules(strategy: LoadedPriceOrder): string[] {
+  const { spec } = strategy;
+  if (spec.entry) return ['entry'];
+  const rules = (spec.take_profit ?? []).map((_, i) => `take_profit[${i}]`);
+  if (spec.stop_loss) rules.push('stop_loss');
+  if (spec.trailing_stop) rules.push('trailing_stop');
+  return rules;
+}
+
+export function units(amount: Amount, base: bigint, decimals: number): bigint {
+  return amount.kind === 'tokens' ? fixedToUnits(amount.tokens, decimals) : shareOf(base, amount.fraction);
+}
+
+function levelOf(level: PriceLevel, ref: Fixed): Fixed {
+  return level.kind === 'absolute' ? level.usd : applyChange(ref, level.fraction);
+}
+
+/**
+ * The exits with their vault orders: a rung is an OCO with the stop as its second leg (a single
+ * `above` without a stop); in the vault, the stop alone covers only what no rung does; a trailing
+ * stop is a single `below` with trailingBps (mode vault) or a trigger price (ratchet, local).
+ */
+export function buildExits(strategy: LoadedPriceOrder, inputs: ExitInputs): Exit[] {
+  const { spec } = strategy;
+  const sell = tokenOf(strategy, 'sell');
+  const receive = tokenOf(strategy, 'receive');
+  const slippage = spec.slippage_bps === undefined ? {} : { slippageBps: spec.slippage_bps };
+  const sellBase = { inputMint: sell.mint, inputDecimals: sell.decimals, outputMint: receive.mint, triggerMint: sell.mint, ...slippage };
+  const exits: Exit[] = [];
+  const stop = spec.stop_loss ? levelOf(spec.stop_loss.at, inputs.ref) : undefined;
+  const stopText = stop === undefined ? '0' : formatFixed(stop);
+
+  if (spec.entry) {
+    const rung = spec.take_profit?.[0];
+    const spend = units(spec.entry.spend, inputs.receiveBalance, receive.decimals);
+    const entryPrice = spec.entry.buy_below.usd;
+    const tp = rung ? levelOf(rung.at, inputs.ref) : entryPrice;
+    exits.push({
+      rule: 'entry', index: 0, amount: spend, fires: 'below', level: entryPrice,
+      vault: {
+        orderType: 'otoco', inputMint: receive.mint, inputDecimals: receive.decimals, outputMint: sell.mint, triggerMint: sell.mint, inputAmount: spend,
+        triggerCondition: 'below', triggerPriceUsd: spec.entry.buy_below.text, tpPriceUsd: formatFixed(tp), slPriceUsd: stopText, ...slippage,
+      },
+    });
+    return exits;
+  }
+
+  const local = spec.execution === 'local';
+  let used = 0n;
+  const ladder = spec.take_profit ?? [];
+  for (let i = 0; i < ladder.length; i++) {
+    const rung = ladder[i];
+    if (!rung) continue;
+    const at = levelOf(rung.at, inputs.ref);
+    const rest = inputs.amountUnits - used;
+    const wanted = units(rung.sell, inputs.amountUnits, sell.decimals);
+    const amount = wanted < rest ? wanted : rest;
+    used += amount;
+    const vault: Exit['vault'] =
+      stop === undefined
+        ? { orderType: 'single', ...sellBase, inputAmount: amount, triggerCondition: 'above', triggerPriceUsd: formatFixed(at) }
+        : { orderType: 'oco', ...sellBase, inputAmount: amount, tpPriceUsd: formatFixed(at), slPriceUsd: stopText };
+    exits.push({ rule: `take_profit[${i}]`, index: i, amount, fires: 'above', level: at, vault });
+  }
+  if (stop !== undefined) {
+    // In the vault the stop rides on each rung's OCO, so only tokens no rung covers need their own
+    // order; watched locally, the stop covers everything still held.
+    const rest = ladder.length > 0 && !local ? inputs.amountUnits - used : inputs.amountUnits;
+    if (ladder.length === 0 || local || rest > 0n) {
+      exits.push({ rule: 'stop_loss', index: 0, amount: rest, fires: 'below', level: stop, vault: { orderType: 'single', ...sellBase, inputAmount: rest, triggerCondition: 'below', triggerPriceUsd: stopText } });
+    }
+  }
+  const trail = spec.trailing_stop;
+  if (trail) {
+    const stopAt = mulFixed(inputs.peak, ONE - trail.distance.fraction);
+    const vault: Exit['vault'] =
+      !local && trail.mode === 'vault'
+        ? { orderType: 'single', ...sellBase, inputAmount: inputs.amountUnits, triggerCondition: 'below', trailingBps: toBps(trail.distance.fraction) }
+        : { orderType: 'single', ...sellBase, inputAmount: inputs.amountUnits, triggerCondition: 'below', triggerPriceUsd: formatFixed(stopAt) };
+    exits.push({ rule: 'trailing_stop', index: 0, amount: inputs.amountUnits, fires: 'below', level: stopAt, vault });
+  }
+  return exits;
+}
+
+/** An exit in plain words, for the intent's reason (built only when an intent is emitted). */
+export function exitWords(strategy: LoadedPriceOrder, exit: Exit): string {
+  const { spec } = strategy;
+  const sell = tokenOf(strategy, 'sell').symbol;
+  const receive = tokenOf(strategy, 'receive').symbol;
+  const level = formatFixed(exit.level);
+  if (exit.rule === 'entry') {
+    return `buy ${sell} with ${receive} when it falls to $${level}, then take profit at $${exit.vault.tpPriceUsd ?? '?'} or stop at $${exit.vault.slPriceUsd ?? '?'}`;
+  }
+  if (exit.rule === 'stop_loss') return `stop loss: sell ${sell} if it falls to $${level}`;
+  if (exit.rule === 'trailing_stop') return `trailing stop: sell ${sell} if it falls ${spec.trailing_stop?.distance.text ?? ''} below its peak (now $${level})`;
+  const rung = spec.take_profit?.[exit.index];
+  const stop = exit.vault.slPriceUsd === undefined ? '' : ` (stop at $${exit.vault.slPriceUsd})`;
+  return `take profit on ${rung?.sell.text ?? ''} of the position when ${sell} reaches $${level}${stop}`;
+}

@@ -1,0 +1,114 @@
+import type { Fixed } from './decimal.js';
+
+/**
+ * What the engine's feeds last saw, gathered once per tick and shared by every strategy's
+ * decide(). Prices are exact ({@link Fixed} USD), converted once by the feed, not per strategy.
+ */
+export interface PriceQuote {
+  readonly usd: Fixed;
+  /** When the price was observed (epoch ms). */
+  readonly at: number;
+}
+
+/**
+ * A Trigger V2 order the executor placed for a strategy, as last polled. A placement journaled but
+ * not yet visible in the order history appears here too, in state `pending`: the rule then counts
+ * as armed, so neither a slow API nor a hot reload can make decide() place it twice.
+ */
+export interface VaultOrderView {
+  readonly id: string;
+  /** The rule that placed it (recorded in the intent journal). */
+  readonly rule: string;
+  readonly family: 'price' | 'dca';
+  readonly orderType: 'single' | 'oco' | 'otoco' | 'time_based' | 'price_conditional';
+  /** Normalised state: pending, open, executing, filled, cancelled, expired, failed… */
+  readonly state: string;
+  readonly expiresAt: number | null;
+  readonly triggerPriceUsd: Fixed | null;
+  readonly trailingBps: number | null;
+  readonly inputAmount: bigint;
+}
+
+export interface PositionView {
+  readonly pubkey: string;
+  readonly marketId: string;
+  readonly isYes: boolean;
+  readonly contractsMicro: bigint;
+  /** What one contract would sell for now, micro-USD; null when the market has no bid. */
+  readonly sellPriceMicroUsd: bigint | null;
+  readonly claimable: boolean;
+  readonly claimed: boolean;
+}
+
+export interface MarketView {
+  readonly marketId: string;
+  readonly eventId: string;
+  readonly status: 'open' | 'closed' | 'cancelled';
+  /** Epoch ms. */
+  readonly closeTime: number;
+  readonly result: 'yes' | 'no' | null;
+}
+
+export interface ScoreView {
+  readonly eventId: string;
+  readonly home: number;
+  readonly away: number;
+  /** Period number (the API's "P4", "Q4" read as 4); null before the game. */
+  readonly period: number | null;
+  /** Time played in the current period, ms; null when unknown. */
+  readonly elapsedMs: number | null;
+  readonly live: boolean;
+}
+
+export interface Snapshot {
+  readonly prices: ReadonlyMap<string, PriceQuote>;
+  /** Wallet balances in base units, by mint. */
+  readonly balances: ReadonlyMap<string, bigint>;
+  /** Live and recent vault orders, by strategy name. */
+  readonly vaultOrders: ReadonlyMap<string, readonly VaultOrderView[]>;
+  readonly positions: readonly PositionView[];
+  readonly markets: ReadonlyMap<string, MarketView>;
+  /** By event id. */
+  readonly scores: ReadonlyMap<string, ScoreView>;
+  /** `/prediction/v1/trading-status`; null when not polled yet. */
+  readonly tradingActive: boolean | null;
+  /** Price impact of a fresh quote, bps, by `inputMint>outputMint`: the DCA guard reads it. */
+  readonly priceImpactBps: ReadonlyMap<string, number>;
+}
+
+/** What the engine and store know of one strategy's progress. All optional: a new strategy has none. */
+export interface StrategyState {
+  /** Arming cycle: 0 first, +1 each time `rearm` arms again after every exit filled. */
+  readonly generation?: number;
+  /** Base units of the sold token covered at arming (for shares like "25%"). */
+  readonly armedAmount?: bigint;
+  /** Reference for relative levels ("+20%"): entry or price at arming. */
+  readonly referencePriceUsd?: Fixed;
+  /** Rules whose order filled in this generation. */
+  readonly filledRules?: ReadonlySet<string>;
+  /** Highest price seen since arming (local trailing stop and ratchet). */
+  readonly peakPriceUsd?: Fixed;
+  /** When the strategy first ran: a schedule counts runs from here when none ran yet. */
+  readonly startedAt?: number;
+  /** DCA: the last scheduled instant accounted for (see Decision.scheduledThrough). */
+  readonly lastScheduledRun?: number;
+  /** Highest sell price seen per position, micro-USD (trailing from peak). */
+  readonly positionPeaks?: ReadonlyMap<string, bigint>;
+  /** Notional already used on a UTC day. */
+  readonly notional?: { readonly day: number; readonly usedUsd: Fixed };
+  /**
+   * Slots (`rule/trigger`, see intentSlot) of intents journaled and not failed, whatever the
+   * strategy version they were decided under: decide does not ask for them again.
+   */
+  readonly handled?: ReadonlySet<string>;
+}
+
+/** A price older than this is not acted on. */
+export const STALE_PRICE_MS = 120_000;
+
+export const DAY_MS = 86_400_000;
+
+/** A vault order still holding funds and able to fill. */
+export function isLive(order: VaultOrderView): boolean {
+  return order.state === 'pending' || order.state === 'open' || order.state === 'active' || order.state === 'executing';
+}
