@@ -6,6 +6,7 @@ import { auditCommand } from './audit.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
 import { ExitCode } from './exitCodes.js';
+import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 import { validateCommand } from './validate.js';
@@ -30,6 +31,7 @@ export function buildProgram(ctx: CliContext): Command {
     .exitOverride();
   program.addCommand(runCommand(ctx), { isDefault: false });
   program.addCommand(validateCommand(ctx));
+  program.addCommand(planCommand(ctx));
   program.addCommand(auditCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(simCommand(ctx, ctx.shutdown));
   // Subcommands inherit strictness and output routing so every error reads the same.

@@ -1,42 +1,61 @@
 import { Command } from 'commander';
+import type { Config } from '../config/config.js';
 import { ConfigError, ConfigFileError } from '../config/configError.js';
-import { formatDiagnostic } from '../config/diagnostics.js';
+import type { Diagnostic } from '../config/diagnostics.js';
+import { formatDiagnostic, sortDiagnostics } from '../config/diagnostics.js';
 import { loadConfig, resolveConfigPath } from '../config/loadConfig.js';
 import type { CliContext } from './context.js';
 import { CliExit } from './context.js';
 import { ExitCode } from './exitCodes.js';
+import { checkStrategies } from './strategyInputs.js';
 
 interface ValidateOptions {
   config?: string;
 }
 
 /**
- * `jupbot validate [--config FILE]`: checks the config file and prints every problem as
- * `file:line:col: message` on stderr (exit 1), or `ok: FILE (mode M)` on stdout.
- *
- * Strategy files will be checked here too (`[PATH...]`, DESIGN.md) once their loader exists;
- * the argument is not declared before then, so `validate some/path` fails loudly instead of
- * pretending to have checked it.
+ * `jupbot validate [--config FILE] [PATH...]`: checks the config file and every strategy file
+ * (PATHs: files or directories; default: the config's strategies_dir). Every problem is printed
+ * on stderr as `file:line:col: message` (exit 1); each good file gets an `ok:` line on stdout.
+ * In paper mode token symbols are resolved against the simulator's tokens; in live mode the
+ * daemon resolves and pins them, and validate checks schema and rules only.
  */
 export function validateCommand(ctx: CliContext): Command {
   return new Command('validate')
-    .description('check the config file and report every problem as file:line:col: message')
+    .description('check the config and strategy files and report every problem as file:line:col: message')
+    .argument('[paths...]', 'strategy files or directories (default: strategies_dir from the config)')
     .option('-c, --config <file>', 'config file (default: $JUPBOT_CONFIG, else config/default.yaml)')
     .configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr })
-    .action(async (options: ValidateOptions) => {
+    .action(async (paths: string[], options: ValidateOptions) => {
       const where = { file: options.config, env: ctx.env, cwd: ctx.cwd };
+      const problems: Diagnostic[] = [];
+      let config: Config | undefined;
       try {
-        const config = await loadConfig(where);
+        config = await loadConfig(where);
         ctx.stdout(`ok: ${resolveConfigPath(where).shown} (mode ${config.mode})\n`);
       } catch (error) {
-        if (error instanceof ConfigError) {
-          ctx.stderr(error.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(''));
-          throw new CliExit(ExitCode.InvalidInput);
-        }
+        if (error instanceof ConfigError) problems.push(...error.diagnostics);
         // Missing and unreadable alike: exitCodes.ts documents NotFound for both.
-        if (error instanceof ConfigFileError) throw new CliExit(ExitCode.NotFound, error.message);
-        throw error;
+        else if (error instanceof ConfigFileError && paths.length === 0) throw new CliExit(ExitCode.NotFound, error.message);
+        else if (error instanceof ConfigFileError) problems.push({ file: resolveConfigPath(where).shown, line: 0, col: 0, message: error.message, path: [] });
+        else throw error;
+      }
+      const targets = paths.length > 0 ? paths : config ? [config.strategies_dir] : [];
+      if (targets.length > 0) {
+        const check = await checkStrategies(targets, ctx.cwd, config?.mode);
+        problems.push(...check.missing);
+        for (const outcome of check.outcomes) {
+          problems.push(...outcome.diagnostics);
+          if (outcome.diagnostics.length === 0 && outcome.spec) {
+            const note = check.resolved ? '' : ', tokens not resolved offline in live mode';
+            ctx.stdout(`ok: ${outcome.file} (${outcome.spec.name}, ${outcome.spec.kind}${outcome.spec.enabled ? '' : ', disabled'}${note})\n`);
+          }
+        }
+        if (check.outcomes.length === 0 && check.missing.length === 0) ctx.stdout(`ok: no strategy files in ${targets.join(', ')}\n`);
+      }
+      if (problems.length > 0) {
+        ctx.stderr(sortDiagnostics(problems).map((d) => `${formatDiagnostic(d)}\n`).join(''));
+        throw new CliExit(ExitCode.InvalidInput);
       }
     });
 }
-

@@ -43,14 +43,17 @@ describe('jupbot validate', () => {
     ]);
   });
 
-  it('prints one ok line for a valid config', async () => {
+  it('prints one ok line for a valid config, then one per strategy file in its strategies_dir', async () => {
     const result = await runValidate(['--config', 'config/default.yaml']);
-    expect(result).toEqual({ stdout: 'ok: config/default.yaml (mode paper)\n', stderr: '', exitCode: ExitCode.Ok, reason: '' });
+    expect(result).toMatchObject({ stderr: '', exitCode: ExitCode.Ok, reason: '' });
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('ok: config/default.yaml (mode paper)');
+    expect(lines.slice(1).every((line) => /^ok: strategies\/[a-z0-9-]+\.yaml \([a-z0-9-]+, (price-order|dca|prediction-exit)\)$/.test(line))).toBe(true);
   });
 
   it('validates config/default.yaml when neither --config nor JUPBOT_CONFIG is given', async () => {
     const result = await runValidate([]);
-    expect(result.stdout).toBe('ok: config/default.yaml (mode paper)\n');
+    expect(result.stdout).toMatch(/^ok: config\/default\.yaml \(mode paper\)\n/);
   });
 
   it('takes the file from JUPBOT_CONFIG when --config is not given', async () => {
@@ -65,7 +68,9 @@ describe('jupbot validate', () => {
     expect(result.reason).toBe(`config file not found: config/nope.yaml (${repo}/config/nope.yaml), named by --config`);
   });
 
-  it('refuses paths it cannot check yet rather than ignoring them', async () => {
-    await expect(runValidate(['strategies/'])).rejects.toMatchObject({ code: 'commander.excessArguments' });
+  it('checks the strategy files and directories it is given (issue 6)', async () => {
+    const result = await runValidate(['strategies/sol-dca-daily.yaml']);
+    expect(result.stdout).toBe('ok: config/default.yaml (mode paper)\nok: strategies/sol-dca-daily.yaml (sol-dca-daily, dca)\n');
+    expect(result.exitCode).toBe(ExitCode.Ok);
   });
 });

@@ -1,0 +1,72 @@
+import { Command } from 'commander';
+import { formatDiagnostic, sortDiagnostics } from '../config/diagnostics.js';
+import { loadConfig } from '../config/loadConfig.js';
+import { paperPrices } from '../engine/paperTokenSearch.js';
+import { decide } from '../strategies/decide.js';
+import { parseFixed } from '../strategies/decimal.js';
+import { describeDecision, describeStrategy } from '../strategies/describeStrategy.js';
+import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
+import type { Snapshot } from '../strategies/snapshot.js';
+import type { CliContext } from './context.js';
+import { CliExit } from './context.js';
+import { ExitCode } from './exitCodes.js';
+import { checkStrategies } from './strategyInputs.js';
+
+interface PlanOptions {
+  config?: string;
+}
+
+/**
+ * `jupbot plan [--config FILE] [PATH...]`: per strategy, in plain words, what it will do and on
+ * what condition, then what decide() would ask for now. Acts on nothing and opens no database.
+ * Paper mode evaluates against the simulator's starting prices with empty balances; live mode
+ * describes the rules only (prices, balances and token pins live in the daemon).
+ */
+export function planCommand(ctx: CliContext): Command {
+  return new Command('plan')
+    .description('print what each strategy would do now and on what condition, without acting')
+    .argument('[paths...]', 'strategy files or directories (default: strategies_dir from the config)')
+    .option('-c, --config <file>', 'config file (default: $JUPBOT_CONFIG, else config/default.yaml)')
+    .configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr })
+    .action(async (paths: string[], options: PlanOptions) => {
+      const config = await loadConfig({ file: options.config, env: ctx.env, cwd: ctx.cwd });
+      const now = ctx.clock.now();
+      const check = await checkStrategies(paths.length > 0 ? paths : [config.strategies_dir], ctx.cwd, config.mode);
+      const snapshot = config.mode === 'paper' ? paperSnapshot(now) : undefined;
+      const basis = snapshot
+        ? 'paper mode: simulator starting prices; balances, orders and positions are not read, so they count as empty'
+        : 'live mode: rules only; the daemon reads prices, balances and token pins';
+      ctx.stdout(`plan at ${new Date(now).toISOString()} (${basis})\n`);
+      for (const outcome of check.outcomes) {
+        if (!outcome.spec) continue;
+        const spec = outcome.spec;
+        ctx.stdout(`\n${spec.name} (${spec.kind}${spec.enabled ? '' : ', disabled: acts on nothing'}) — ${outcome.file}\n`);
+        const strategy = outcome.strategy;
+        const price = strategy && snapshot ? tradedPrice(strategy, snapshot) : undefined;
+        const lines = describeStrategy(spec, { now, ...(price === undefined ? {} : { priceUsd: price }) });
+        if (strategy && snapshot && spec.enabled) lines.push(...describeDecision(decide(strategy, {}, snapshot, now)));
+        if (outcome.diagnostics.length > 0) lines.push('not runnable: see the problems on stderr');
+        ctx.stdout(lines.map((line) => `  ${line}\n`).join(''));
+      }
+      const problems = sortDiagnostics([...check.missing, ...check.outcomes.flatMap((o) => o.diagnostics)]);
+      if (problems.length > 0) {
+        ctx.stderr(problems.map((d) => `${formatDiagnostic(d)}\n`).join(''));
+        throw new CliExit(ExitCode.InvalidInput);
+      }
+      if (check.outcomes.length === 0) ctx.stdout('no strategy files\n');
+    });
+}
+
+function paperSnapshot(now: number): Snapshot {
+  const prices = new Map<string, { usd: bigint; at: number }>();
+  for (const [mint, text] of paperPrices()) {
+    const usd = parseFixed(text);
+    if (usd !== undefined) prices.set(mint, { usd, at: now });
+  }
+  return { prices, balances: new Map(), vaultOrders: new Map(), positions: [], markets: new Map(), scores: new Map(), tradingActive: null, priceImpactBps: new Map() };
+}
+
+function tradedPrice(strategy: LoadedStrategy, snapshot: Snapshot): bigint | undefined {
+  const token = strategy.tokens.sell ?? strategy.tokens.buy;
+  return token ? snapshot.prices.get(token.mint)?.usd : undefined;
+}

@@ -1,0 +1,36 @@
+import type { Config } from '../config/config.js';
+import type { Diagnostic } from '../config/diagnostics.js';
+import { paperTokenSearch } from '../engine/paperTokenSearch.js';
+import { readStrategyPaths } from '../engine/strategyFiles.js';
+import type { FileOutcome } from '../strategies/loadStrategies.js';
+import { loadStrategyFiles } from '../strategies/loadStrategies.js';
+import type { TokenSearch } from '../strategies/tokenResolution.js';
+
+export interface StrategyCheck {
+  readonly outcomes: readonly FileOutcome[];
+  /** Paths that do not exist, as `path: message` diagnostics. */
+  readonly missing: readonly Diagnostic[];
+  /** True when symbols were resolved (paper mode: against the simulator's tokens). */
+  readonly resolved: boolean;
+}
+
+/**
+ * Paper mode resolves against the simulator's catalogue (what paper runs trade). Live mode has
+ * no offline answer: symbols are resolved and pinned by the daemon through Jupiter's search, so
+ * the CLI checks schema and rules only and says so.
+ */
+export function offlineTokenSearch(mode: Config['mode'] | undefined): TokenSearch | null {
+  return mode === 'live' ? null : paperTokenSearch;
+}
+
+/** Reads `paths` (files or directories; default strategies_dir) and checks every strategy file. */
+export async function checkStrategies(paths: readonly string[], cwd: string, mode: Config['mode'] | undefined): Promise<StrategyCheck> {
+  const { files, missing } = await readStrategyPaths(paths, cwd);
+  const search = offlineTokenSearch(mode);
+  const outcomes = await loadStrategyFiles(files, search, { get: () => undefined });
+  return {
+    outcomes,
+    missing: missing.map((path) => ({ file: path, line: 0, col: 0, message: 'no such file or directory', path: [] })),
+    resolved: search !== null,
+  };
+}
