@@ -34,12 +34,18 @@ export type Config = DeepReadonly<{
     keypair_file: string | null;
     /** The JUPBOT_KEYPAIR value (base58 or JSON array), when set. */
     keypair: Secret | null;
+    /** Accept a key file readable by group or others (see docs/security.md). */
+    allow_insecure_permissions: boolean;
   };
   data_dir: string;
   strategies_dir: string;
   poll: ConfigFile['poll'];
   http: ConfigFile['http'];
-  notify: { webhooks: Webhook[] };
+  notify: {
+    webhooks: Webhook[];
+    /** Milliseconds a feed or the login must be down before the one "down" alert of that outage. */
+    down_after: number;
+  };
   log: ConfigFile['log'];
   sim: {
     /** Null: draw a seed at start (and log it, so the run can be replayed). */
@@ -84,6 +90,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     wallet: {
       keypair_file: file.wallet.keypair_file === undefined ? null : path(file.wallet.keypair_file),
       keypair: secretFrom(env[KEYPAIR_ENV]),
+      allow_insecure_permissions: file.wallet.allow_insecure_permissions,
     },
     data_dir: path(file.data_dir),
     strategies_dir: path(file.strategies_dir),
@@ -95,6 +102,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
         kind: hook.kind,
         events: hook.events ?? [...NOTIFY_EVENTS],
       })),
+      down_after: file.notify.down_after,
     },
     log: file.log,
     sim: {

@@ -32,6 +32,7 @@ export const DEFAULTS = {
   strategiesDir: './strategies',
   poll: { prices: '10s', scores: '15s', positions: '30s', orders: '30s' },
   listen: '127.0.0.1:9464',
+  notifyDownAfter: '5m',
   refreshMargin: '1h',
   simSpeed: 1,
 } as const;
@@ -56,6 +57,8 @@ const rpcSchema = z.strictObject({
 const WALLET_SECRET = `${SECRET_IN_FILE}: use wallet.keypair_file or the JUPBOT_KEYPAIR environment variable`;
 const walletSchema = z.strictObject({
   keypair_file: pathSchema.optional(),
+  /** Accept a key file readable by group or others (containers whose mounts cannot be chmod-ed). */
+  allow_insecure_permissions: z.boolean().default(false),
   private_key: forbiddenKey(WALLET_SECRET),
   secret_key: forbiddenKey(WALLET_SECRET),
   keypair: forbiddenKey(WALLET_SECRET),
@@ -83,6 +86,8 @@ const webhookSchema = z.strictObject({
 
 const notifySchema = z.strictObject({
   webhooks: z.array(webhookSchema).default([]),
+  /** Alert when a feed or the Trigger login has been failing this long (one alert per outage). */
+  down_after: durationSchema({ min: parseDuration('10s'), max: parseDuration('1d') }).default(parseDuration(DEFAULTS.notifyDownAfter)),
 });
 
 const logSchema = z.strictObject({
