@@ -1,0 +1,47 @@
+import { JupbotError } from '../errors.js';
+
+/**
+ * Why the guard refused to sign. Stable: the audit log, alerts and tests key on these.
+ * Meanings are listed in docs/security.md.
+ */
+export const REFUSAL_REASONS = [
+  'MALFORMED_TRANSACTION',
+  'UNRESOLVED_LOOKUP_TABLE',
+  'FEE_PAYER_MISMATCH',
+  'WALLET_NOT_SIGNER',
+  'UNEXPECTED_SIGNER',
+  'PROGRAM_NOT_ALLOWED',
+  'MEMO_ONLY_VIOLATION',
+  'INSTRUCTION_NOT_ALLOWED',
+  'TRANSFER_TO_STRANGER',
+  'AMOUNT_EXCEEDS_INTENT',
+  'AMOUNT_MISMATCH',
+  'MINT_MISMATCH',
+  'WITHDRAWAL_OUTFLOW',
+  'OUTFLOW_NOT_ALLOWED',
+  'DELEGATE_APPROVAL',
+  'AUTHORITY_CHANGE',
+  'CLOSE_TO_STRANGER',
+  'TOKEN_BURN',
+  'ACCOUNT_REASSIGN',
+  'ATA_FOR_STRANGER',
+  'SWAP_ACCOUNT_MISMATCH',
+  'PRIORITY_FEE_EXCEEDS_CAP',
+] as const;
+
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/**
+ * The guard refused a transaction: nothing was signed. `reason` is the stable cause; `details` say
+ * which instruction and accounts (public data only: addresses, amounts, never a key or token).
+ */
+export class GuardRefusal extends JupbotError {
+  override name = 'GuardRefusal';
+  declare readonly code: 'GUARD_REFUSED';
+  readonly reason: RefusalReason;
+
+  constructor(reason: RefusalReason, message: string, details: Record<string, unknown> = {}) {
+    super('GUARD_REFUSED', `guard refused to sign (${reason}): ${message}`, { details: { reason, ...details } });
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The programs and addresses the guard knows by name. Copied (not imported) from their sources so
+ * that src/solana does not depend on the simulator; test/unit/solana checks they equal
+ * src/sim/programIds.ts. Sources: Solana's and SPL's published ids; Jupiter Aggregator v6 is the
+ * program Jupiter's /order transactions call; the gas wallet is named in reference §3.2.
+ */
+import { PublicKey } from '@solana/web3.js';
+
+export const SYSTEM_PROGRAM = new PublicKey('11111111111111111111111111111111');
+export const COMPUTE_BUDGET_PROGRAM = new PublicKey('ComputeBudget111111111111111111111111111111');
+export const TOKEN_PROGRAM = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
+export const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+export const ASSOCIATED_TOKEN_PROGRAM = new PublicKey('ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL');
+export const MEMO_PROGRAM = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+/** The original Memo program, still used by some wallets' challenge transactions. */
+export const MEMO_V1_PROGRAM = new PublicKey('Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo');
+export const JUPITER_AGGREGATOR_V6 = new PublicKey('JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4');
+
+/** Jupiter's gas wallet: the fee payer of gasless swaps (reference §3.2). */
+export const JUPITER_GAS_WALLET = 'gasTzr94Pmp4Gf8vknQnqxeYxdgwFjbgdJa4msYRpnB';
+/** Wrapped SOL: native SOL's mint in token accounts. */
+export const SOL_MINT = 'So11111111111111111111111111111111111111112';
+
+export const TOKEN_PROGRAMS: readonly PublicKey[] = [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
+
+const ataCache = new Map<string, string>();
+
+/** The associated token account of `owner` for `mint` under `tokenProgram`, base58 (cached: PDA search is slow). */
+export function associatedTokenAccount(owner: string, mint: string, tokenProgram: PublicKey = TOKEN_PROGRAM): string {
+  const key = `${owner}:${mint}:${tokenProgram.toBase58()}`;
+  let ata = ataCache.get(key);
+  if (ata === undefined) {
+    ata = PublicKey.findProgramAddressSync(
+      [new PublicKey(owner).toBuffer(), tokenProgram.toBuffer(), new PublicKey(mint).toBuffer()],
+      ASSOCIATED_TOKEN_PROGRAM,
+    )[0].toBase58();
+    if (ataCache.size >= 5_000) ataCache.clear();
+    ataCache.set(key, ata);
+  }
+  return ata;
+}
+
+/** Both associated token accounts (classic and Token-2022) of `owner` for `mint`. */
+export function associatedTokenAccounts(owner: string, mint: string): string[] {
+  return TOKEN_PROGRAMS.map((program) => associatedTokenAccount(owner, mint, program));
+}

@@ -1,0 +1,130 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- raw simulator answers are read loosely here. */
+import { VersionedTransaction } from '@solana/web3.js';
+import bs58 from 'bs58';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Expectation } from '../../../src/solana/expectation.js';
+import { checkTransaction, type GuardOptions } from '../../../src/solana/guard.js';
+import { createGuardedSigner } from '../../../src/solana/guardedSigner.js';
+import { fromSecretText } from '../../../src/solana/wallet.js';
+import * as ours from '../../../src/solana/programIds.js';
+import { JUPITER_GAS_WALLET, ProgramId } from '../../../src/sim/programIds.js';
+import { startSim, SOL, USDC, type Harness } from '../../sim/support/simHarness.js';
+import { createPriceOrder, triggerUser, type TriggerUser } from '../../sim/support/triggerFlow.js';
+
+// Every legitimate transaction the simulator builds, flow by flow, must pass the guard unchanged.
+let h: Harness | undefined;
+afterEach(async () => h?.close());
+
+const decode = (base64: string): VersionedTransaction => VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
+const guardFor = (u: TriggerUser): GuardOptions => ({ wallet: u.pub, predictionPrograms: [ProgramId.jupiterPredictionSim.toBase58()] });
+
+describe('the guard accepts what the simulator builds', () => {
+  it('uses the same program ids as the simulator', () => {
+    expect(ours.SYSTEM_PROGRAM.equals(ProgramId.system)).toBe(true);
+    expect(ours.COMPUTE_BUDGET_PROGRAM.equals(ProgramId.computeBudget)).toBe(true);
+    expect(ours.TOKEN_PROGRAM.equals(ProgramId.token)).toBe(true);
+    expect(ours.TOKEN_2022_PROGRAM.equals(ProgramId.token2022)).toBe(true);
+    expect(ours.ASSOCIATED_TOKEN_PROGRAM.equals(ProgramId.associatedToken)).toBe(true);
+    expect(ours.MEMO_PROGRAM.equals(ProgramId.memo)).toBe(true);
+    expect(ours.JUPITER_AGGREGATOR_V6.equals(ProgramId.jupiterAggregatorV6)).toBe(true);
+    expect(ours.JUPITER_GAS_WALLET).toBe(JUPITER_GAS_WALLET);
+  });
+
+  it('the transaction-type login challenge', async () => {
+    h = await startSim();
+    const u = await triggerUser(h, 'guard-login');
+    const reply = await h.call('POST', '/trigger/v2/auth/challenge', { body: { walletPubkey: u.pub, type: 'transaction' } });
+    expect(reply.status).toBe(200);
+    await expect(checkTransaction(decode(reply.body.transaction), { kind: 'login-challenge' }, guardFor(u))).resolves.toMatchObject({ outflows: [] });
+  });
+
+  it('USDC and SOL deposits, and the withdrawal of a cancelled order', async () => {
+    h = await startSim();
+    const u = await triggerUser(h, 'guard-deposit');
+    for (const [mint, amount] of [[USDC, '50000000'], [SOL, '1000000000']] as const) {
+      const reply = await h.call('POST', '/trigger/v2/deposit/craft', {
+        jwt: u.jwt,
+        body: { inputMint: mint, outputMint: mint === USDC ? SOL : USDC, amount, orderType: 'price', orderSubType: 'single', userAddress: u.pub },
+      });
+      expect(reply.status).toBe(200);
+      const expectation: Expectation = { kind: 'vault-deposit', mint, amount: BigInt(amount), vault: u.vault };
+      const summary = await checkTransaction(decode(reply.body.transaction), expectation, guardFor(u));
+      expect(summary.outflows.reduce((s, o) => s + o.amount, 0n)).toBe(BigInt(amount));
+      // The same transaction read as a deposit of another amount is refused.
+      await expect(checkTransaction(decode(reply.body.transaction), { ...expectation, amount: BigInt(amount) - 1n }, guardFor(u))).rejects.toMatchObject({ reason: 'AMOUNT_EXCEEDS_INTENT' });
+    }
+    const order = await createPriceOrder(h, u, { orderType: 'single', inputMint: USDC, outputMint: SOL, inputAmount: '50000000', triggerMint: SOL, triggerCondition: 'above', triggerPriceUsd: 1_000_000 });
+    expect(order.status).toBe(200);
+    await h.clock.advance(10_000); // the real service answers "retry shortly" right after creation
+    const cancel = await h.call('POST', `/trigger/v2/orders/price/cancel/${order.body.id}`, { jwt: u.jwt });
+    expect(cancel.status).toBe(200);
+    await expect(checkTransaction(decode(cancel.body.transaction), { kind: 'vault-withdrawal', vault: u.vault }, guardFor(u))).resolves.toMatchObject({ outflows: [] });
+  });
+
+  it('a DCA deposit and the withdrawal of its cancel', async () => {
+    h = await startSim();
+    const u = await triggerUser(h, 'guard-dca');
+    const craft = await h.call('POST', '/trigger/v2/deposit/craft', { jwt: u.jwt, body: { inputMint: USDC, outputMint: SOL, amount: '40000000', orderType: 'dca', userAddress: u.pub } });
+    expect(craft.status).toBe(200);
+    const signer = createGuardedSigner({ wallet: fromSecretText(bs58.encode(u.kp.secretKey)), predictionPrograms: [] });
+    const deposit = await signer.signBase64(craft.body.transaction, { kind: 'vault-deposit', mint: USDC, amount: 40_000_000n, vault: u.vault });
+    const order = await h.call('POST', '/trigger/v2/orders/dca', {
+      jwt: u.jwt,
+      body: { userPubkey: u.pub, depositRequestId: craft.body.requestId, depositSignedTx: deposit.signed, inputMint: USDC, outputMint: SOL, inputAmount: '40000000', orderCount: 4, intervalSeconds: 3600 },
+    });
+    expect(order.status).toBe(200);
+    await h.clock.advance(1000);
+    const cancel = await h.call('POST', `/trigger/v2/orders/dca/cancel/${order.body.id}`, { jwt: u.jwt });
+    expect(cancel.status).toBe(200);
+    const withdrawal = await signer.signBase64(cancel.body.transaction, { kind: 'vault-withdrawal', vault: u.vault });
+    // The simulator lands exactly what the guard let us sign.
+    const confirm = await h.call('POST', `/trigger/v2/orders/dca/confirm-cancel/${order.body.id}`, { jwt: u.jwt, body: { signedTransaction: withdrawal.signed, cancelRequestId: cancel.body.requestId } });
+    expect(confirm.status).toBe(200);
+  });
+
+  it('swap orders, both directions', async () => {
+    h = await startSim();
+    const u = await triggerUser(h, 'guard-swap');
+    for (const [inputMint, outputMint, amount] of [[SOL, USDC, '100000000'], [USDC, SOL, '20000000']] as const) {
+      const query = new URLSearchParams({ inputMint, outputMint, amount, taker: u.pub }).toString();
+      const reply = await h.call('GET', `/swap/v2/order?${query}`);
+      expect(reply.status).toBe(200);
+      const gasless = reply.body.signatureFeePayer !== null && reply.body.signatureFeePayer !== u.pub;
+      const expectation: Expectation = { kind: 'swap', inputMint, outputMint, maxInAmount: BigInt(amount), gasless };
+      await expect(checkTransaction(decode(reply.body.transaction), expectation, guardFor(u))).resolves.toMatchObject({ kind: 'swap' });
+      await expect(checkTransaction(decode(reply.body.transaction), { ...expectation, maxInAmount: BigInt(amount) - 1n }, guardFor(u))).rejects.toMatchObject({ reason: 'AMOUNT_EXCEEDS_INTENT' });
+      // Signed through the guard, it lands.
+      const signer = createGuardedSigner({ wallet: fromSecretText(bs58.encode(u.kp.secretKey)) });
+      const { signed } = await signer.signBase64(reply.body.transaction, expectation);
+      const executed = await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signed, requestId: reply.body.requestId } });
+      expect(executed.body.status).toBe('Success');
+    }
+  });
+
+  it('prediction buy, partial sell, whole sell and claim', async () => {
+    h = await startSim();
+    const u = await triggerUser(h, 'guard-prediction');
+    h.sim.control.paperWallet(u.pub);
+    const P = '/prediction/v1';
+    const positions = (await h.call('GET', `${P}/positions?ownerPubkey=${u.pub}`)).body.data;
+    const [a, b] = positions;
+    const check = async (base64: string, expectation: Expectation): Promise<void> => {
+      await expect(checkTransaction(decode(base64), expectation, guardFor(u))).resolves.toMatchObject({ kind: expectation.kind });
+    };
+    const buy = await h.call('POST', `${P}/orders`, { body: { ownerPubkey: u.pub, marketId: a.marketId, isYes: a.isYes, isBuy: true, depositAmount: '10000000' } });
+    expect(buy.status).toBe(200);
+    await check(buy.body.transaction, { kind: 'prediction-buy', mint: USDC, maxAmount: 10_000_000n });
+    const partial = await h.call('POST', `${P}/orders`, { body: { ownerPubkey: u.pub, positionPubkey: a.pubkey, isYes: a.isYes, isBuy: false, contractsDecimal: '5' } });
+    expect(partial.status).toBe(200);
+    await check(partial.body.transaction, { kind: 'prediction-partial-sell' });
+    const whole = await h.call('DELETE', `${P}/positions/${b.pubkey}`, { body: { ownerPubkey: u.pub } });
+    expect(whole.status).toBe(200);
+    await check(whole.body.transaction, { kind: 'prediction-sell' });
+    h.sim.control.settleMarket(a.marketId, a.isYes ? 'yes' : 'no');
+    const claim = await h.call('POST', `${P}/positions/${a.pubkey}/claim`, { body: { ownerPubkey: u.pub } });
+    expect(claim.status).toBe(200);
+    await check(claim.body.transaction, { kind: 'prediction-claim' });
+    // Without the prediction program configured, the same claim is refused.
+    await expect(checkTransaction(decode(claim.body.transaction), { kind: 'prediction-claim' }, { wallet: u.pub })).rejects.toMatchObject({ reason: 'PROGRAM_NOT_ALLOWED' });
+  });
+});

@@ -1,0 +1,91 @@
+import { VersionedTransaction } from '@solana/web3.js';
+import bs58 from 'bs58';
+import nacl from 'tweetnacl';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/ops/log.js';
+import { Redactor } from '../../../src/ops/redact.js';
+import { createGuardedSigner } from '../../../src/solana/guardedSigner.js';
+import { GuardRefusal } from '../../../src/solana/guardRefusal.js';
+import { fromSecretText } from '../../../src/solana/wallet.js';
+import { AuditLog } from '../../../src/store/audit.js';
+import { MemoryStream } from '../../support/memoryStream.js';
+import { freshStore } from '../store/helpers.js';
+import { SECRET_BASE58, SECRET_JSON, SecretCapture } from './secretCapture.js';
+import { depositIxs, loginMemo, STRANGER, system, tx, USDC, vault, W } from './txFactory.js';
+
+const capture = new SecretCapture();
+afterAll(() => {
+  expect(capture.size).toBeGreaterThan(500);
+  capture.assertClean();
+});
+
+function setup() {
+  const { db, clock } = freshStore();
+  const redactor = new Redactor();
+  const out = new MemoryStream();
+  const log = createLogger({ destination: out, redactor, clock });
+  const wallet = fromSecretText(SECRET_JSON, { redactor });
+  const audit = new AuditLog(db, clock);
+  const signer = createGuardedSigner({ wallet, audit, log });
+  const done = (): void => {
+    capture.text(out.text);
+    capture.database(db);
+  };
+  return { db, signer, out, done, wallet, log };
+}
+
+describe('the guarded signer', () => {
+  it('signs what the guard accepts', async () => {
+    const { signer, done, log } = setup();
+    const deposit = tx(W, depositIxs(50_000_000n));
+    const { summary } = await signer.sign(deposit, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault }, { intentId: 'i-1' });
+    log.info({ summary }, 'signed');
+    expect(nacl.sign.detached.verify(deposit.message.serialize(), deposit.signatures[0] as Uint8Array, W.toBytes())).toBe(true);
+    done();
+  });
+
+  it('signs nothing it refuses, and records the refusal with its reason', async () => {
+    const { db, signer, out, done } = setup();
+    const evil = tx(W, [loginMemo(), system.transfer(W, STRANGER, 5_000_000_000n)]);
+    const error = await signer.sign(evil, { kind: 'login-challenge' }, { strategy: 'login', intentId: 'i-2' }).then(() => null, (e: unknown) => e);
+    capture.error(error);
+    expect(error).toBeInstanceOf(GuardRefusal);
+    expect((error as GuardRefusal).reason).toBe('MEMO_ONLY_VIOLATION');
+    expect(Array.from(evil.signatures[0] as Uint8Array).every((b) => b === 0)).toBe(true);
+    const rows = db.prepare("SELECT kind, strategy, intent_id, data FROM actions WHERE kind = 'guard.refused'").all() as { kind: string; strategy: string; intent_id: string; data: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ strategy: 'login', intent_id: 'i-2' });
+    expect(JSON.parse(rows[0]?.data ?? '{}')).toMatchObject({ reason: 'MEMO_ONLY_VIOLATION', expectation: { kind: 'login-challenge' } });
+    expect(out.lines().some((l) => l['reason'] === 'MEMO_ONLY_VIOLATION')).toBe(true);
+    done();
+  });
+
+  it('records an undecodable transaction as malformed', async () => {
+    const { signer, done } = setup();
+    const broken = tx(W, [loginMemo()]);
+    broken.message.compiledInstructions[0] = { programIdIndex: 99, accountKeyIndexes: [], data: new Uint8Array() };
+    await expect(signer.check(broken, { kind: 'login-challenge' })).rejects.toMatchObject({ reason: 'MALFORMED_TRANSACTION' });
+    done();
+  });
+
+  it('the secret grep catches a leak (self-test)', () => {
+    for (const leak of [SECRET_BASE58, SECRET_JSON]) {
+      const c = new SecretCapture();
+      c.text(`oops ${leak}`);
+      expect(() => c.assertClean()).toThrow();
+    }
+  });
+});
+
+describe('signing base64 transactions', () => {
+  it('signs exactly the checked bytes and refuses bytes that do not decode', async () => {
+    const { signer, done } = setup();
+    const base64 = Buffer.from(tx(W, depositIxs(50_000_000n)).serialize()).toString('base64');
+    const { signed, signature } = await signer.signBase64(base64, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault });
+    const back = VersionedTransaction.deserialize(Buffer.from(signed, 'base64'));
+    expect(Buffer.from(back.message.serialize()).equals(Buffer.from(VersionedTransaction.deserialize(Buffer.from(base64, 'base64')).message.serialize()))).toBe(true);
+    expect(bs58.encode(back.signatures[0] as Uint8Array)).toBe(signature);
+    await expect(signer.signBase64('AAAA', { kind: 'login-challenge' })).rejects.toMatchObject({ reason: 'MALFORMED_TRANSACTION' });
+    done();
+  });
+});
