@@ -31,7 +31,7 @@ function untilStopped(signal: AbortSignal | undefined): Promise<void> {
  */
 export function simCommand(ctx: CliContext, signal?: AbortSignal): Command {
   return new Command('sim')
-    .description('Run the embedded Jupiter and Solana RPC simulator alone, on 127.0.0.1')
+    .description('run the embedded Jupiter and Solana RPC simulator alone, on 127.0.0.1')
     .option('--port <n>', `port to listen on (0 picks a free port)`, parsePort, DEFAULT_PORT)
     .option('--seed <s>', 'seed of the simulated world: the same seed and calls give the same answers', 'jupbot')
     .option('--speed <x>', 'simulated time runs this many times faster than real time', parseSpeed, 1)
