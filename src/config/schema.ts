@@ -30,7 +30,7 @@ export const DEFAULTS = {
   rpcUrl: 'https://api.mainnet-beta.solana.com',
   dataDir: './data',
   strategiesDir: './strategies',
-  poll: { prices: '10s', scores: '15s', positions: '30s', orders: '30s' },
+  poll: { prices: '10s', scores: '15s', positions: '30s', orders: '30s', strategies: '5s' },
   listen: '127.0.0.1:9464',
   notifyDownAfter: '5m',
   refreshMargin: '1h',
@@ -70,6 +70,7 @@ const pollSchema = z.strictObject({
   scores: pollInterval(DEFAULTS.poll.scores),
   positions: pollInterval(DEFAULTS.poll.positions),
   orders: pollInterval(DEFAULTS.poll.orders),
+  strategies: pollInterval(DEFAULTS.poll.strategies),
 });
 
 const httpSchema = z.strictObject({

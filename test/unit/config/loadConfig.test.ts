@@ -50,7 +50,7 @@ describe('shipped configs', () => {
     expect(config.mode).toBe('live');
     expect(config.api.key?.reveal()).toBe('k-123');
     expect(config.wallet.keypair_file).toBe(join(home, '.config/solana/id.json'));
-    expect(config.poll).toEqual({ prices: 10_000, scores: 15_000, positions: 30_000, orders: 30_000 });
+    expect(config.poll).toEqual({ prices: 10_000, scores: 15_000, positions: 30_000, orders: 30_000, strategies: 5_000 });
   });
 
   it('config/live.example.yaml names what is missing when the environment is empty', async () => {
