@@ -2,6 +2,9 @@ import type { Clock } from './clock.js';
 import { version } from './cli/version.js';
 import type { Config } from './config/config.js';
 import type { Logger } from './ops/log.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { createNotifier, type Notifier } from './ops/notify.js';
+import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
 import { createRandom } from './random.js';
 import { createSimulator } from './sim/simulator.js';
@@ -27,14 +30,22 @@ export interface DaemonEvents {
 export interface DaemonDeps {
   readonly clock: Clock;
   readonly log: Logger;
+  /** For webhook notifications. @default globalThis.fetch */
+  readonly fetch?: typeof globalThis.fetch;
 }
 
 export interface Daemon {
   readonly events: TypedEmitter<DaemonEvents>;
-  /** Base URL of the operations server (/healthz, /readyz, /status). */
+  /** Base URL of the operations server (/healthz, /readyz, /metrics, /status). */
   readonly opsUrl: string;
   /** Paper mode: the embedded simulator's base URL and seed; null in live mode. */
   readonly simulator: { readonly url: string; readonly seed: string } | null;
+  /** The Prometheus registry behind /metrics; the engine attaches its client and feeds, the executor reports intents. */
+  readonly metrics: Metrics;
+  /** Webhook notifications (`notify.webhooks`); fire-and-forget, never throws. */
+  readonly notifier: Notifier;
+  /** "Down longer than notify.down_after" alerts, one per outage: feeds and the login report here. */
+  readonly outages: OutageMonitor;
   /** Stops taking work, records the stop, closes the database. Idempotent. */
   stop(reason?: string): Promise<void>;
   /** Settles once the daemon has stopped. */
@@ -75,6 +86,9 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const store = openStore(file, { clock });
   const audit = new AuditLog(store.db, clock);
   const startedAt = clock.now();
+  const metrics = createMetrics();
+  const notifier = createNotifier({ webhooks: config.notify.webhooks, clock, log, fetch: deps.fetch, onResult: metrics.notification });
+  const outages = createOutageMonitor({ clock, notify: (n) => notifier.notify(n), thresholdMs: config.notify.down_after });
   let simulator: { url: string; seed: string } | null = null;
 
   let ops: OpsServer;
@@ -84,6 +98,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     ops = await startOpsServer({
       listen: config.http.listen,
       checks: [databaseWritable(store.db)],
+      metrics,
       documents: {
         '/status': () => ({
           version,
@@ -96,6 +111,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       },
     });
   } catch (error) {
+    notifier.close();
     await paper?.close();
     store.db.close();
     throw error;
@@ -121,6 +137,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const stop = (reason = 'stop requested'): Promise<void> => {
     stopping ??= (async () => {
       try {
+        outages.close();
+        notifier.close();
         await ops.close();
         await paper?.close();
         audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt } });
@@ -143,5 +161,5 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       simulator,
     }),
   );
-  return { events, opsUrl: ops.url, simulator, stop, done };
+  return { events, opsUrl: ops.url, simulator, metrics, notifier, outages, stop, done };
 }

@@ -13,6 +13,8 @@ export interface OpsServerOptions {
   checks: readonly ReadinessCheck[];
   /** Extra JSON documents served as GET routes, e.g. `/status`. Computed per request. */
   documents?: Readonly<Record<string, () => unknown>>;
+  /** Served on `/metrics` as Prometheus text (see metrics.ts); 404 when absent. */
+  metrics?: { readonly contentType: string; scrape(): Promise<string> };
 }
 
 export interface OpsServer {
@@ -29,7 +31,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 
 /**
  * The operations endpoint: `/healthz` says the process answers (liveness, for Docker and systemd),
- * `/readyz` says every part can trade now (503 and the failing checks otherwise).
+ * `/readyz` says every part can trade now (503 and the failing checks otherwise), `/metrics` serves
+ * Prometheus text when `metrics` is given.
  * It binds to loopback by default: it is for the operator's tooling, not the internet.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
@@ -55,6 +58,17 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       });
       const ready = results.every((r) => r.ok);
       sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks: results });
+      return;
+    }
+    if (path === '/metrics' && options.metrics) {
+      const { contentType } = options.metrics;
+      options.metrics.scrape().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+          res.end(text);
+        },
+        (error: unknown) => sendJson(res, 500, { error: `metrics: ${error instanceof Error ? error.message : String(error)}` }),
+      );
       return;
     }
     const document = documents[path];

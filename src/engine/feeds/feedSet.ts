@@ -1,0 +1,89 @@
+/**
+ * All the daemon's feeds in one place, built from `config.poll` and wired to metrics, outage alerts
+ * and readiness: what the composition root calls once. Order feeds exist only with an authed client
+ * (a wallet logged in to Trigger), the positions feed only with a wallet.
+ */
+import type { Clock } from '../../clock.js';
+import type { AuthedJupiterClient, JupiterClient } from '../../jupiter/transport.js';
+import type { Logger } from '../../ops/log.js';
+import type { MeteredFeed } from '../../ops/metrics.js';
+import type { ReadinessCheck } from '../../ops/opsServer.js';
+import type { WatchedFeed } from '../../ops/outage.js';
+import { createDcaOrdersFeed, createPriceOrdersFeed, type DcaHistoryItem, type OrderHistoryItem, type OrderSnapshot } from './orders.js';
+import type { Poller } from './poller.js';
+import { type Position, createPositionsFeed } from './positions.js';
+import { createPricesFeed, type PriceMap } from './prices.js';
+import { feedReadinessChecks, feedStatus } from './readiness.js';
+import { createScoresFeed, type ScoreMap } from './scores.js';
+
+export interface FeedSetOptions {
+  readonly client: JupiterClient;
+  /** The Trigger-authed client (the session's `withBearer`). Without it there are no order feeds. */
+  readonly authed?: AuthedJupiterClient | (() => AuthedJupiterClient) | undefined;
+  readonly clock: Clock;
+  readonly log?: Logger | undefined;
+  /** `config.poll` (milliseconds). */
+  readonly poll: { readonly prices: number; readonly scores: number; readonly positions: number; readonly orders: number };
+  /** The wallet whose prediction positions are polled. Without it there is no positions feed. */
+  readonly wallet?: string | undefined;
+  /** Mints in use (e.g. `() => mintInterest.keys()`). */
+  readonly mints: () => Iterable<string>;
+  /** Prediction event ids in use. */
+  readonly eventIds: () => Iterable<string>;
+  /** `metrics.attachFeed`, for feed ages and failures. */
+  readonly metrics?: { attachFeed(feed: MeteredFeed): () => void } | undefined;
+  /** `outages.watchFeed`, for "feed down" alerts. */
+  readonly outages?: { watchFeed(feed: WatchedFeed): () => void } | undefined;
+}
+
+export interface FeedSet {
+  readonly prices: Poller<PriceMap>;
+  readonly scores: Poller<ScoreMap>;
+  readonly positions: Poller<readonly Position[]> | null;
+  readonly orders: Poller<OrderSnapshot<OrderHistoryItem>> | null;
+  readonly dca: Poller<OrderSnapshot<DcaHistoryItem>> | null;
+  /** Every feed that exists, in a fixed order. */
+  readonly all: readonly Poller<unknown>[];
+  /** One `/readyz` check per feed (`feed:<name>`). */
+  readiness(): ReadinessCheck[];
+  /** A JSON-safe summary per feed for `/status`. */
+  status(): Record<string, unknown>[];
+  /** Starts every feed; they stop when `signal` aborts. */
+  start(signal: AbortSignal): void;
+  /** Settles once every started feed has stopped. */
+  readonly done: Promise<void>;
+}
+
+export function createFeedSet(options: FeedSetOptions): FeedSet {
+  const { client, authed, clock, log, poll } = options;
+  const prices = createPricesFeed({ client, clock, log, intervalMs: poll.prices, mints: options.mints });
+  const scores = createScoresFeed({ client, clock, log, intervalMs: poll.scores, eventIds: options.eventIds });
+  const positions = options.wallet === undefined ? null : createPositionsFeed({ client, clock, log, intervalMs: poll.positions, wallet: options.wallet });
+  const orders = authed === undefined ? null : createPriceOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders });
+  const dca = authed === undefined ? null : createDcaOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders });
+  const all = [prices, scores, positions, orders, dca].filter((f): f is NonNullable<typeof f> => f !== null) as readonly Poller<unknown>[];
+  for (const feed of all) {
+    options.metrics?.attachFeed(feed);
+    options.outages?.watchFeed(feed);
+  }
+  let started = false;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  return {
+    prices,
+    scores,
+    positions,
+    orders,
+    dca,
+    all,
+    readiness: () => feedReadinessChecks(all),
+    status: () => feedStatus(all),
+    start(signal) {
+      if (started) throw new Error('feeds already started');
+      started = true;
+      for (const feed of all) feed.start(signal);
+      void Promise.all(all.map((f) => f.done)).then(() => resolveDone());
+    },
+    done,
+  };
+}

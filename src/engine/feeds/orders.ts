@@ -1,0 +1,92 @@
+/**
+ * The Trigger V2 order feeds of the logged-in wallet: price orders (`GET /trigger/v2/orders/history`)
+ * and DCA orders (`GET /trigger/v2/orders/history/dca`), at state-polling priority.
+ *
+ * Each poll reads every `active` order (all pages) and the most recent `past` ones (one page,
+ * newest `updated_at` first, `recentPast` items, default 100): enough to see each order leave the
+ * active set (filled, cancelled, expired) as long as fewer than `recentPast` orders finish within
+ * one interval, while the cost per poll stays bounded however long the history grows. Reconciliation
+ * reads older history itself when it needs it.
+ *
+ * Authentication is the session's job: pass the client the session built (`withBearer(client,
+ * () => session.token())`), or a function returning it. A failed login throws from the bearer
+ * function; the poll fails with that error, keeps the last value, and the next poll tries again.
+ */
+import type { Clock } from '../../clock.js';
+import type { DcaHistoryItem, OrderHistoryItem } from '../../jupiter/schemas/trigger.js';
+import { type AuthedJupiterClient, Priority } from '../../jupiter/transport.js';
+import { getAllOrderHistory, getDcaHistory, getOrderHistory } from '../../jupiter/trigger.js';
+import type { Logger } from '../../ops/log.js';
+import { createPoller, type Poller } from './poller.js';
+
+export type { DcaHistoryItem, OrderHistoryItem } from '../../jupiter/schemas/trigger.js';
+
+export interface OrderSnapshot<T> {
+  /** Every order the API lists as active. */
+  readonly active: readonly T[];
+  /** The most recently updated finished orders (newest first). */
+  readonly recentPast: readonly T[];
+}
+
+export interface OrdersFeedOptions {
+  /** An authed client, or a function giving the current one (read at every poll). */
+  readonly client: AuthedJupiterClient | (() => AuthedJupiterClient);
+  readonly clock: Clock;
+  /** `poll.orders` from the config. */
+  readonly intervalMs: number;
+  /** How many finished orders to read per poll (1–100). @default 100 */
+  readonly recentPast?: number;
+  readonly log?: Logger | undefined;
+  /** @default 'orders' (price orders) / 'dca' */
+  readonly name?: string;
+}
+
+const resolveClient = (client: OrdersFeedOptions['client']): AuthedJupiterClient => (typeof client === 'function' ? client() : client);
+
+function checkRecentPast(n: number): number {
+  if (!(Number.isInteger(n) && n >= 1 && n <= 100)) throw new RangeError(`recentPast must be an integer 1–100, got ${n}`);
+  return n;
+}
+
+/** Trigger price orders (single, OCO, OTOCO, trailing) of the JWT's wallet. */
+export function createPriceOrdersFeed(options: OrdersFeedOptions): Poller<OrderSnapshot<OrderHistoryItem>> {
+  const recentPast = checkRecentPast(options.recentPast ?? 100);
+  return createPoller<OrderSnapshot<OrderHistoryItem>>({
+    name: options.name ?? 'orders',
+    intervalMs: options.intervalMs,
+    clock: options.clock,
+    log: options.log,
+    async poll(signal) {
+      const client = resolveClient(options.client);
+      const call = { priority: Priority.PollState, signal };
+      const active = await getAllOrderHistory(client, { state: 'active', limit: 100 }, call);
+      const past = await getOrderHistory(client, { state: 'past', limit: recentPast, offset: 0, sort: 'updated_at', dir: 'desc' }, call);
+      return { active, recentPast: past.orders };
+    },
+  });
+}
+
+/** Trigger DCA orders of the JWT's wallet. */
+export function createDcaOrdersFeed(options: OrdersFeedOptions): Poller<OrderSnapshot<DcaHistoryItem>> {
+  const recentPast = checkRecentPast(options.recentPast ?? 100);
+  return createPoller<OrderSnapshot<DcaHistoryItem>>({
+    name: options.name ?? 'dca',
+    intervalMs: options.intervalMs,
+    clock: options.clock,
+    log: options.log,
+    async poll(signal) {
+      const client = resolveClient(options.client);
+      const call = { priority: Priority.PollState, signal };
+      const active: DcaHistoryItem[] = [];
+      // At most 100 pages (10,000 active orders; the API allows 10 active DCA orders per wallet).
+      for (let offset = 0; offset < 10_000; offset += 100) {
+        const page = await getDcaHistory(client, { state: 'active', limit: 100, offset }, call);
+        active.push(...page.orders);
+        const total = page.pagination.total ?? null;
+        if (page.orders.length < 100 || (total !== null && offset + 100 >= total)) break;
+      }
+      const past = await getDcaHistory(client, { state: 'past', limit: recentPast, offset: 0, sort: 'updated_at', dir: 'desc' }, call);
+      return { active, recentPast: past.orders };
+    },
+  });
+}

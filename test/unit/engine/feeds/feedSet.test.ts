@@ -1,0 +1,82 @@
+import { Keypair } from '@solana/web3.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFeedSet, InterestSet } from '../../../../src/engine/feeds/index.js';
+import { listEvents } from '../../../../src/jupiter/prediction.js';
+import { withBearer } from '../../../../src/jupiter/index.js';
+import { createMetrics } from '../../../../src/ops/metrics.js';
+import type { Notification } from '../../../../src/ops/notify.js';
+import { createOutageMonitor } from '../../../../src/ops/outage.js';
+import { SOL, startFeedHarness, USDC } from './simSupport.js';
+
+const stop = new AbortController();
+afterEach(() => stop.abort());
+
+describe('createFeedSet', () => {
+  it('builds, wires and starts every feed; readiness, metrics and one outage alert per outage', async () => {
+    const h = startFeedHarness({ maxReadAttempts: 1 });
+    const owner = Keypair.generate().publicKey.toBase58();
+    h.sim.control.paperWallet(owner);
+    const mints = new InterestSet();
+    mints.set('dca-sol', [SOL, USDC]);
+    const eventIds = (await listEvents(h.client, {})).data.map((e) => e.eventId).slice(0, 3);
+    const metrics = createMetrics({ defaultMetrics: false });
+    const sent: Notification[] = [];
+    const outages = createOutageMonitor({ clock: h.clock, notify: (n) => sent.push(n), thresholdMs: 60_000 });
+    const feeds = createFeedSet({
+      client: h.client,
+      authed: withBearer(h.client, () => Promise.resolve(h.sim.control.triggerToken(owner))),
+      clock: h.clock,
+      poll: { prices: 10_000, scores: 15_000, positions: 30_000, orders: 30_000 },
+      wallet: owner,
+      mints: () => mints.keys(),
+      eventIds: () => eventIds,
+      metrics,
+      outages,
+    });
+    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'scores', 'positions', 'orders', 'dca']);
+    expect(feeds.readiness().map((c) => c.probe().ok)).toEqual([false, false, false, false, false]);
+
+    const firsts = Promise.all(feeds.all.map((f) => f.events.next('updated')));
+    feeds.start(stop.signal);
+    await firsts;
+    expect(feeds.readiness().map((c) => [c.name, c.probe().ok])).toEqual([
+      ['feed:prices', true],
+      ['feed:scores', true],
+      ['feed:positions', true],
+      ['feed:orders', true],
+      ['feed:dca', true],
+    ]);
+    expect(feeds.positions?.state().value).toHaveLength(2);
+    expect(feeds.status()[0]).toMatchObject({ name: 'prices', consecutiveFailures: 0, fresh: true, intervalMs: 10_000 });
+
+    // Scores fail for 2 minutes: one "down" after 60 s, one "recovered" after.
+    const fault = h.sim.control.injectFault({ path: '/prediction/v1/events/scores', kind: 'status', status: 503 });
+    for (let t = 0; t < 120_000; t += 5_000) await h.clock.advance(5_000);
+    expect(sent).toMatchObject([{ type: 'down', component: 'feed:scores', downForMs: 60_000 }]);
+    expect(feeds.scores.state()).toMatchObject({ fresh: false, consecutiveFailures: 8 });
+    expect(feeds.readiness()[1]?.probe().ok).toBe(false);
+    let text = await metrics.scrape();
+    expect(text).toContain('jupbot_feed_fresh{feed="scores"} 0');
+    expect(text).toContain('jupbot_feed_fresh{feed="prices"} 1');
+    expect(text).toContain('jupbot_feed_failures_total{feed="scores",code="JUPITER_SERVER_ERROR"} 8');
+
+    h.sim.control.clearFaults(fault);
+    const back = feeds.scores.events.next('updated');
+    await h.clock.advance(15_000);
+    await back;
+    expect(sent.map((n) => n.type)).toEqual(['down', 'recovered']);
+    text = await metrics.scrape();
+    expect(text).toContain('jupbot_feed_fresh{feed="scores"} 1');
+
+    stop.abort();
+    await feeds.done;
+  });
+
+  it('has no order or positions feed without an authed client or a wallet', () => {
+    const h = startFeedHarness();
+    const feeds = createFeedSet({ client: h.client, clock: h.clock, poll: { prices: 1_000, scores: 1_000, positions: 1_000, orders: 1_000 }, mints: () => [], eventIds: () => [] });
+    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'scores']);
+    expect(feeds.orders).toBeNull();
+    expect(feeds.positions).toBeNull();
+  });
+});
