@@ -1,12 +1,14 @@
 import type { Clock } from './clock.js';
 import { version } from './cli/version.js';
 import type { Config } from './config/config.js';
+import { startEngine, type Engine } from './engine/engine.js';
 import type { Logger } from './ops/log.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { createNotifier, type Notifier } from './ops/notify.js';
 import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
-import { createRandom } from './random.js';
+import { Redactor } from './ops/redact.js';
+import { createRandom, type Random } from './random.js';
 import { createSimulator } from './sim/simulator.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
@@ -32,7 +34,14 @@ export interface DaemonDeps {
   readonly log: Logger;
   /** For webhook notifications. @default globalThis.fetch */
   readonly fetch?: typeof globalThis.fetch;
+  /** Every secret the daemon holds is registered here; share it with the logger. @default a new one */
+  readonly redactor?: Redactor;
+  /** Jitter and paper-mode seeds. @default an OS-seeded source */
+  readonly random?: Random;
 }
+
+/** Paper mode's API key: the simulator accepts any key at the keyed quota; it guards nothing. */
+const PAPER_API_KEY = 'jupbot-paper-mode';
 
 export interface Daemon {
   readonly events: TypedEmitter<DaemonEvents>;
@@ -46,6 +55,8 @@ export interface Daemon {
   readonly notifier: Notifier;
   /** "Down longer than notify.down_after" alerts, one per outage: feeds and the login report here. */
   readonly outages: OutageMonitor;
+  /** The strategies, wallet login and feeds. */
+  readonly engine: Engine;
   /** Stops taking work, records the stop, closes the database. Idempotent. */
   stop(reason?: string): Promise<void>;
   /** Settles once the daemon has stopped. */
@@ -73,14 +84,17 @@ async function startPaperWorld(config: Config, clock: Clock): Promise<{ url: str
 }
 
 /**
- * The composition root. Today it opens and migrates the database, starts the embedded simulator
- * in paper mode, records the start and stop in the audit log and serves the operations endpoints;
- * the engine (feeds, strategies, executor, reconciliation) plugs in here as it lands.
+ * The composition root: opens and migrates the database, starts the embedded simulator in paper
+ * mode, starts the engine (strategies with hot reload, the wallet's Trigger login, the feeds),
+ * records the start and stop in the audit log and serves the operations endpoints. The executor
+ * and reconciliation plug into the engine as they land.
  * In paper mode `deps.clock` should already be scaled by `sim.speed` (the CLI does this), so the
  * daemon and its simulated world share one time.
  */
 export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const { clock, log } = deps;
+  const redactor = deps.redactor ?? new Redactor();
+  const random = deps.random ?? createRandom();
   const events = new TypedEmitter<DaemonEvents>();
   const file = databaseFile(config.data_dir, config.mode);
   const store = openStore(file, { clock });
@@ -92,12 +106,27 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   let simulator: { url: string; seed: string } | null = null;
 
   let ops: OpsServer;
+  let engine: Engine | undefined;
   let paper: Awaited<ReturnType<typeof startPaperWorld>> | null = null;
   try {
     if (config.mode === 'paper') paper = await startPaperWorld(config, clock);
+    engine = await startEngine({
+      config,
+      clock,
+      random,
+      log,
+      redactor,
+      db: store.db,
+      audit,
+      metrics,
+      outages,
+      apiBaseUrl: paper?.url ?? config.api.base_url,
+      apiKey: paper ? PAPER_API_KEY : config.api.key?.reveal(),
+    });
+    const started = engine;
     ops = await startOpsServer({
       listen: config.http.listen,
-      checks: [databaseWritable(store.db)],
+      checks: [databaseWritable(store.db), ...started.readiness()],
       metrics,
       documents: {
         '/status': () => ({
@@ -106,17 +135,21 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
           startedAt,
           schemaVersion: store.version,
           simulator: simulator,
+          ...started.status(),
           audit: audit.head,
         }),
       },
     });
   } catch (error) {
+    await engine?.stop();
+    outages.close();
     notifier.close();
     await paper?.close();
     store.db.close();
     throw error;
   }
 
+  const running: Engine = engine;
   simulator = paper && { url: paper.url, seed: paper.seed };
   audit.append({
     kind: 'daemon.started',
@@ -127,6 +160,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       schemaVersion: store.version,
       migrationsApplied: store.applied,
       simulator,
+      wallet: running.wallet,
     },
   });
   log.info({ mode: config.mode, database: file, ops: ops.url, schemaVersion: store.version, simulator }, 'jupbot started');
@@ -137,6 +171,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const stop = (reason = 'stop requested'): Promise<void> => {
     stopping ??= (async () => {
       try {
+        await running.stop();
         outages.close();
         notifier.close();
         await ops.close();
@@ -161,5 +196,5 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       simulator,
     }),
   );
-  return { events, opsUrl: ops.url, simulator, metrics, notifier, outages, stop, done };
+  return { events, opsUrl: ops.url, simulator, metrics, notifier, outages, engine: running, stop, done };
 }

@@ -19,6 +19,9 @@ const EXIT_BY_ERROR_CODE: Readonly<Record<string, ExitCode>> = {
   CONFIG_NOT_FOUND: ExitCode.NotFound,
   CONFIG_UNREADABLE: ExitCode.NotFound,
   STORE_SCHEMA_TOO_NEW: ExitCode.DatabaseTooNew,
+  WALLET_FILE_INSECURE: ExitCode.InvalidInput,
+  WALLET_KEY_INVALID: ExitCode.InvalidInput,
+  WALLET_FILE_UNREADABLE: ExitCode.NotFound,
 };
 
 /** The `jupbot` program, strict: unknown commands, options and extra arguments are errors. */

@@ -31,7 +31,7 @@ export function runCommand(ctx: CliContext): Command {
         // JSON lines go through the context's stdout, so a test (or an embedding) sees what the operator sees.
         ...(pretty ? {} : { destination: { write: (line: string) => ctx.stdout(line) } }),
       });
-      const daemon = await start(config, { clock, log });
+      const daemon = await start(config, { clock, log, redactor });
       const onShutdown = (): void => {
         daemon.stop(errorMessage(ctx.shutdown?.reason ?? 'shutdown')).catch((error: unknown) => log.error({ err: error }, 'stop failed'));
       };

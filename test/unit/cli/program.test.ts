@@ -71,7 +71,22 @@ describe('jupbot program', () => {
     expect(startLine).toMatchObject({ level: 'info', mode: 'paper', time: clock.now(), schemaVersion: 1 });
     const health = await fetch(`${String(startLine['ops'])}/healthz`);
     expect(health.status).toBe(200);
-    expect((await fetch(`${String(startLine['ops'])}/readyz`)).status).toBe(200);
+    // Ready once every feed has polled once (the order feeds log in to the simulator first).
+    // Each probe is a real round trip, so this waits on the daemon's work, not on a timer.
+    let ready: { status: string; checks: { name: string; ok: boolean }[] } | undefined;
+    for (let probe = 0; probe < 500 && ready?.status !== 'ready'; probe++) {
+      ready = (await (await fetch(`${String(startLine['ops'])}/readyz`)).json()) as typeof ready;
+    }
+    expect(ready?.status).toBe('ready');
+    expect(ready?.checks.map((c) => c.name)).toEqual([
+      'database',
+      'feed:prices',
+      'feed:scores',
+      'feed:positions',
+      'feed:orders',
+      'feed:dca',
+      'trigger-login',
+    ]);
     // Paper mode: the embedded simulator answers token search on loopback, keyless as in the real API.
     const simulator = startLine['simulator'] as { url: string; seed: string };
     expect(simulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -1,0 +1,163 @@
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/config.js';
+import { searchTokens } from '../jupiter/tokens.js';
+import { createJupiterClient, type JupiterClient } from '../jupiter/transport.js';
+import { createTriggerSession, type TriggerSession } from '../jupiter/session.js';
+import type { Logger } from '../ops/log.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { ReadinessCheck } from '../ops/opsServer.js';
+import type { OutageMonitor } from '../ops/outage.js';
+import type { Redactor } from '../ops/redact.js';
+import type { Random } from '../random.js';
+import { createGuardedSigner } from '../solana/guardedSigner.js';
+import { loadWallet } from '../solana/loadWallet.js';
+import type { AuditLog } from '../store/audit.js';
+import type { Db } from '../store/db.js';
+import { StrategyVersions } from '../store/strategyVersions.js';
+import { TokenPins } from '../store/tokenPins.js';
+import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
+import { createFeedSet, type FeedSet } from './feeds/feedSet.js';
+import { StrategyWatcher } from './strategyWatcher.js';
+
+export interface EngineOptions {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly log: Logger;
+  readonly redactor: Redactor;
+  readonly db: Db;
+  readonly audit: AuditLog;
+  readonly metrics: Metrics;
+  readonly outages: OutageMonitor;
+  /** The Jupiter API root: the simulator's in paper mode, `api.base_url` in live mode. */
+  readonly apiBaseUrl: string;
+  readonly apiKey?: string | undefined;
+}
+
+/** What runs between the daemon's start and stop: the strategies, the wallet's login and the feeds. */
+export interface Engine {
+  readonly wallet: string;
+  readonly client: JupiterClient;
+  readonly session: TriggerSession;
+  readonly strategies: StrategyWatcher;
+  readonly feeds: FeedSet;
+  /** JSON-safe state for `/status`. */
+  status(): Record<string, unknown>;
+  /** Checks for `/readyz`: every feed fresh, the Trigger login not failing. */
+  readiness(): ReadinessCheck[];
+  /** Stops polling and watching; waits for work in hand. */
+  stop(): Promise<void>;
+}
+
+/** Every mint a running strategy trades, for the prices feed (deduplicated by the feed's batching). */
+function mintsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] {
+  const mints = new Set<string>();
+  for (const strategy of strategies.values()) {
+    for (const token of Object.values(strategy.tokens)) if (token) mints.add(token.mint);
+  }
+  return [...mints].sort();
+}
+
+/** Prediction events whose scores a running strategy's rules read. */
+function eventsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] {
+  const events = new Set<string>();
+  for (const { spec } of strategies.values()) {
+    if (spec.kind === 'prediction-exit' && spec.positions.event !== undefined) events.add(spec.positions.event);
+  }
+  return [...events].sort();
+}
+
+/**
+ * Builds and starts the engine's long-running parts on one rate-limited Jupiter client: the
+ * wallet (loaded with every check, its secret registered for scrubbing), the guarded signer, the
+ * Trigger session, the strategy watcher (hot reload, versions and pins in the database) and the
+ * feeds for what those strategies need. The executor that turns decisions into orders plugs in
+ * here next; until then the engine observes and records, and never signs a trade.
+ */
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const { config, clock, random, log, redactor, db, audit, metrics, outages } = options;
+  const client = createJupiterClient({
+    baseUrl: options.apiBaseUrl,
+    apiKey: options.apiKey,
+    requestsPerSecond: config.api.requests_per_second,
+    clock,
+    random,
+    logger: log,
+    redactor,
+    timeoutMs: config.api.timeout,
+  });
+  const detachClient = metrics.attachClient(client);
+  const wallet = await loadWallet(config, { redactor });
+  const signer = createGuardedSigner({ wallet, audit, log });
+  const session = createTriggerSession({
+    client,
+    wallet,
+    clock,
+    random,
+    refreshMarginMs: config.session.refresh_margin,
+    log,
+    redactor,
+    signer,
+  });
+  const strategies = new StrategyWatcher({
+    dir: config.strategies_dir,
+    clock,
+    intervalMs: config.poll.strategies,
+    search: (query) => searchTokens(client, { query }),
+    pins: new TokenPins(db),
+    versions: new StrategyVersions(db),
+    audit,
+    log,
+  });
+  const feeds = createFeedSet({
+    client,
+    authed: session.authed,
+    clock,
+    log,
+    poll: config.poll,
+    wallet: wallet.address,
+    mints: () => mintsInUse(strategies.active),
+    eventIds: () => eventsInUse(strategies.active),
+    metrics,
+    outages,
+  });
+
+  const abort = new AbortController();
+  // The first scan completes before the feeds start, so their first poll already covers the strategies.
+  await strategies.poll();
+  const watching = strategies.run(abort.signal);
+  feeds.start(abort.signal);
+  log.info({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');
+
+  return {
+    wallet: wallet.address,
+    client,
+    session,
+    strategies,
+    feeds,
+    status: () => ({
+      wallet: wallet.address,
+      session: session.health(),
+      strategies: [...strategies.active.values()].map((s) => ({ name: s.name, kind: s.spec.kind, file: s.file, hash: s.hash })),
+      feeds: feeds.status(),
+    }),
+    readiness: () => [
+      ...feeds.readiness(),
+      {
+        name: 'trigger-login',
+        probe: () => {
+          const health = session.health();
+          return health.consecutiveFailures === 0
+            ? { ok: true }
+            : { ok: false, detail: `${health.consecutiveFailures} failed login(s): ${health.lastError?.message ?? 'unknown'}` };
+        },
+      },
+    ],
+    async stop() {
+      abort.abort(new Error('engine stopping'));
+      await Promise.allSettled([watching, feeds.done]);
+      detachClient();
+      client.close();
+    },
+  };
+}
