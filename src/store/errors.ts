@@ -21,7 +21,13 @@ export type StoreErrorCode =
   /** An audit action is malformed (bad kind, amount without mint, ...). */
   | 'STORE_ACTION_INVALID'
   /** An audit action's data looks like it carries a secret. */
-  | 'STORE_ACTION_SECRET';
+  | 'STORE_ACTION_SECRET'
+  /** An intent id the journal does not hold. */
+  | 'STORE_INTENT_UNKNOWN'
+  /** An intent state change the journal's state machine does not allow. */
+  | 'STORE_INTENT_TRANSITION'
+  /** A journal row that does not parse (a damaged or newer database). */
+  | 'STORE_INTENT_ROW_INVALID';
 
 /** An error raised by the store. */
 export class StoreError extends JupbotError {

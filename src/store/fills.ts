@@ -1,0 +1,57 @@
+/**
+ * Inserting into `fills`: the natural key (signature, idx) is unique and the insert is
+ * `ON CONFLICT DO NOTHING`, so a replayed reconcile or a restart can never count a fill twice
+ * (peer lesson 6). The caller learns whether the row is new, and audits only new ones.
+ */
+import type { Db } from './db.js';
+
+export interface FillInput {
+  readonly signature: string;
+  /** Instruction or event index within the transaction (0 for a single-leg swap). */
+  readonly idx: number;
+  readonly source: 'swap' | 'trigger' | 'dca' | 'prediction';
+  readonly inMint: string;
+  readonly inAmount: bigint | string;
+  readonly inDecimals: number;
+  readonly outMint: string;
+  readonly outAmount: bigint | string;
+  readonly outDecimals: number;
+  readonly fee?: { readonly mint: string; readonly amount: bigint | string; readonly decimals: number } | null | undefined;
+  /** The source event (execute answer, history event), canonical JSON. */
+  readonly raw?: string | null | undefined;
+  /** When the fill happened (block time or event time), epoch ms. */
+  readonly at: number;
+}
+
+/** Inserts one fill; true when it was new. */
+export function insertFill(db: Db, fill: FillInput & { intentId?: string | null; strategy?: string | null; triggerOrderId?: string | null; positionPubkey?: string | null }, recordedAt: number): boolean {
+  const result = db
+    .prepare(
+      `INSERT INTO fills (signature, idx, source, strategy, intent_id, trigger_order_id, position_pubkey, in_mint, in_amount, in_decimals,
+                          out_mint, out_amount, out_decimals, fee_mint, fee_amount, fee_decimals, raw, at, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (signature, idx) DO NOTHING`,
+    )
+    .run(
+      fill.signature,
+      fill.idx,
+      fill.source,
+      fill.strategy ?? null,
+      fill.intentId ?? null,
+      fill.triggerOrderId ?? null,
+      fill.positionPubkey ?? null,
+      fill.inMint,
+      String(fill.inAmount),
+      fill.inDecimals,
+      fill.outMint,
+      String(fill.outAmount),
+      fill.outDecimals,
+      fill.fee?.mint ?? null,
+      fill.fee === null || fill.fee === undefined ? null : String(fill.fee.amount),
+      fill.fee?.decimals ?? null,
+      fill.raw ?? null,
+      fill.at,
+      recordedAt,
+    );
+  return result.changes === 1;
+}

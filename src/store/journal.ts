@@ -1,0 +1,245 @@
+/**
+ * The write-ahead intent journal over `intents` (rule of the house 1). Every state change is one
+ * SQLite transaction that updates the row and appends its audit action, so the journal and the
+ * hash-chained log can never disagree: either both happened or neither did. The transitions are
+ * also enforced by the schema's triggers; this module only ever asks for legal ones.
+ *
+ * Rows are parsed with zod, never cast: a row a newer or damaged writer left is an error, not a guess.
+ */
+import type { Clock } from '../clock.js';
+import type { AuditLog } from './audit.js';
+import { canonicalJson } from './canonicalJson.js';
+import type { Db } from './db.js';
+import { StoreError } from './errors.js';
+import { type FillInput, insertFill } from './fills.js';
+import { type INTENT_STATES, type IntentRow, parseIntentRow } from './intentRow.js';
+
+export { INTENT_STATES, type IntentRow, type IntentState } from './intentRow.js';
+export type { FillInput } from './fills.js';
+
+/** The non-final states: what reconciliation must resolve. */
+export const PENDING_STATES = ['planned', 'signed', 'sent', 'expired'] as const satisfies readonly (typeof INTENT_STATES)[number][];
+
+export interface PlanInput {
+  readonly id: string;
+  readonly kind: string;
+  readonly strategy?: string | null | undefined;
+  /** A `strategy_versions.version` (integer), when the strategy's text was recorded there. */
+  readonly strategyVersion?: number | null | undefined;
+  readonly rule?: string | null | undefined;
+  /** What to do, amounts as bigint or base-unit strings. Immutable once planned. */
+  readonly params: object;
+  /** The snapshot that fired the intent: the `intent.planned` audit row carries it ("why?"). */
+  readonly evidence?: object | undefined;
+  readonly reason?: string | undefined;
+}
+
+export interface SignedRecord {
+  /** The signed transaction's wire bytes, exactly as they will be (re-)sent. */
+  readonly bytes: Uint8Array;
+  readonly signature: string;
+  readonly blockhash: string;
+  /** The transaction cannot land once block height passes this. */
+  readonly lastValidBlockHeight: number;
+  readonly requestId?: string | null | undefined;
+  /** Context for the audit row (the quote, the guard summary). */
+  readonly data?: object | undefined;
+}
+
+export interface Failure {
+  readonly code: string;
+  readonly message: string;
+  readonly data?: object | undefined;
+}
+
+/** Journal operations; each returns the row as committed. */
+export class Journal {
+  readonly #db: Db;
+  readonly #audit: AuditLog;
+  readonly #clock: Clock;
+
+  constructor(db: Db, audit: AuditLog, clock: Clock) {
+    this.#db = db;
+    this.#audit = audit;
+    this.#clock = clock;
+  }
+
+  get(id: string): IntentRow | undefined {
+    const raw = this.#db.prepare('SELECT * FROM intents WHERE id = ?').get(id);
+    return raw === undefined ? undefined : parseIntentRow(raw);
+  }
+
+  require(id: string): IntentRow {
+    const row = this.get(id);
+    if (!row) throw new StoreError('STORE_INTENT_UNKNOWN', `intent ${id} is not in the journal`, { details: { intentId: id } });
+    return row;
+  }
+
+  /**
+   * Inserts the intent in state `planned` with its `intent.planned` action, unless a row with this id
+   * exists: then that row is returned unchanged (`created: false`). Deciding the same thing twice
+   * therefore never makes a second intent, even across restarts.
+   */
+  plan(input: PlanInput): { row: IntentRow; created: boolean } {
+    const params = canonicalJson(input.params);
+    return this.#db.transaction(() => {
+      const existing = this.get(input.id);
+      if (existing) return { row: existing, created: false };
+      const now = this.#clock.now();
+      this.#db
+        .prepare(
+          `INSERT INTO intents (id, strategy, strategy_version, rule, kind, params, state, attempts, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'planned', 0, ?, ?)`,
+        )
+        .run(input.id, input.strategy ?? null, input.strategyVersion ?? null, input.rule ?? null, input.kind, params, now, now);
+      this.#audit.append({
+        kind: 'intent.planned',
+        strategy: input.strategy ?? null,
+        intentId: input.id,
+        data: { kind: input.kind, params: JSON.parse(params) as object, evidence: input.evidence ?? {}, reason: input.reason ?? null },
+      });
+      return { row: this.require(input.id), created: true };
+    })();
+  }
+
+  /** planned → signed: the bytes, signature and lifetime are durable before anything is sent. attempts + 1. */
+  recordSigned(id: string, signed: SignedRecord): IntentRow {
+    return this.#transition(id, 'signed', {
+      set: {
+        signed_tx: Buffer.from(signed.bytes),
+        signature: signed.signature,
+        blockhash: signed.blockhash,
+        last_valid_block_height: signed.lastValidBlockHeight,
+        request_id: signed.requestId ?? null,
+        error_code: null,
+        error_message: null,
+      },
+      bumpAttempts: true,
+      action: (row) => ({
+        kind: 'intent.signed',
+        signature: signed.signature,
+        data: { attempt: row.attempts + 1, blockhash: signed.blockhash, lastValidBlockHeight: signed.lastValidBlockHeight, requestId: signed.requestId ?? null, ...signed.data },
+      }),
+    });
+  }
+
+  /** signed → sent (or planned → sent for calls without a transaction). */
+  markSent(id: string, data: object = {}): IntentRow {
+    return this.#transition(id, 'sent', { action: (row) => ({ kind: 'intent.sent', signature: row.signature, data }) });
+  }
+
+  /** signed | sent → confirmed, with the fills it produced, all in one transaction. */
+  markConfirmed(id: string, data: object = {}, fills: readonly FillInput[] = []): IntentRow {
+    return this.#transition(id, 'confirmed', {
+      action: (row) => ({ kind: 'intent.confirmed', signature: row.signature, data }),
+      after: (row) => {
+        for (const fill of fills) this.#fill(row, fill);
+      },
+    });
+  }
+
+  /** Any non-final state → failed. Final: a failed intent is never retried. */
+  markFailed(id: string, failure: Failure): IntentRow {
+    return this.#transition(id, 'failed', {
+      set: { error_code: failure.code, error_message: failure.message.slice(0, 500) },
+      action: (row) => ({ kind: 'intent.failed', signature: row.signature, data: { code: failure.code, message: failure.message, ...failure.data } }),
+    });
+  }
+
+  /** planned → cancelled (never sent; e.g. too stale to act on after a restart). */
+  markCancelled(id: string, failure: Failure): IntentRow {
+    return this.#transition(id, 'cancelled', {
+      set: { error_code: failure.code, error_message: failure.message.slice(0, 500) },
+      action: () => ({ kind: 'intent.cancelled', data: { code: failure.code, message: failure.message, ...failure.data } }),
+    });
+  }
+
+  /**
+   * signed | sent → expired. Only for a transaction that provably never landed: block height past
+   * its lastValidBlockHeight *and* its signature unknown. The caller proves it; the data records how.
+   */
+  markExpired(id: string, data: object): IntentRow {
+    return this.#transition(id, 'expired', { action: (row) => ({ kind: 'intent.expired', signature: row.signature, data }) });
+  }
+
+  /** expired → planned: a new attempt may quote and sign again. The dead transaction is forgotten here; its audit rows keep it. */
+  rearm(id: string, data: object = {}): IntentRow {
+    return this.#transition(id, 'planned', {
+      set: { signed_tx: null, signature: null, blockhash: null, last_valid_block_height: null, request_id: null },
+      action: (row) => ({ kind: 'intent.rearmed', data: { previousSignature: row.signature, attempts: row.attempts, ...data } }),
+    });
+  }
+
+  /** An action about an intent that does not change its state (a re-send, an error to retry later). */
+  note(id: string, kind: string, data: object, signature?: string | null): void {
+    const row = this.require(id);
+    this.#db.transaction(() => {
+      this.#db.prepare('UPDATE intents SET updated_at = ? WHERE id = ?').run(this.#clock.now(), id);
+      this.#audit.append({ kind, strategy: row.strategy, intentId: id, signature: signature ?? row.signature, data });
+    })();
+  }
+
+  /** Records fills of an intent; each (signature, idx) at most once ever. Returns how many were new. */
+  recordFills(id: string, fills: readonly FillInput[]): number {
+    const row = this.require(id);
+    return this.#db.transaction(() => fills.reduce((n, fill) => n + (this.#fill(row, fill) ? 1 : 0), 0))();
+  }
+
+  /** Non-final intents, oldest first: what reconciliation resolves. Uses the partial index. */
+  pending(): IntentRow[] {
+    const rows = this.#db
+      .prepare(`SELECT * FROM intents WHERE state IN (${PENDING_STATES.map(() => '?').join(', ')}) ORDER BY updated_at, id`)
+      .all(...PENDING_STATES);
+    return rows.map(parseIntentRow);
+  }
+
+  /** How many fills an intent has (tests and status). */
+  fillCount(id: string): number {
+    return (this.#db.prepare('SELECT count(*) AS n FROM fills WHERE intent_id = ?').get(id) as { n: number }).n;
+  }
+
+  #fill(row: IntentRow, fill: FillInput): boolean {
+    const inserted = insertFill(this.#db, { ...fill, intentId: row.id, strategy: row.strategy }, this.#clock.now());
+    if (inserted) {
+      this.#audit.append({
+        kind: 'fill',
+        strategy: row.strategy,
+        intentId: row.id,
+        mint: fill.outMint,
+        amount: fill.outAmount,
+        decimals: fill.outDecimals,
+        signature: fill.signature,
+        data: { idx: fill.idx, source: fill.source, in: { mint: fill.inMint, amount: fill.inAmount, decimals: fill.inDecimals }, out: { mint: fill.outMint, amount: fill.outAmount, decimals: fill.outDecimals }, fee: fill.fee ?? null },
+      });
+    }
+    return inserted;
+  }
+
+  #transition(
+    id: string,
+    to: IntentRow['state'],
+    spec: {
+      set?: Record<string, string | number | Buffer | null>;
+      bumpAttempts?: boolean;
+      action: (row: IntentRow) => { kind: string; signature?: string | null; data: object };
+      after?: (row: IntentRow) => void;
+    },
+  ): IntentRow {
+    return this.#db.transaction(() => {
+      const before = this.require(id);
+      const set = Object.entries(spec.set ?? {});
+      const columns = ['state = ?', 'updated_at = ?', ...set.map(([c]) => `${c} = ?`), ...(spec.bumpAttempts ? ['attempts = attempts + 1'] : [])];
+      // The trigger refuses an illegal transition with an ABORT; surfaced as a StoreError naming both states.
+      try {
+        this.#db.prepare(`UPDATE intents SET ${columns.join(', ')} WHERE id = ?`).run(to, this.#clock.now(), ...set.map(([, v]) => v), id);
+      } catch (error) {
+        throw new StoreError('STORE_INTENT_TRANSITION', `intent ${id}: cannot go from ${before.state} to ${to}`, { cause: error, details: { intentId: id, from: before.state, to } });
+      }
+      const action = spec.action(before);
+      this.#audit.append({ kind: action.kind, strategy: before.strategy, intentId: id, signature: action.signature ?? null, data: { from: before.state, to, ...action.data } });
+      const after = this.require(id);
+      spec.after?.(after);
+      return after;
+    })();
+  }
+}
