@@ -13,7 +13,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 // Error codes are namespaced by layer; operators and alerting rules look them up in docs/.
-const CODE = /'((?:CONFIG|STORE|JUPITER|SWAP|TRIGGER|PREDICTION|GUARD|WALLET|SESSION|STRATEGY)_[A-Z0-9_]+)'/g;
+const CODE = /'((?:CONFIG|STORE|JUPITER|SWAP|TRIGGER|PREDICTION|GUARD|WALLET|SESSION|STRATEGY|RPC|RISK|QUOTE|LANDED|ATTEMPTS|STALE|NO|PARAMS)_[A-Z0-9_]+)'/g;
 
 describe('error code catalogue', () => {
   it('documents every error code the source can raise', () => {

@@ -1,0 +1,35 @@
+import { JupbotError } from '../../errors.js';
+
+/**
+ * Why the executor failed an intent for good (besides a GuardRefusal, `GUARD_REFUSED`). Stable codes,
+ * listed in docs/executor.md; they land in `intents.error_code` and the `intent.failed` action.
+ */
+export type ExecutorErrorCode =
+  /** The quote's price impact exceeds the intent's `maxPriceImpactBps`. */
+  | 'RISK_PRICE_IMPACT'
+  /** The intent limits price impact but the quote does not report one. */
+  | 'RISK_PRICE_IMPACT_UNKNOWN'
+  /** The quote is not for what the intent asked (mints or amount differ). */
+  | 'QUOTE_MISMATCH'
+  /** Jupiter cannot build the transaction (insufficient funds, gas, …); the `SWAP_ORDER_*` code is in details. */
+  | 'QUOTE_UNBUILDABLE'
+  /** The landed transaction failed on chain (program error, e.g. slippage); fees were paid. */
+  | 'LANDED_FAILED'
+  /** Every allowed attempt expired without landing. */
+  | 'ATTEMPTS_EXHAUSTED'
+  /** No handler for the intent's kind (recorded as `intent.error`; the intent stays pending). */
+  | 'NO_HANDLER'
+  /** The journal row's params do not parse for its kind. */
+  | 'PARAMS_INVALID'
+  /** Planned too long ago to act on safely (reconcile's `staleAfterMs`). */
+  | 'STALE_INTENT';
+
+/** The intent must not be carried out: it is failed (recorded) and never retried. */
+export class IntentRefusedError extends JupbotError {
+  override name = 'IntentRefusedError';
+  declare readonly code: ExecutorErrorCode;
+
+  constructor(code: ExecutorErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(code, message, { details });
+  }
+}

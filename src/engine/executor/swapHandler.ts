@@ -1,0 +1,200 @@
+/**
+ * Local swaps (DCA runs with `execution: swap`, local price exits) through `/swap/v2/order` and
+ * `/swap/v2/execute`. Quote with our wallet as taker, enforce the intent's risk limits on the quote,
+ * sign only through the guarded signer with a `swap` expectation, and submit the exact signed bytes.
+ * The write-ahead ordering around these steps is the executor's; this file only speaks the API.
+ */
+import { VersionedTransaction } from '@solana/web3.js';
+import { ApiError, ExecuteFailedError, type JupiterClient, Priority, swap, SwapOrderError, TransportError } from '../../jupiter/index.js';
+import type { ExecuteResponse } from '../../jupiter/swap.js';
+import type { GuardedSigner } from '../../solana/guardedSigner.js';
+import { RpcError, type SolanaRpc } from '../../solana/rpc.js';
+import { canonicalJson } from '../../store/canonicalJson.js';
+import type { FillInput, SignedRecord } from '../../store/journal.js';
+import type { Clock } from '../../clock.js';
+import { IntentRefusedError } from './errors.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
+import { parseSwapParams, SWAP_KIND, type SwapParams } from './swapParams.js';
+
+/** Solana: a blockhash is accepted for 150 blocks after it was issued. */
+const BLOCKHASH_VALID_BLOCKS = 150;
+
+export interface SwapHandlerOptions {
+  readonly client: JupiterClient;
+  readonly rpc: SolanaRpc;
+  /** The only way to sign: the guard checks the transaction against the intent first. */
+  readonly signer: GuardedSigner;
+  readonly clock: Clock;
+  /** Decimals of a mint (token pins, search results): fills need both legs' decimals. */
+  readonly decimalsOf: (mint: string) => number | Promise<number>;
+}
+
+export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
+  const { client, rpc, signer, clock } = options;
+
+  return {
+    kind: SWAP_KIND,
+
+    async prepare(row, context): Promise<SignedRecord> {
+      const params = parseSwapParams(row.params);
+      let quote;
+      try {
+        quote = await swap.order(
+          client,
+          {
+            inputMint: params.inputMint,
+            outputMint: params.outputMint,
+            amount: params.amount,
+            taker: signer.address,
+            ...(params.slippageBps === undefined ? {} : { slippageBps: params.slippageBps }),
+            // RFQ transactions need a market maker's signature and a program the guard does not allow
+            // (docs/security.md): asking for them would only produce refusals.
+            excludeRouters: ['jupiterz'],
+          },
+          { signal: context.signal, priority: Priority.Place },
+        );
+      } catch (error) {
+        if (error instanceof SwapOrderError) throw new IntentRefusedError('QUOTE_UNBUILDABLE', error.message, { orderCode: error.code, router: error.router, errorCode: error.errorCode });
+        throw error;
+      }
+      checkQuote(params, quote);
+      const transaction = quote.transaction;
+      if (transaction === null || transaction === undefined || transaction === '') throw new IntentRefusedError('QUOTE_UNBUILDABLE', 'the order carries no transaction');
+      const gasless = swap.isGasless(quote, signer.address);
+      const signed = await signer.signBase64(transaction, { kind: 'swap', inputMint: params.inputMint, outputMint: params.outputMint, maxInAmount: params.amount, gasless }, { strategy: row.strategy, intentId: row.id });
+      const bytes = Buffer.from(signed.signed, 'base64');
+      const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
+      // Without the order's lastValidBlockHeight, now + 150 is an upper bound (the blockhash is no
+      // newer than now): waiting longer than needed is safe, declaring expiry too early is not.
+      const lastValidBlockHeight = quote.lastValidBlockHeight ? Number(quote.lastValidBlockHeight) : (await rpc.getBlockHeight()) + BLOCKHASH_VALID_BLOCKS;
+      return {
+        bytes,
+        signature: signed.signature,
+        blockhash,
+        lastValidBlockHeight,
+        requestId: quote.requestId,
+        data: {
+          quote: {
+            inAmount: quote.inAmount,
+            outAmount: quote.outAmount,
+            otherAmountThreshold: quote.otherAmountThreshold ?? null,
+            priceImpact: quote.priceImpact ?? null,
+            slippageBps: quote.slippageBps ?? null,
+            router: quote.router ?? null,
+            gasless,
+          },
+          guard: { programs: signed.summary.programs, priorityFeeLamports: signed.summary.priorityFeeLamports, feePayer: signed.summary.feePayer },
+        },
+      };
+    },
+
+    async submit(row, mode): Promise<SubmitResult> {
+      const params = parseSwapParams(row.params);
+      const base64 = Buffer.from(row.signedTx).toString('base64');
+      if (row.requestId !== null) {
+        try {
+          // No stop signal here: a submission that has started finishes, so its answer is not lost needlessly.
+          const answer = await swap.execute(client, { signedTransaction: base64, requestId: row.requestId });
+          return { kind: 'confirmed', data: executeSummary(answer), fills: await fillsFrom(row, params, answer) };
+        } catch (error) {
+          if (error instanceof ExecuteFailedError && !error.outcomeUnknown && error.executeCode !== null && error.executeCode > 0) {
+            return { kind: 'failed', code: 'LANDED_FAILED', message: error.message, data: { executeCode: error.executeCode, signature: error.signature } };
+          }
+          // -1: Jupiter no longer knows the requestId; the bytes may still be valid on chain.
+          const forgotten = error instanceof ExecuteFailedError && error.executeCode === -1;
+          if (!forgotten) return classify(error, { via: 'execute', mode });
+        }
+      }
+      try {
+        const signature = await rpc.sendTransaction(base64, { skipPreflight: false, maxRetries: 0 });
+        // The node took the bytes; whether they land is for the signature status to say.
+        return { kind: 'unknown', code: 'SENT_VIA_RPC', message: 'sent through RPC sendTransaction', data: { via: 'rpc', mode, signature } };
+      } catch (error) {
+        return classify(error, { via: 'rpc', mode });
+      }
+    },
+
+    async landed(row): Promise<LandedReport> {
+      const params = parseSwapParams(row.params);
+      if (row.requestId === null) return { data: {}, fills: [], fillUnknown: 'no requestId to ask /execute for the amounts' };
+      // Re-posting the same bytes and requestId is idempotent: Jupiter answers with the first result.
+      try {
+        const answer = await swap.execute(client, { signedTransaction: Buffer.from(row.signedTx).toString('base64'), requestId: row.requestId });
+        return { data: executeSummary(answer), fills: await fillsFrom(row, params, answer) };
+      } catch (error) {
+        return { data: {}, fills: [], fillUnknown: error instanceof Error ? client.redactor.scrubText(error.message) : 'execute re-poll failed' };
+      }
+    },
+  };
+
+  async function fillsFrom(row: SignedRow, params: SwapParams, answer: ExecuteResponse): Promise<FillInput[]> {
+    const inAmount = answer.totalInputAmount ?? answer.inputAmountResult;
+    const outAmount = answer.totalOutputAmount ?? answer.outputAmountResult;
+    if (inAmount === null || inAmount === undefined || outAmount === null || outAmount === undefined) return [];
+    const outDecimals = await options.decimalsOf(params.outputMint);
+    const fee = feeOf(answer, params, outDecimals);
+    return [
+      {
+        signature: answer.signature ?? row.signature,
+        idx: 0,
+        source: 'swap',
+        inMint: params.inputMint,
+        inAmount,
+        inDecimals: params.inputDecimals,
+        outMint: params.outputMint,
+        outAmount,
+        outDecimals,
+        fee,
+        raw: canonicalJson(executeSummary(answer)),
+        at: clock.now(),
+      },
+    ];
+  }
+}
+
+/** Risk checks the intent carries, on the quote, before anything is signed. */
+function checkQuote(params: SwapParams, quote: { inputMint: string; outputMint: string; inAmount: string; priceImpact?: number | null | undefined; priceImpactPct?: string | null | undefined }): void {
+  if (quote.inputMint !== params.inputMint || quote.outputMint !== params.outputMint || BigInt(quote.inAmount) !== params.amount) {
+    throw new IntentRefusedError('QUOTE_MISMATCH', `the quote is for ${quote.inAmount} ${quote.inputMint} → ${quote.outputMint}, not the intent's ${params.amount} ${params.inputMint} → ${params.outputMint}`);
+  }
+  if (params.maxPriceImpactBps === undefined) return;
+  // priceImpact is in percentage points (-0.1 = -0.1 %); the deprecated priceImpactPct is a ratio.
+  const points = quote.priceImpact ?? (quote.priceImpactPct ? Number(quote.priceImpactPct) * 100 : null);
+  if (points === null || !Number.isFinite(points)) throw new IntentRefusedError('RISK_PRICE_IMPACT_UNKNOWN', 'the quote reports no price impact; the intent limits it');
+  const bps = Math.abs(points) * 100;
+  if (bps > params.maxPriceImpactBps) {
+    throw new IntentRefusedError('RISK_PRICE_IMPACT', `price impact ${bps.toFixed(2)} bps exceeds the limit of ${params.maxPriceImpactBps} bps`, { impactBps: bps, maxPriceImpactBps: params.maxPriceImpactBps });
+  }
+}
+
+/** Fee = what left minus what entered the route (input mint), or what the route made minus what arrived (output mint). */
+function feeOf(answer: ExecuteResponse, params: SwapParams, outDecimals: number): FillInput['fee'] {
+  const diff = (a: string | null | undefined, b: string | null | undefined): bigint => (a && b ? BigInt(a) - BigInt(b) : 0n);
+  const inFee = diff(answer.totalInputAmount, answer.inputAmountResult);
+  if (inFee > 0n) return { mint: params.inputMint, amount: inFee, decimals: params.inputDecimals };
+  const outFee = diff(answer.outputAmountResult, answer.totalOutputAmount);
+  if (outFee > 0n) return { mint: params.outputMint, amount: outFee, decimals: outDecimals };
+  return null;
+}
+
+function executeSummary(answer: ExecuteResponse): Record<string, unknown> {
+  return {
+    status: answer.status,
+    signature: answer.signature ?? null,
+    slot: answer.slot ?? null,
+    code: answer.code ?? null,
+    totalInputAmount: answer.totalInputAmount ?? null,
+    totalOutputAmount: answer.totalOutputAmount ?? null,
+    inputAmountResult: answer.inputAmountResult ?? null,
+    outputAmountResult: answer.outputAmountResult ?? null,
+  };
+}
+
+/** An error from a submission: did the call possibly take effect (unknown) or certainly not (rejected)? */
+function classify(error: unknown, data: { via: string; mode: string }): SubmitResult {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof ApiError || error instanceof TransportError || error instanceof RpcError ? error.code : 'SUBMIT_ERROR';
+  const extra = error instanceof ExecuteFailedError ? { executeCode: error.executeCode } : error instanceof RpcError ? { rpcCode: error.rpcCode } : {};
+  const unknown = (error instanceof ApiError || error instanceof TransportError || error instanceof RpcError) ? error.outcomeUnknown : true;
+  return { kind: unknown ? 'unknown' : 'rejected', code, message, data: { ...data, ...extra } };
+}

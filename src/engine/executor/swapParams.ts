@@ -1,0 +1,52 @@
+/**
+ * The `swap` intent as the journal stores it (`intents.params`, canonical JSON, amounts as base-unit
+ * strings) and back. What is stored is all the executor may act on: a restarted daemon resumes from
+ * this row alone, with no strategy in memory.
+ */
+import { z } from 'zod';
+import type { SwapIntent } from '../../strategies/intents.js';
+import type { PlanInput } from '../../store/journal.js';
+import { IntentRefusedError } from './errors.js';
+
+export const SWAP_KIND = 'swap';
+
+const SwapParams = z.strictObject({
+  inputMint: z.string().min(32).max(44),
+  inputDecimals: z.number().int().min(0).max(255),
+  outputMint: z.string().min(32).max(44),
+  amount: z.string().regex(/^[1-9]\d*$/).transform(BigInt),
+  slippageBps: z.number().int().min(0).max(10_000).optional(),
+  maxPriceImpactBps: z.number().int().min(0).max(10_000).optional(),
+  /** The strategy file's sha256 the intent was decided under (the key's `version`). */
+  strategyHash: z.string().optional(),
+});
+export type SwapParams = z.output<typeof SwapParams>;
+
+/** The journal entry for a decided swap: params, plus the evidence that fired it for `intent.planned`. */
+export function swapPlan(intent: SwapIntent): PlanInput {
+  return {
+    id: intent.id,
+    kind: SWAP_KIND,
+    strategy: intent.key.strategy,
+    rule: intent.key.rule,
+    params: {
+      inputMint: intent.inputMint,
+      inputDecimals: intent.inputDecimals,
+      outputMint: intent.outputMint,
+      amount: intent.amount.toString(),
+      ...(intent.slippageBps === undefined ? {} : { slippageBps: intent.slippageBps }),
+      ...(intent.maxPriceImpactBps === undefined ? {} : { maxPriceImpactBps: intent.maxPriceImpactBps }),
+      strategyHash: intent.key.version,
+    },
+    evidence: { ...intent.evidence, trigger: intent.key.trigger },
+    reason: intent.reason,
+  };
+}
+
+export function parseSwapParams(params: unknown): SwapParams {
+  const parsed = SwapParams.safeParse(params);
+  if (!parsed.success) {
+    throw new IntentRefusedError('PARAMS_INVALID', `swap params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
