@@ -18,6 +18,7 @@ import { TokenPins } from '../store/tokenPins.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import { createFeedSet, type FeedSet } from './feeds/feedSet.js';
 import { StrategyWatcher } from './strategyWatcher.js';
+import { startTrading, type Trading } from './trading.js';
 
 export interface EngineOptions {
   readonly config: Config;
@@ -41,6 +42,8 @@ export interface Engine {
   readonly session: TriggerSession;
   readonly strategies: StrategyWatcher;
   readonly feeds: FeedSet;
+  /** The journal, executor, balances, reconciliation and the decide loop. */
+  readonly trading: Trading;
   /** JSON-safe state for `/status`. */
   status(): Record<string, unknown>;
   /** Checks for `/readyz`: every feed fresh, the Trigger login not failing. */
@@ -71,8 +74,8 @@ function eventsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] 
  * Builds and starts the engine's long-running parts on one rate-limited Jupiter client: the
  * wallet (loaded with every check, its secret registered for scrubbing), the guarded signer, the
  * Trigger session, the strategy watcher (hot reload, versions and pins in the database) and the
- * feeds for what those strategies need. The executor that turns decisions into orders plugs in
- * here next; until then the engine observes and records, and never signs a trade.
+ * feeds for what those strategies need, then trading (trading.ts): reconciliation first, then the
+ * decide loop, which executes swap intents and defers the kinds that have no handler yet.
  */
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const { config, clock, random, log, redactor, db, audit, metrics, outages } = options;
@@ -127,6 +130,25 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   await strategies.poll();
   const watching = strategies.run(abort.signal);
   feeds.start(abort.signal);
+  const trading = startTrading({
+    config,
+    clock,
+    log,
+    redactor,
+    db,
+    audit,
+    client,
+    signer,
+    wallet: wallet.address,
+    // The simulator serves the RPC next to the APIs; live mode has its own node.
+    rpcUrl: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url,
+    strategies: () => strategies.active,
+    feeds,
+    watchFeed: (feed) => {
+      const detach = [metrics.attachFeed(feed), outages.watchFeed(feed)];
+      void feed.done.then(() => detach.forEach((off) => off()));
+    },
+  });
   log.info({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');
 
   return {
@@ -135,11 +157,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     session,
     strategies,
     feeds,
+    trading,
     status: () => ({
       wallet: wallet.address,
       session: session.health(),
       strategies: [...strategies.active.values()].map((s) => ({ name: s.name, kind: s.spec.kind, file: s.file, hash: s.hash })),
       feeds: feeds.status(),
+      trading: trading.status(),
     }),
     readiness: () => [
       ...feeds.readiness(),
@@ -154,6 +178,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       },
     ],
     async stop() {
+      // Trading first: no new call starts while the feeds it decides on are still there.
+      await trading.stop();
       abort.abort(new Error('engine stopping'));
       await Promise.allSettled([watching, feeds.done]);
       detachClient();

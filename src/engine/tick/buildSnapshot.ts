@@ -1,0 +1,83 @@
+/**
+ * The strategies' Snapshot from what the feeds last saw. Nothing is guessed: a price the feed never
+ * returned is absent (decide() holds "no price yet"), a price carries the time the feed last read it
+ * (decide() holds once it is older than STALE_PRICE_MS), and without fresh wallet balances there is
+ * no snapshot at all, because every decision sizes its order from them (a missing balance would read
+ * as 0 or, worse, a stale one as still there).
+ */
+import type { Position } from '../../jupiter/schemas/prediction.js';
+import type { TokenPrice } from '../../jupiter/tokens.js';
+import { parseFixed, type Fixed } from '../../strategies/decimal.js';
+import type { PositionView, PriceQuote, Snapshot } from '../../strategies/snapshot.js';
+import type { Balances } from '../feeds/balances.js';
+import type { FeedState } from '../feeds/poller.js';
+
+export interface SnapshotSources {
+  readonly prices: FeedState<ReadonlyMap<string, TokenPrice>>;
+  readonly balances: FeedState<Balances>;
+  readonly positions?: FeedState<readonly Position[]> | undefined;
+}
+
+export type SnapshotResult = { readonly ok: true; readonly snapshot: Snapshot } | { readonly ok: false; readonly reason: string };
+
+const EMPTY_MAP = new Map<never, never>();
+
+/**
+ * `notBefore` (wall ms): balances whose read began at or before it do not count — after a swap, the balances must be
+ * read again before anything else is decided on them.
+ */
+export function buildSnapshot(sources: SnapshotSources, notBefore = 0): SnapshotResult {
+  const { balances } = sources;
+  if (balances.value === undefined || balances.at === null) return { ok: false, reason: 'wallet balances not read yet' };
+  if (!balances.fresh) return { ok: false, reason: `wallet balances are stale (${Math.round((balances.ageMs ?? 0) / 1000)}s old)` };
+  // Strictly after: a read that began at the instant a swap ended may not include it.
+  if (balances.value.readAt <= notBefore) return { ok: false, reason: 'wallet balances not read again since the last swap' };
+  return {
+    ok: true,
+    snapshot: {
+      prices: priceQuotes(sources.prices),
+      balances: balances.value.byMint,
+      // Vault orders and prediction markets come with their handlers: until then no vault placement
+      // is ever journaled, so there is nothing pending to show, and vault intents are deferred.
+      vaultOrders: EMPTY_MAP,
+      positions: (sources.positions?.value ?? []).map(positionView).filter((p): p is PositionView => p !== null),
+      markets: EMPTY_MAP,
+      scores: EMPTY_MAP,
+      // Unknown: prediction sells that require trading to be active hold.
+      tradingActive: null,
+      // No fresh quote here: the executor enforces maxPriceImpactBps on the quote it signs.
+      priceImpactBps: EMPTY_MAP,
+    },
+  };
+}
+
+function priceQuotes(feed: FeedState<ReadonlyMap<string, TokenPrice>>): Map<string, PriceQuote> {
+  const out = new Map<string, PriceQuote>();
+  if (feed.value === undefined || feed.at === null) return out;
+  for (const [mint, price] of feed.value) {
+    const usd = usdFixed(price.usdPrice);
+    // Stamped with the poll that read it: a failing feed keeps its value, and its age grows.
+    if (usd !== undefined) out.set(mint, { usd, at: feed.at });
+  }
+  return out;
+}
+
+/** The API's float price as Fixed; undefined (absent: decide holds) when missing or not a sane positive number. */
+export function usdFixed(value: number | null): Fixed | undefined {
+  if (value === null || !Number.isFinite(value) || value <= 0 || value >= 1e21) return undefined;
+  const fixed = parseFixed(value.toFixed(18));
+  return fixed === undefined || fixed === 0n ? undefined : fixed;
+}
+
+function positionView(p: Position): PositionView | null {
+  if (p.contractsMicro === null || p.contractsMicro === undefined) return null;
+  return {
+    pubkey: p.pubkey,
+    marketId: p.marketId,
+    isYes: p.isYes,
+    contractsMicro: BigInt(p.contractsMicro),
+    sellPriceMicroUsd: p.sellPriceUsd === null || p.sellPriceUsd === undefined ? null : BigInt(p.sellPriceUsd),
+    claimable: p.claimable === true,
+    claimed: p.claimed === true,
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * What the journal says a strategy has already done, as the parts of StrategyState decide() needs
+ * to not do it again. Derived from the `intents` table on every tick rather than kept in memory, so a
+ * restart (or a hot reload that changes the version) sees exactly what the last process did:
+ *
+ * - `handled`: the version-free slot `rule/trigger` of every intent journaled and not failed or
+ *   cancelled (a failed one may be decided again: nothing was done);
+ * - `generation` / `filledRules`: the newest arming generation (`gN` trigger) journaled, and the
+ *   rules whose swap confirmed in it;
+ * - `lastScheduledRun`: the newest scheduled instant a `run` intent was journaled for, so runs
+ *   missed while the daemon was down are seen by the catch-up policy;
+ * - `notional`: today's (UTC) notional of swaps journaled and not failed, valued at `priceOf` now.
+ *
+ * Journal ids are `strategy/version12/rule/trigger` (intents.ts `intentId`); the trigger is read
+ * back from the id with the row's own strategy and rule, never by splitting on "/".
+ */
+import type { Db } from '../../store/db.js';
+import { type IntentRow, parseIntentRow } from '../../store/intentRow.js';
+import { type Fixed, mulFixed, unitsToFixed } from '../../strategies/decimal.js';
+import { DAY_MS } from '../../strategies/snapshot.js';
+
+export interface StrategyProgress {
+  readonly handled: ReadonlySet<string>;
+  readonly generation: number;
+  readonly filledRules: ReadonlySet<string>;
+  readonly lastScheduledRun?: number;
+  readonly notional: { readonly day: number; readonly usedUsd: Fixed };
+}
+
+/** The trigger part of a journal id, or null when the id is not in the intents.ts shape. */
+export function triggerOf(row: Pick<IntentRow, 'id' | 'strategy' | 'rule'>): string | null {
+  if (row.strategy === null || row.rule === null) return null;
+  const head = `${row.strategy}/`;
+  if (!row.id.startsWith(head)) return null;
+  const rest = row.id.slice(head.length);
+  const slash = rest.indexOf('/');
+  if (slash < 0) return null;
+  const tail = rest.slice(slash + 1);
+  return tail.startsWith(`${row.rule}/`) ? tail.slice(row.rule.length + 1) : null;
+}
+
+export function strategyRows(db: Db, strategy: string): IntentRow[] {
+  return db.prepare('SELECT * FROM intents WHERE strategy = ? ORDER BY created_at, id').all(strategy).map(parseIntentRow);
+}
+
+export function strategyProgress(rows: readonly IntentRow[], now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress {
+  const handled = new Set<string>();
+  let generation = 0;
+  let lastScheduledRun: number | undefined;
+  const live = rows.filter((r) => r.state !== 'failed' && r.state !== 'cancelled');
+  for (const row of live) {
+    const trigger = triggerOf(row);
+    if (trigger === null || row.rule === null) continue;
+    handled.add(`${row.rule}/${trigger}`);
+    const g = /^g(\d+)$/.exec(trigger);
+    if (g) generation = Math.max(generation, Number(g[1]));
+    if (row.rule === 'run') {
+      const at = Date.parse(trigger);
+      if (Number.isFinite(at)) lastScheduledRun = Math.max(lastScheduledRun ?? at, at);
+    }
+  }
+  const filledRules = new Set<string>();
+  for (const row of live) if (row.state === 'confirmed' && row.rule !== null && triggerOf(row) === `g${generation}`) filledRules.add(row.rule);
+  const day = Math.floor(now / DAY_MS);
+  let usedUsd = 0n;
+  for (const row of live) {
+    if (Math.floor(row.createdAt / DAY_MS) !== day || row.kind !== 'swap') continue;
+    const { inputMint, inputDecimals, amount } = row.params;
+    if (typeof inputMint !== 'string' || typeof inputDecimals !== 'number' || typeof amount !== 'string') continue;
+    // Valued at the price now; an unknown price counts the swap at $1 a token rather than at nothing.
+    const price = priceOf(inputMint) ?? 10n ** 18n;
+    usedUsd += mulFixed(unitsToFixed(BigInt(amount), inputDecimals), price);
+  }
+  return { handled, generation, filledRules, ...(lastScheduledRun === undefined ? {} : { lastScheduledRun }), notional: { day, usedUsd } };
+}

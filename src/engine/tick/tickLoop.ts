@@ -1,0 +1,215 @@
+/**
+ * The decide loop: every `intervalMs` on the injected clock — and only once reconciliation's first
+ * pass has settled (rule of the house 2) — one snapshot from the feeds, then for every loaded
+ * strategy decide() and:
+ *
+ * - `swap` intents: planned into the journal first (idempotent by id: a repeated tick, a restart or
+ *   a hot reload finds the row instead of making another), then driven by the executor;
+ * - every other kind (vault orders, DCA vault, prediction sell and claim) has no handler yet: it is
+ *   NOT journaled (a planned row would be resumed by reconciliation and half-execute), but recorded
+ *   once per intent id — a log line and an `intent.deferred` action — and counted in status.
+ *
+ * Ticks never overlap: swaps are driven inside the tick, and the next tick waits for them. After a
+ * swap the balances must be read again before anything is decided on them, so the strategies after
+ * the one that swapped wait for the next tick.
+ */
+import type { Clock } from '../../clock.js';
+import { errorMessage } from '../../errors.js';
+import type { Logger } from '../../ops/log.js';
+import type { AuditLog } from '../../store/audit.js';
+import type { Db } from '../../store/db.js';
+import type { Journal } from '../../store/journal.js';
+import { decide } from '../../strategies/decide.js';
+import type { Hold, Intent, SwapIntent } from '../../strategies/intents.js';
+import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
+import { TypedEmitter } from '../../typedEmitter.js';
+import type { Executor } from '../executor/executor.js';
+import { swapPlan } from '../executor/swapParams.js';
+import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
+import { StrategyMemory } from './strategyMemory.js';
+import { strategyProgress, strategyRows } from './strategyProgress.js';
+
+export interface TickEvents {
+  /** One tick ran. `skipped` says why nothing was decided (no fresh balances), else null. */
+  tick: { readonly at: number; readonly strategies: number; readonly intents: number; readonly holds: number; readonly skipped: string | null };
+  /** One strategy's decision in a tick: how many intents, and the holds with their reasons. */
+  decided: { readonly strategy: string; readonly intents: number; readonly holds: readonly Hold[] };
+  /** A swap intent was journaled by this tick (`created` false: it was already there). */
+  planned: { readonly intentId: string; readonly strategy: string; readonly created: boolean };
+  /** The executor drove a swap as far as it goes now. */
+  executed: { readonly intentId: string; readonly strategy: string; readonly state: string };
+  /** An intent of a kind with no handler yet, recorded (first time this id is seen). */
+  deferred: { readonly intentId: string; readonly strategy: string; readonly kind: string; readonly reason: string };
+}
+
+export interface TickLoopOptions {
+  readonly clock: Clock;
+  readonly db: Db;
+  readonly journal: Journal;
+  readonly audit: AuditLog;
+  readonly executor: Executor;
+  readonly strategies: () => ReadonlyMap<string, LoadedStrategy>;
+  /** The feeds' states, read at each tick. */
+  readonly sources: () => SnapshotSources;
+  /** Asks the balances feed to poll now (after a swap). */
+  readonly refreshBalances?: (() => void) | undefined;
+  readonly intervalMs: number;
+  /** Reconciliation's first pass: no tick before it settles. */
+  readonly ready: Promise<unknown>;
+  readonly signal: AbortSignal;
+  readonly log?: Logger | undefined;
+}
+
+export interface TickStatus {
+  readonly ticks: number;
+  readonly lastTickAt: number | null;
+  readonly lastSkipped: string | null;
+  /** Why the loop never started (reconciliation failed), else null. */
+  readonly blocked: string | null;
+  readonly swapsPlanned: number;
+  /** Intents of kinds without a handler, by kind, recorded and not acted on. */
+  readonly deferred: Readonly<Record<string, number>>;
+}
+
+export interface TickLoop {
+  readonly events: TypedEmitter<TickEvents>;
+  /** One tick now (tests; the loop calls it on its interval). Never runs two at once. */
+  tick(): Promise<void>;
+  status(): TickStatus;
+  /** Settles when the loop has stopped (signal aborted), after the tick in hand. */
+  readonly done: Promise<void>;
+}
+
+const DEFER_REASON = 'no handler for this intent kind yet: not journaled, not executed';
+
+export function startTickLoop(options: TickLoopOptions): TickLoop {
+  const { clock, db, audit, executor, log, signal } = options;
+  const events = new TypedEmitter<TickEvents>();
+  const memory = new StrategyMemory();
+  const deferredIds = new Set<string>();
+  const deferredByKind: Record<string, number> = {};
+  let ticks = 0;
+  let lastTickAt: number | null = null;
+  let lastSkipped: string | null = null;
+  let swapsPlanned = 0;
+  let lastSwapAt = 0;
+  let running: Promise<void> | undefined;
+  let blocked: string | null = null;
+
+  const alreadyDeferred = db.prepare("SELECT 1 FROM actions WHERE kind = 'intent.deferred' AND intent_id = ? LIMIT 1");
+
+  function defer(strategy: LoadedStrategy, intent: Intent): void {
+    if (deferredIds.has(intent.id)) return;
+    deferredIds.add(intent.id);
+    deferredByKind[intent.kind] = (deferredByKind[intent.kind] ?? 0) + 1;
+    // Once per id across restarts too: the audit log already holds the first record.
+    if (alreadyDeferred.get(intent.id) !== undefined) return;
+    audit.append({ kind: 'intent.deferred', strategy: strategy.name, intentId: intent.id, data: { kind: intent.kind, code: 'NO_HANDLER', reason: DEFER_REASON, intent: intent.reason, evidence: intent.evidence } });
+    log?.warn({ strategy: strategy.name, intentId: intent.id, kind: intent.kind }, `intent deferred: ${DEFER_REASON} (${intent.reason})`);
+    events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
+  }
+
+  async function swap(strategy: LoadedStrategy, intent: SwapIntent): Promise<void> {
+    // Journal first (rule 1); the id makes it idempotent, so this is the real guard against twice.
+    const created = options.journal.get(intent.id) === undefined;
+    const row = executor.plan(swapPlan(intent));
+    if (created) swapsPlanned += 1;
+    events.emit('planned', { intentId: row.id, strategy: strategy.name, created });
+    if (row.state === 'confirmed' || row.state === 'failed' || row.state === 'cancelled') return;
+    try {
+      const after = await executor.drive(row.id);
+      events.emit('executed', { intentId: row.id, strategy: strategy.name, state: after.state });
+    } catch (error) {
+      // The executor records its own failures; this is the database or a bug. Reconciliation retries.
+      log?.error({ intentId: row.id, err: error }, `executing intent failed: ${errorMessage(error)}`);
+      audit.append({ kind: 'error', strategy: strategy.name, intentId: row.id, data: { during: 'tick', message: errorMessage(error) } });
+    } finally {
+      lastSwapAt = clock.now();
+      options.refreshBalances?.();
+    }
+  }
+
+  async function runTick(): Promise<void> {
+    const now = clock.now();
+    const loaded = options.strategies();
+    memory.retain(new Set(loaded.keys()));
+    const built = buildSnapshot(options.sources(), lastSwapAt);
+    ticks += 1;
+    lastTickAt = now;
+    if (!built.ok) {
+      if (built.reason !== lastSkipped) log?.info({ reason: built.reason }, 'not deciding: no snapshot to act on');
+      lastSkipped = built.reason;
+      if (lastSwapAt > 0) options.refreshBalances?.();
+      events.emit('tick', { at: now, strategies: loaded.size, intents: 0, holds: 0, skipped: built.reason });
+      return;
+    }
+    lastSkipped = null;
+    const { snapshot } = built;
+    let intents = 0;
+    let holds = 0;
+    let swapped = false;
+    for (const strategy of loaded.values()) {
+      if (executor.stopped || signal.aborted) break;
+      const progress = strategyProgress(strategyRows(db, strategy.name), now, (mint) => snapshot.prices.get(mint)?.usd);
+      const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
+      memory.scheduled(strategy.name, decision.scheduledThrough);
+      holds += decision.holds.length;
+      for (const hold of decision.holds) log?.debug({ strategy: strategy.name, rule: hold.rule }, `hold: ${hold.reason}`);
+      events.emit('decided', { strategy: strategy.name, intents: decision.intents.length, holds: decision.holds });
+      for (const intent of decision.intents) {
+        // Stopping: nothing new is journaled (what is already journaled is reconciliation's).
+        if (executor.stopped || signal.aborted) break;
+        intents += 1;
+        if (intent.kind === 'swap') {
+          await swap(strategy, intent);
+          swapped = true;
+        } else defer(strategy, intent);
+      }
+      // The balances moved: the strategies after this one decide next tick, on a fresh read.
+      if (swapped) break;
+    }
+    events.emit('tick', { at: now, strategies: loaded.size, intents, holds, skipped: null });
+  }
+
+  function tick(): Promise<void> {
+    running ??= runTick()
+      .catch((error: unknown) => {
+        log?.error({ err: error }, `tick failed: ${errorMessage(error)}`);
+        try {
+          audit.append({ kind: 'error', data: { during: 'tick', message: errorMessage(error) } });
+        } catch {
+          // The database itself is failing (or closed): the log line above is all that can be kept.
+        }
+      })
+      .finally(() => (running = undefined));
+    return running;
+  }
+
+  const done = (async () => {
+    // Rule 2: nothing new is decided before reconciliation has resolved what the last process left.
+    try {
+      await options.ready;
+    } catch (error) {
+      // Not knowing what the last process left is not a reason to guess: no trading until a restart.
+      blocked = `first reconcile pass failed: ${errorMessage(error)}`;
+      log?.error({ err: error }, `${blocked}; not deciding anything`);
+      audit.append({ kind: 'error', data: { during: 'reconcile', message: blocked } });
+      return;
+    }
+    while (!signal.aborted) {
+      await tick();
+      try {
+        await clock.sleep(options.intervalMs, signal);
+      } catch {
+        return;
+      }
+    }
+  })();
+
+  return {
+    events,
+    tick,
+    status: () => ({ ticks, lastTickAt, lastSkipped, blocked, swapsPlanned, deferred: { ...deferredByKind } }),
+    done,
+  };
+}

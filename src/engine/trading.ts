@@ -1,0 +1,117 @@
+/**
+ * The part of the engine that moves money: the intent journal, the Solana RPC, the wallet balances
+ * feed, the executor with the swap handler, reconciliation (first pass before anything new, then
+ * periodic) and the decide loop. Built and stopped as one piece by the engine.
+ *
+ * Intervals reuse `config.poll` rather than adding keys: balances and ticks follow `poll.prices`
+ * (a decision needs both fresh), reconciliation follows `poll.orders` (it polls the state of what
+ * was sent). A planned intent older than STALE_PRICE_MS when reconciliation finds it is cancelled:
+ * the price it was decided on is gone.
+ */
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/config.js';
+import { searchTokens } from '../jupiter/tokens.js';
+import type { JupiterClient } from '../jupiter/transport.js';
+import type { Logger } from '../ops/log.js';
+import type { Redactor } from '../ops/redact.js';
+import type { GuardedSigner } from '../solana/guardedSigner.js';
+import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
+import type { AuditLog } from '../store/audit.js';
+import type { Db } from '../store/db.js';
+import { Journal } from '../store/journal.js';
+import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
+import { STALE_PRICE_MS } from '../strategies/snapshot.js';
+import { createExecutor, type Executor } from './executor/executor.js';
+import { createSwapHandler } from './executor/swapHandler.js';
+import { createBalancesFeed } from './feeds/balances.js';
+import type { FeedSet } from './feeds/feedSet.js';
+import type { Poller } from './feeds/poller.js';
+import type { Balances } from './feeds/balances.js';
+import { startReconcileLoop } from './reconcile.js';
+import { startTickLoop, type TickLoop } from './tick/tickLoop.js';
+
+export interface TradingOptions {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly redactor: Redactor;
+  readonly db: Db;
+  readonly audit: AuditLog;
+  readonly client: JupiterClient;
+  readonly signer: GuardedSigner;
+  readonly wallet: string;
+  /** The simulator's `<url>/rpc` in paper mode, `rpc.url` live. */
+  readonly rpcUrl: string;
+  readonly strategies: () => ReadonlyMap<string, LoadedStrategy>;
+  readonly feeds: FeedSet;
+  /** Metrics and outage alerts for the balances feed, like the other feeds. */
+  readonly watchFeed?: ((feed: Poller<Balances>) => void) | undefined;
+}
+
+export interface Trading {
+  readonly journal: Journal;
+  readonly rpc: SolanaRpc;
+  readonly executor: Executor;
+  readonly balances: Poller<Balances>;
+  readonly ticks: TickLoop;
+  status(): Record<string, unknown>;
+  /** No new call is started; waits for the tick, the reconcile pass and the balances poll in hand. */
+  stop(): Promise<void>;
+}
+
+export function startTrading(options: TradingOptions): Trading {
+  const { config, clock, log, db, audit, client, feeds } = options;
+  const journal = new Journal(db, audit, clock);
+  const rpc = createSolanaRpc({ url: options.rpcUrl, clock, redactor: options.redactor });
+  const balances = createBalancesFeed({ rpc, clock, wallet: options.wallet, intervalMs: config.poll.prices, log });
+  options.watchFeed?.(balances);
+
+  /** Output decimals for a fill: from the strategies' resolved tokens, else the price feed, else a search. */
+  const decimalsOf = async (mint: string): Promise<number> => {
+    for (const strategy of options.strategies().values()) {
+      for (const token of Object.values(strategy.tokens)) if (token?.mint === mint) return token.decimals;
+    }
+    const priced = feeds.prices.state().value?.get(mint);
+    if (priced) return priced.decimals;
+    const found = (await searchTokens(client, { query: mint })).find((t) => t.id === mint);
+    if (!found) throw new Error(`decimals of ${mint} unknown`);
+    return found.decimals;
+  };
+  const swaps = createSwapHandler({ client, rpc, signer: options.signer, clock, decimalsOf });
+  const executor = createExecutor({ journal, rpc, clock, handlers: [swaps], log });
+
+  const abort = new AbortController();
+  balances.start(abort.signal);
+  const reconcile = startReconcileLoop({ journal, executor, clock, audit, log, intervalMs: config.poll.orders, staleAfterMs: STALE_PRICE_MS, signal: abort.signal });
+  const ticks = startTickLoop({
+    clock,
+    db,
+    journal,
+    audit,
+    executor,
+    log,
+    strategies: options.strategies,
+    sources: () => ({ prices: feeds.prices.state(), balances: balances.state(), positions: feeds.positions?.state() }),
+    refreshBalances: () => balances.pollSoon(),
+    intervalMs: config.poll.prices,
+    ready: reconcile.ready,
+    signal: abort.signal,
+  });
+
+  return {
+    journal,
+    rpc,
+    executor,
+    balances,
+    ticks,
+    status: () => {
+      const { value, ...feed } = balances.state();
+      return { ...ticks.status(), balances: { ...feed, mints: value?.byMint.size ?? null } };
+    },
+    async stop() {
+      executor.stop();
+      abort.abort(new Error('engine stopping'));
+      await Promise.allSettled([ticks.done, reconcile.done, balances.done]);
+    },
+  };
+}

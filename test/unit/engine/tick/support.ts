@@ -1,0 +1,94 @@
+/**
+ * The decide loop on the executor's test world: an in-process simulator on a ManualClock, a real
+ * SQLite file (so a "restart" is a new stack on the same file), real prices and balances feeds, the
+ * reconcile loop and the tick loop — everything the engine wires, minus the HTTP servers.
+ */
+import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
+import { createPricesFeed } from '../../../../src/engine/feeds/prices.js';
+import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
+import { startTickLoop, type TickEvents, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
+import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.js';
+import { load } from '../../strategies/helpers.js';
+import { type Stack, type World } from '../executor/support.js';
+
+export const INTERVAL = 10_000;
+
+export interface Running {
+  stack: Stack;
+  ticks: TickLoop;
+  /** Every tick-loop event, in order. */
+  seen: { name: keyof TickEvents; payload: TickEvents[keyof TickEvents] }[];
+  /** Stops the prices feed only: its last value then ages. */
+  stopPrices(): void;
+  /** Stops everything and closes the database (a process death after the work in hand). */
+  stop(): Promise<void>;
+}
+
+export async function strategies(...texts: string[]): Promise<Map<string, LoadedStrategy>> {
+  const loaded = await Promise.all(texts.map((text, i) => load(text, `s${i}.yaml`)));
+  return new Map(loaded.map((s) => [s.name, s]));
+}
+
+/**
+ * Boots a stack and starts feeds, reconciliation and ticks on it. The tick loop starts once both
+ * feeds have a value, unless `ready` (reconciliation's first pass by default) says otherwise.
+ */
+export async function run(w: World, loaded: ReadonlyMap<string, LoadedStrategy>, options: { ready?: Promise<unknown>; intervalMs?: number } = {}): Promise<Running> {
+  const intervalMs = options.intervalMs ?? INTERVAL;
+  const stack = w.boot();
+  const abort = new AbortController();
+  const pricesAbort = new AbortController();
+  abort.signal.addEventListener('abort', () => pricesAbort.abort());
+  const mints = (): string[] => [...loaded.values()].flatMap((s) => Object.values(s.tokens).map((t) => t?.mint ?? ''));
+  const prices = createPricesFeed({ client: stack.client, clock: w.clock, intervalMs, mints });
+  const balances = createBalancesFeed({ rpc: stack.rpc, clock: w.clock, wallet: w.wallet.address, intervalMs });
+  const first = Promise.all([prices.events.next('updated'), balances.events.next('updated')]);
+  prices.start(pricesAbort.signal);
+  balances.start(abort.signal);
+  await first;
+  const reconcile = startReconcileLoop({ journal: stack.journal, executor: stack.executor, clock: w.clock, audit: stack.audit, intervalMs: 30_000, signal: abort.signal });
+  const ticks = startTickLoop({
+    clock: w.clock,
+    db: stack.db,
+    journal: stack.journal,
+    audit: stack.audit,
+    executor: stack.executor,
+    strategies: () => loaded,
+    sources: () => ({ prices: prices.state(), balances: balances.state() }),
+    refreshBalances: () => balances.pollSoon(),
+    intervalMs,
+    ready: options.ready ?? reconcile.ready,
+    signal: abort.signal,
+  });
+  const seen: Running['seen'] = [];
+  for (const name of ['tick', 'planned', 'executed', 'deferred'] as const) ticks.events.on(name, (payload) => seen.push({ name, payload }));
+  // The first tick runs as soon as reconciliation is ready, without the clock moving.
+  if (options.ready === undefined) await ticks.events.next('tick');
+  return {
+    stack,
+    ticks,
+    seen,
+    stopPrices: () => pricesAbort.abort(),
+    async stop() {
+      stack.executor.stop();
+      abort.abort();
+      await Promise.allSettled([ticks.done, reconcile.done, prices.done, balances.done]);
+      stack.db.close();
+    },
+  };
+}
+
+/** Advances the clock one interval at a time until `n` more ticks have run; returns their payloads. */
+export async function ticks(w: World, r: Running, n: number, intervalMs = INTERVAL): Promise<TickEvents['tick'][]> {
+  const out: TickEvents['tick'][] = [];
+  for (let i = 0; i < n; i++) {
+    const next = r.ticks.events.next('tick');
+    await w.clock.advance(intervalMs);
+    out.push(await next);
+  }
+  return out;
+}
+
+export function count(r: Running, name: keyof TickEvents): number {
+  return r.seen.filter((e) => e.name === name).length;
+}

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
+import type { Db } from '../../../../src/store/db.js';
+import { SOL, USDC, world } from '../executor/support.js';
+import { HEADER } from '../../strategies/helpers.js';
+import { count, run, strategies, ticks } from './support.js';
+
+const LOCAL_TP = `${HEADER}name: sol-local-tp
+kind: price-order
+sell: SOL
+receive: USDC
+amount: "1"
+execution: local
+take_profit:
+  - at: "200"
+    sell: "100%"
+`;
+
+// 13:05 in Berlin is 12:05 UTC in January; the world starts at 12:00 UTC.
+const DCA_SWAP = `${HEADER}name: sol-dca
+kind: dca
+buy: SOL
+pay_with: USDC
+amount: "25"
+execution: swap
+schedule:
+  cron: "5 13 * * *"
+  timezone: Europe/Berlin
+`;
+
+const DCA_VAULT = `${HEADER}name: jup-dca-vault
+kind: dca
+buy: JUP
+pay_with: USDC
+amount: "20"
+execution: vault
+vault:
+  orders: 10
+  interval: 1d
+  type: time_based
+`;
+
+function intentRows(db: Db): { id: string; kind: string; state: string; rule: string }[] {
+  return db.prepare('SELECT id, kind, state, rule FROM intents ORDER BY created_at').all() as never;
+}
+
+function actions(db: Db, kind: string): { intent_id: string; data: string }[] {
+  return db.prepare('SELECT intent_id, data FROM actions WHERE kind = ? ORDER BY id').all(kind) as never;
+}
+
+describe('tick loop: swap intents', () => {
+  it('a local take-profit swaps once when the price crosses, never again across ticks and a restart', async () => {
+    const w = world('tick-tp');
+    // Enough SOL that the balance never stops a second sale: only the journal may.
+    w.sim.control.fund(w.wallet.address, 10_000_000_000n);
+    w.sim.control.setPrice(SOL, 150);
+    const loaded = await strategies(LOCAL_TP);
+    const first = await run(w, loaded);
+    await ticks(w, first, 3);
+    expect(intentRows(first.stack.db)).toEqual([]);
+
+    w.sim.control.setPrice(SOL, 210);
+    const solBefore = w.sim.control.balance(w.wallet.address, SOL);
+    const executed = first.ticks.events.next('executed');
+    // The price feed and the tick wake together; the cross is seen within a couple of ticks.
+    for (let i = 0; i < 5 && count(first, 'executed') === 0; i++) await ticks(w, first, 1);
+    expect((await executed).state).toBe('confirmed');
+    expect(w.swapsLanded()).toHaveLength(1);
+    expect(w.sim.control.balance(w.wallet.address, SOL)).toBeLessThanOrEqual(solBefore - 1_000_000_000n);
+
+    // Still above the level: every later tick decides again and acts on nothing.
+    await ticks(w, first, 6);
+    expect(first.seen.filter((e) => e.name === 'planned' && (e.payload as { created: boolean }).created)).toHaveLength(1);
+    const [row] = intentRows(first.stack.db);
+    expect(intentRows(first.stack.db)).toEqual([{ id: row?.id, kind: 'swap', state: 'confirmed', rule: 'take_profit[0]' }]);
+    await first.stop();
+
+    // A new process on the same database: the journal says the rule filled, so nothing fires.
+    const second = await run(w, loaded);
+    await ticks(w, second, 6);
+    expect(count(second, 'planned')).toBe(0);
+    expect(w.swapsLanded()).toHaveLength(1);
+    expect(intentRows(second.stack.db)).toHaveLength(1);
+    expect(actions(second.stack.db, 'intent.planned')).toHaveLength(1);
+    expect(actions(second.stack.db, 'fill')).toHaveLength(1);
+    expect(verifyAuditChain(second.stack.db).ok).toBe(true);
+    await second.stop();
+  });
+
+  it('a hot reload (a new version of the file) does not fire a rule that already swapped', async () => {
+    const w = world('tick-reload');
+    w.sim.control.fund(w.wallet.address, 10_000_000_000n);
+    w.sim.control.setPrice(SOL, 210);
+    const loaded = await strategies(LOCAL_TP);
+    const r = await run(w, loaded);
+    for (let i = 0; i < 5 && count(r, 'executed') === 0; i++) await ticks(w, r, 1);
+    expect(w.swapsLanded()).toHaveLength(1);
+    // The watcher swaps in the edited file: a new hash, so new intent ids — but the same slots.
+    const edited = await strategies(`${LOCAL_TP}# edited\n`);
+    const before = loaded.get('sol-local-tp')?.hash;
+    loaded.set('sol-local-tp', edited.get('sol-local-tp') as never);
+    expect(loaded.get('sol-local-tp')?.hash).not.toBe(before);
+    await ticks(w, r, 5);
+    expect(intentRows(r.stack.db)).toHaveLength(1);
+    expect(w.swapsLanded()).toHaveLength(1);
+    await r.stop();
+  });
+
+  it('a dca with execution: swap runs at its scheduled local time, once', async () => {
+    const w = world('tick-dca');
+    const loaded = await strategies(DCA_SWAP);
+    const first = await run(w, loaded, { intervalMs: 60_000 });
+    const usdcBefore = w.sim.control.balance(w.wallet.address, USDC);
+    await ticks(w, first, 4, 60_000); // 12:04
+    expect(intentRows(first.stack.db)).toEqual([]);
+
+    const executed = first.ticks.events.next('executed');
+    await ticks(w, first, 1, 60_000); // 12:05: due
+    const done = await executed;
+    expect(done.state).toBe('confirmed');
+    expect(done.intentId).toMatch(/^sol-dca\/[0-9a-f]{12}\/run\/2026-01-01T12:05:00\.000Z$/);
+    expect(usdcBefore - w.sim.control.balance(w.wallet.address, USDC)).toBe(25_000_000n);
+
+    await ticks(w, first, 5, 60_000);
+    expect(intentRows(first.stack.db)).toHaveLength(1);
+    await first.stop();
+
+    // A restart starts a new process clock; the journal still accounts for the 12:05 run.
+    const second = await run(w, loaded, { intervalMs: 60_000 });
+    await ticks(w, second, 3, 60_000);
+    expect(count(second, 'planned')).toBe(0);
+    expect(w.swapsLanded()).toHaveLength(1);
+    await second.stop();
+  });
+
+  it('holds on a stale price: a crossed level seen more than 2 minutes ago is not acted on', async () => {
+    const w = world('tick-stale');
+    w.sim.control.setPrice(SOL, 210);
+    let open!: () => void;
+    const ready = new Promise<void>((resolve) => (open = resolve));
+    const r = await run(w, await strategies(LOCAL_TP), { ready });
+    // The feed saw 210 once; then it stops and its value ages past STALE_PRICE_MS.
+    r.stopPrices();
+    await w.clock.advance(121_000);
+    const tick = r.ticks.events.next('tick');
+    const decided = r.ticks.events.next('decided');
+    open();
+    const first = await tick;
+    expect(first).toMatchObject({ strategies: 1, intents: 0, skipped: null });
+    expect((await decided).holds).toEqual([{ rule: '*', reason: 'the SOL price is stale (121s old)' }]);
+    await ticks(w, r, 3);
+    expect(intentRows(r.stack.db)).toEqual([]);
+    expect(w.swapsLanded()).toEqual([]);
+    await r.stop();
+  });
+
+  it('the first tick waits for reconciliation', async () => {
+    const w = world('tick-ready');
+    w.sim.control.setPrice(SOL, 210);
+    let open!: () => void;
+    const ready = new Promise<void>((resolve) => (open = resolve));
+    const r = await run(w, await strategies(LOCAL_TP), { ready });
+    await w.clock.advance(5 * 10_000);
+    expect(r.ticks.status().ticks).toBe(0);
+    expect(intentRows(r.stack.db)).toEqual([]);
+    const executed = r.ticks.events.next('executed');
+    open();
+    expect((await executed).state).toBe('confirmed');
+    expect(r.seen[0]?.name).toBe('planned');
+    await r.stop();
+  });
+});
+
+describe('tick loop: intents without a handler', () => {
+  it('a vault DCA is deferred and recorded once, never journaled, across ticks and a restart', async () => {
+    const w = world('tick-vault');
+    const loaded = await strategies(DCA_VAULT);
+    const first = await run(w, loaded);
+    await ticks(w, first, 4);
+    expect(count(first, 'deferred')).toBe(1);
+    expect(first.ticks.status().deferred).toEqual({ 'place-dca-vault-order': 1 });
+    expect(intentRows(first.stack.db)).toEqual([]);
+    const recorded = actions(first.stack.db, 'intent.deferred');
+    expect(recorded).toHaveLength(1);
+    expect(JSON.parse(recorded[0]?.data ?? '{}')).toMatchObject({ kind: 'place-dca-vault-order', code: 'NO_HANDLER' });
+    await first.stop();
+
+    const second = await run(w, loaded);
+    await ticks(w, second, 2);
+    expect(count(second, 'deferred')).toBe(0);
+    expect(second.ticks.status().deferred).toEqual({ 'place-dca-vault-order': 1 });
+    expect(actions(second.stack.db, 'intent.deferred')).toHaveLength(1);
+    expect(intentRows(second.stack.db)).toEqual([]);
+    await second.stop();
+  });
+});
