@@ -76,11 +76,15 @@ function databaseWritable(db: Db): ReadinessCheck {
 }
 
 /** Paper mode's world: the embedded simulator on loopback, on the daemon's own clock. */
-async function startPaperWorld(config: Config, clock: Clock): Promise<{ url: string; seed: string; close(): Promise<void> }> {
+async function startPaperWorld(
+  config: Config,
+  clock: Clock,
+): Promise<{ url: string; seed: string; fund(wallet: string): void; close(): Promise<void> }> {
   const seed = config.sim.seed ?? createRandom().seed;
   const sim = createSimulator({ clock, seed });
   const server = await sim.listen(config.sim.port ?? 0, '127.0.0.1', { catchUpEveryMs: 1000 });
-  return { url: server.url, seed: sim.seed, close: () => server.close() };
+  // The simulated world starts anew with every run, so the paper wallet is funded anew too.
+  return { url: server.url, seed: sim.seed, fund: (wallet) => sim.control.paperWallet(wallet), close: () => server.close() };
 }
 
 /**
@@ -122,6 +126,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       outages,
       apiBaseUrl: paper?.url ?? config.api.base_url,
       apiKey: paper ? PAPER_API_KEY : config.api.key?.reveal(),
+      onWallet: paper ? (address) => paper?.fund(address) : undefined,
     });
     const started = engine;
     ops = await startOpsServer({

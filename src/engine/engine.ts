@@ -33,6 +33,11 @@ export interface EngineOptions {
   /** The Jupiter API root: the simulator's in paper mode, `api.base_url` in live mode. */
   readonly apiBaseUrl: string;
   readonly apiKey?: string | undefined;
+  /**
+   * Called with the wallet's address once it is loaded, before anything polls or trades. Paper mode
+   * funds the wallet in its freshly started simulated world here.
+   */
+  readonly onWallet?: ((address: string) => void) | undefined;
 }
 
 /** What runs between the daemon's start and stop: the strategies, the wallet's login and the feeds. */
@@ -91,6 +96,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   });
   const detachClient = metrics.attachClient(client);
   const wallet = await loadWallet(config, { redactor });
+  options.onWallet?.(wallet.address);
   const signer = createGuardedSigner({ wallet, audit, log });
   const session = createTriggerSession({
     client,
@@ -128,6 +134,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const abort = new AbortController();
   // The first scan completes before the feeds start, so their first poll already covers the strategies.
   await strategies.poll();
+  if (strategies.active.size === 0) {
+    // Most likely a wrong strategies_dir: say so rather than idle silently for weeks.
+    log.warn({ dir: config.strategies_dir }, 'no valid strategy in strategies_dir: nothing will trade until one is added');
+  }
   const watching = strategies.run(abort.signal);
   feeds.start(abort.signal);
   const trading = startTrading({
