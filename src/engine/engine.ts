@@ -18,6 +18,7 @@ import { TokenPins } from '../store/tokenPins.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import { createFeedSet, type FeedSet } from './feeds/feedSet.js';
 import { StrategyWatcher } from './strategyWatcher.js';
+import { feedReadinessChecks } from './feeds/readiness.js';
 import { startTrading, type Trading } from './trading.js';
 
 export interface EngineOptions {
@@ -177,6 +178,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     }),
     readiness: () => [
       ...feeds.readiness(),
+      // Decisions need fresh balances as much as fresh prices: a stale balance holds every strategy.
+      ...feedReadinessChecks([trading.balances]),
       {
         name: 'trigger-login',
         probe: () => {

@@ -85,6 +85,7 @@ describe('jupbot program', () => {
       'feed:positions',
       'feed:orders',
       'feed:dca',
+      'feed:balances',
       'trigger-login',
     ]);
     // Paper mode: the embedded simulator answers token search on loopback, keyless as in the real API.
