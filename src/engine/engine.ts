@@ -149,6 +149,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     db,
     audit,
     client,
+    authed: session.authed,
     signer,
     wallet: wallet.address,
     // The simulator serves the RPC next to the APIs; live mode has its own node.

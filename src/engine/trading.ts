@@ -1,7 +1,7 @@
 /**
  * The part of the engine that moves money: the intent journal, the Solana RPC, the wallet balances
- * feed, the executor with the swap handler, reconciliation (first pass before anything new, then
- * periodic) and the decide loop. Built and stopped as one piece by the engine.
+ * feed, the executor with the swap and vault (Trigger V2) handlers, the vault orders' fill sync,
+ * reconciliation (first pass before anything new, then periodic) and the decide loop. Built and stopped as one piece by the engine.
  *
  * Intervals reuse `config.poll` rather than adding keys: balances and ticks follow `poll.prices`
  * (a decision needs both fresh), reconciliation follows `poll.orders` (it polls the state of what
@@ -11,7 +11,7 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { searchTokens } from '../jupiter/tokens.js';
-import type { JupiterClient } from '../jupiter/transport.js';
+import type { AuthedJupiterClient, JupiterClient } from '../jupiter/transport.js';
 import type { Logger } from '../ops/log.js';
 import type { Redactor } from '../ops/redact.js';
 import type { GuardedSigner } from '../solana/guardedSigner.js';
@@ -23,6 +23,10 @@ import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import { STALE_PRICE_MS } from '../strategies/snapshot.js';
 import { createExecutor, type Executor } from './executor/executor.js';
 import { createSwapHandler } from './executor/swapHandler.js';
+import { createVaultCancelHandler } from './executor/vaultCancelHandler.js';
+import { createVaultPlaceHandler } from './executor/vaultPlaceHandler.js';
+import { startVaultOrderSync } from './executor/vaultSync.js';
+import { TriggerOrders } from '../store/triggerOrders.js';
 import { createBalancesFeed } from './feeds/balances.js';
 import type { FeedSet } from './feeds/feedSet.js';
 import type { Poller } from './feeds/poller.js';
@@ -38,6 +42,8 @@ export interface TradingOptions {
   readonly db: Db;
   readonly audit: AuditLog;
   readonly client: JupiterClient;
+  /** The Trigger V2 session's client: with it, `place-vault-order` and price `cancel-vault-order` intents are executed (else deferred). */
+  readonly authed?: AuthedJupiterClient | undefined;
   readonly signer: GuardedSigner;
   readonly wallet: string;
   /** The simulator's `<url>/rpc` in paper mode, `rpc.url` live. */
@@ -78,7 +84,10 @@ export function startTrading(options: TradingOptions): Trading {
     return found.decimals;
   };
   const swaps = createSwapHandler({ client, rpc, signer: options.signer, clock, decimalsOf });
-  const executor = createExecutor({ journal, rpc, clock, handlers: [swaps], log });
+  const orders = new TriggerOrders(db);
+  const vaultDeps = options.authed === undefined ? undefined : { authed: options.authed, rpc, signer: options.signer, journal, orders, clock, decimalsOf };
+  const vault = vaultDeps && [createVaultPlaceHandler(vaultDeps), createVaultCancelHandler(vaultDeps)];
+  const executor = createExecutor({ journal, rpc, clock, handlers: vault ? [swaps, ...vault] : [swaps], log });
 
   const abort = new AbortController();
   balances.start(abort.signal);
@@ -96,7 +105,10 @@ export function startTrading(options: TradingOptions): Trading {
     intervalMs: config.poll.prices,
     ready: reconcile.ready,
     signal: abort.signal,
+    vaultOrders: vault !== undefined,
   });
+  // Fills of our vault orders, recorded once, each time the orders feed reads history.
+  const stopSync = feeds.orders && vault ? startVaultOrderSync({ feed: feeds.orders, orders, journal, clock, log }) : () => undefined;
 
   return {
     journal,
@@ -110,6 +122,7 @@ export function startTrading(options: TradingOptions): Trading {
     },
     async stop() {
       executor.stop();
+      stopSync();
       abort.abort(new Error('engine stopping'));
       await Promise.allSettled([ticks.done, reconcile.done, balances.done]);
     },

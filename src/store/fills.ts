@@ -21,10 +21,12 @@ export interface FillInput {
   readonly raw?: string | null | undefined;
   /** When the fill happened (block time or event time), epoch ms. */
   readonly at: number;
+  /** The Trigger V2 order that filled (`trigger_orders.id`), for vault fills. */
+  readonly triggerOrderId?: string | null | undefined;
 }
 
 /** Inserts one fill; true when it was new. */
-export function insertFill(db: Db, fill: FillInput & { intentId?: string | null; strategy?: string | null; triggerOrderId?: string | null; positionPubkey?: string | null }, recordedAt: number): boolean {
+export function insertFill(db: Db, fill: FillInput & { intentId?: string | null; strategy?: string | null; triggerOrderId?: string | null | undefined; positionPubkey?: string | null }, recordedAt: number): boolean {
   const result = db
     .prepare(
       `INSERT INTO fills (signature, idx, source, strategy, intent_id, trigger_order_id, position_pubkey, in_mint, in_amount, in_decimals,

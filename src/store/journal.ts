@@ -46,6 +46,13 @@ export interface SignedRecord {
   readonly data?: object | undefined;
 }
 
+/** Trigger V2 ids of an intent (undefined: unchanged). */
+export interface TriggerIds {
+  readonly depositRequestId?: string | undefined;
+  readonly cancelRequestId?: string | undefined;
+  readonly orderId?: string | undefined;
+}
+
 export interface Failure {
   readonly code: string;
   readonly message: string;
@@ -168,6 +175,25 @@ export class Journal {
       set: { signed_tx: null, signature: null, blockhash: null, last_valid_block_height: null, request_id: null },
       action: (row) => ({ kind: 'intent.rearmed', data: { previousSignature: row.signature, attempts: row.attempts, ...data } }),
     });
+  }
+
+  /**
+   * Records Trigger V2 ids on the row (no state change) with the action that explains them, in one
+   * transaction: a deposit's `requestId` and unsigned bytes before they are signed, a cancel's
+   * `requestId` before the withdrawal is signed, the order id as soon as it is known. A restart
+   * resumes from these (reference §4: persist them to survive restarts). Only the given ids change.
+   */
+  recordTriggerIds(id: string, ids: TriggerIds, kind: string, data: object = {}): IntentRow {
+    const set = Object.entries({ deposit_request_id: ids.depositRequestId, cancel_request_id: ids.cancelRequestId, order_id: ids.orderId }).filter(
+      (e): e is [string, string] => e[1] !== undefined,
+    );
+    return this.#db.transaction(() => {
+      const row = this.require(id);
+      const columns = ['updated_at = ?', ...set.map(([c]) => `${c} = ?`)];
+      this.#db.prepare(`UPDATE intents SET ${columns.join(', ')} WHERE id = ?`).run(this.#clock.now(), ...set.map(([, v]) => v), id);
+      this.#audit.append({ kind, strategy: row.strategy, intentId: id, signature: row.signature, data: { ...ids, ...data } });
+      return this.require(id);
+    })();
   }
 
   /** An action about an intent that does not change its state (a re-send, an error to retry later). */

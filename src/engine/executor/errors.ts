@@ -22,7 +22,11 @@ export type ExecutorErrorCode =
   /** The journal row's params do not parse for its kind. */
   | 'PARAMS_INVALID'
   /** Planned too long ago to act on safely (reconcile's `staleAfterMs`). */
-  | 'STALE_INTENT';
+  | 'STALE_INTENT'
+  /** Trigger V2 crafted a deposit that is not the intent's (mint, amount or vault differ): nothing signed. */
+  | 'DEPOSIT_MISMATCH'
+  /** A vault order's `expiresAt` passed before it could be placed: nothing signed. */
+  | 'VAULT_ORDER_EXPIRED';
 
 /** The intent must not be carried out: it is failed (recorded) and never retried. */
 export class IntentRefusedError extends JupbotError {

@@ -4,8 +4,10 @@
  * strategy decide() and:
  *
  * - `swap` intents: planned into the journal first (idempotent by id: a repeated tick, a restart or
- *   a hot reload finds the row instead of making another), then driven by the executor;
- * - every other kind (vault orders, DCA vault, prediction sell and claim) has no handler yet: it is
+ *   a hot reload finds the row instead of making another), then driven by the executor; with
+ *   `vaultOrders`, `place-vault-order` and price `cancel-vault-order` intents the same way (they move
+ *   balances too, and count in `swapsPlanned`);
+ * - every other kind (patch/renew, DCA vault, prediction sell and claim) has no handler yet: it is
  *   NOT journaled (a planned row would be resumed by reconciliation and half-execute), but recorded
  *   once per intent id — a log line and an `intent.deferred` action — and counted in status.
  *
@@ -25,6 +27,8 @@ import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 import type { Executor } from '../executor/executor.js';
 import { swapPlan } from '../executor/swapParams.js';
+import { vaultCancelPlan, vaultPlacePlan } from '../executor/vaultParams.js';
+import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { strategyProgress, strategyRows } from './strategyProgress.js';
@@ -58,6 +62,8 @@ export interface TickLoopOptions {
   readonly ready: Promise<unknown>;
   readonly signal: AbortSignal;
   readonly log?: Logger | undefined;
+  /** The vault handlers are wired: `place-vault-order` and price-order `cancel-vault-order` intents are journaled and executed, not deferred. */
+  readonly vaultOrders?: boolean | undefined;
 }
 
 export interface TickStatus {
@@ -109,10 +115,11 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
   }
 
-  async function swap(strategy: LoadedStrategy, intent: SwapIntent): Promise<void> {
+  async function swap(strategy: LoadedStrategy, intent: SwapIntent | PlanInput): Promise<void> {
     // Journal first (rule 1); the id makes it idempotent, so this is the real guard against twice.
     const created = options.journal.get(intent.id) === undefined;
-    const row = executor.plan(swapPlan(intent));
+    // A vault deposit moves balances too: it goes through the same path as a swap.
+    const row = executor.plan('key' in intent ? swapPlan(intent) : intent);
     if (created) swapsPlanned += 1;
     events.emit('planned', { intentId: row.id, strategy: strategy.name, created });
     if (row.state === 'confirmed' || row.state === 'failed' || row.state === 'cancelled') return;
@@ -162,6 +169,13 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
         intents += 1;
         if (intent.kind === 'swap') {
           await swap(strategy, intent);
+          swapped = true;
+        } else if (intent.kind === 'place-vault-order' && options.vaultOrders === true) {
+          await swap(strategy, vaultPlacePlan(intent));
+          swapped = true;
+        } else if (intent.kind === 'cancel-vault-order' && intent.family === 'price' && options.vaultOrders === true) {
+          // A withdrawal returns funds: balances move, so the same path as a swap.
+          await swap(strategy, vaultCancelPlan(intent));
           swapped = true;
         } else defer(strategy, intent);
       }

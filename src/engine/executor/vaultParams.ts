@@ -1,0 +1,93 @@
+/**
+ * The Trigger V2 vault intents as the journal stores them (`intents.params`, canonical JSON, amounts
+ * as base-unit strings) and back. A restarted daemon resumes from the row alone, so everything the
+ * handler needs to place or cancel the order is here.
+ */
+import { z } from 'zod';
+import type { CancelVaultOrderIntent, PlaceVaultOrderIntent } from '../../strategies/intents.js';
+import type { PlanInput } from '../../store/journal.js';
+import { IntentRefusedError } from './errors.js';
+
+export const VAULT_PLACE_KIND = 'place-vault-order';
+export const VAULT_CANCEL_KIND = 'cancel-vault-order';
+
+const Mint = z.string().min(32).max(44);
+const Usd = z.string().regex(/^\d+(\.\d+)?$/);
+
+const VaultPlaceParams = z.strictObject({
+  orderType: z.enum(['single', 'oco', 'otoco']),
+  inputMint: Mint,
+  inputDecimals: z.number().int().min(0).max(255),
+  outputMint: Mint,
+  inputAmount: z.string().regex(/^[1-9]\d*$/).transform(BigInt),
+  triggerMint: Mint,
+  triggerCondition: z.enum(['above', 'below']).optional(),
+  triggerPriceUsd: Usd.optional(),
+  trailingBps: z.number().int().optional(),
+  tpPriceUsd: Usd.optional(),
+  slPriceUsd: Usd.optional(),
+  slippageBps: z.number().int().min(0).max(10_000).optional(),
+  expiresAt: z.number().int().positive(),
+  strategyHash: z.string().optional(),
+});
+export type VaultPlaceParams = z.output<typeof VaultPlaceParams>;
+
+const VaultCancelParams = z.strictObject({
+  orderId: z.string().min(1).max(128),
+  family: z.literal('price'),
+  strategyHash: z.string().optional(),
+});
+export type VaultCancelParams = z.output<typeof VaultCancelParams>;
+
+/** The journal entry for a decided vault order. */
+export function vaultPlacePlan(intent: PlaceVaultOrderIntent): PlanInput {
+  const o = intent.order;
+  return {
+    id: intent.id,
+    kind: VAULT_PLACE_KIND,
+    strategy: intent.key.strategy,
+    rule: intent.key.rule,
+    params: {
+      orderType: o.orderType,
+      inputMint: o.inputMint,
+      inputDecimals: o.inputDecimals,
+      outputMint: o.outputMint,
+      inputAmount: o.inputAmount.toString(),
+      triggerMint: o.triggerMint,
+      ...(o.triggerCondition === undefined ? {} : { triggerCondition: o.triggerCondition }),
+      ...(o.triggerPriceUsd === undefined ? {} : { triggerPriceUsd: o.triggerPriceUsd }),
+      ...(o.trailingBps === undefined ? {} : { trailingBps: o.trailingBps }),
+      ...(o.tpPriceUsd === undefined ? {} : { tpPriceUsd: o.tpPriceUsd }),
+      ...(o.slPriceUsd === undefined ? {} : { slPriceUsd: o.slPriceUsd }),
+      ...(o.slippageBps === undefined ? {} : { slippageBps: o.slippageBps }),
+      expiresAt: o.expiresAt,
+      strategyHash: intent.key.version,
+    },
+    evidence: { ...intent.evidence, trigger: intent.key.trigger },
+    reason: intent.reason,
+  };
+}
+
+/** The journal entry for a decided cancel of a price order (DCA cancels are not handled yet). */
+export function vaultCancelPlan(intent: CancelVaultOrderIntent): PlanInput {
+  return {
+    id: intent.id,
+    kind: VAULT_CANCEL_KIND,
+    strategy: intent.key.strategy,
+    rule: intent.key.rule,
+    params: { orderId: intent.orderId, family: intent.family, strategyHash: intent.key.version },
+    evidence: { ...intent.evidence, trigger: intent.key.trigger },
+    reason: intent.reason,
+  };
+}
+
+function parse<S extends z.ZodType>(schema: S, what: string, params: unknown): z.output<S> {
+  const parsed = schema.safeParse(params);
+  if (!parsed.success) {
+    throw new IntentRefusedError('PARAMS_INVALID', `${what} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+export const parseVaultPlaceParams = (params: unknown): VaultPlaceParams => parse(VaultPlaceParams, VAULT_PLACE_KIND, params);
+export const parseVaultCancelParams = (params: unknown): VaultCancelParams => parse(VaultCancelParams, VAULT_CANCEL_KIND, params);

@@ -1,0 +1,173 @@
+/**
+ * `place-vault-order` through Trigger V2: ensure the vault, craft the deposit, guard it as a
+ * `vault-deposit` of exactly the intent's mint and amount into our vault, sign; then
+ * `POST /orders/price` with the signed deposit (Jupiter lands it during that call).
+ *
+ * The executor's write-ahead discipline applies unchanged: the deposit's `requestId` and unsigned
+ * bytes are journaled before signing, the signed bytes before the create call. The deposit's
+ * signature is the link to the order: an unknown create outcome is settled by finding the order whose
+ * deposit event carries that signature in history, or by the chain proving the deposit expired —
+ * never by crafting a second deposit while the first may still land.
+ */
+import { VersionedTransaction } from '@solana/web3.js';
+import type { Clock } from '../../clock.js';
+import { ApiError, ParamsError, TransportError } from '../../jupiter/errors.js';
+import { type AuthedJupiterClient, Priority } from '../../jupiter/transport.js';
+import { craftDeposit, createPriceOrder, type CreatePriceOrderParams, type OrderHistoryItem } from '../../jupiter/trigger.js';
+import type { GuardedSigner } from '../../solana/guardedSigner.js';
+import type { SolanaRpc } from '../../solana/rpc.js';
+import type { IntentRow, Journal, SignedRecord } from '../../store/journal.js';
+import type { TriggerOrders } from '../../store/triggerOrders.js';
+import { IntentRefusedError } from './errors.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
+import { parseVaultPlaceParams, VAULT_PLACE_KIND, type VaultPlaceParams } from './vaultParams.js';
+import { ensureVault, findOrderByDeposit } from './vaultOrders.js';
+
+/** Solana: a blockhash is accepted for 150 blocks after it was issued. */
+const BLOCKHASH_VALID_BLOCKS = 150;
+
+export interface VaultHandlerOptions {
+  /** The Trigger V2 client with the session's JWT. */
+  readonly authed: AuthedJupiterClient;
+  readonly rpc: SolanaRpc;
+  readonly signer: GuardedSigner;
+  readonly journal: Journal;
+  readonly orders: TriggerOrders;
+  readonly clock: Clock;
+  readonly decimalsOf: (mint: string) => number | Promise<number>;
+}
+
+export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHandler {
+  const { authed, rpc, signer, journal, clock } = options;
+
+  /** Mirrors the order's legs, records its id, writes `order.placed` the first time; the summary for the journal. */
+  async function adopt(row: IntentRow, params: VaultPlaceParams, legs: readonly OrderHistoryItem[]): Promise<Record<string, unknown>> {
+    const [main] = legs;
+    if (!main) throw new Error('no order to record');
+    const outputDecimals = await options.decimalsOf(params.outputMint);
+    let isNew = false;
+    for (const [i, leg] of legs.entries()) {
+      const created = options.orders.upsert(leg, { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature }, clock.now());
+      if (i === 0) isNew = created;
+    }
+    if (journal.require(row.id).orderId !== main.id) journal.recordTriggerIds(row.id, { orderId: main.id }, 'order.id', { source: 'history' });
+    const summary = { orderId: main.id, legs: legs.map((l) => l.id), orderType: main.orderType, depositSignature: row.signature, state: main.orderState };
+    if (isNew) journal.note(row.id, 'order.placed', { ...summary, params: row.params });
+    return summary;
+  }
+
+  /** The order our deposit funded, mirrored; undefined when history does not show it. */
+  async function lookUp(row: SignedRow, params: VaultPlaceParams): Promise<Record<string, unknown> | undefined> {
+    const legs = await findOrderByDeposit(authed, row.signature);
+    return legs.length === 0 ? undefined : adopt(row, params, legs);
+  }
+
+  return {
+    kind: VAULT_PLACE_KIND,
+
+    async prepare(row, context): Promise<SignedRecord> {
+      const params = parseVaultPlaceParams(row.params);
+      if (params.expiresAt <= clock.now()) throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `expiresAt ${params.expiresAt} has passed`, { expiresAt: params.expiresAt });
+      const vault = await ensureVault(authed, context.signal);
+      const craft = await craftDeposit(
+        authed,
+        { inputMint: params.inputMint, outputMint: params.outputMint, userAddress: signer.address, amount: params.inputAmount, orderType: 'price', orderSubType: params.orderType },
+        { signal: context.signal, priority: Priority.Place },
+      );
+      // Journaled before anything is signed: the requestId and the exact bytes Jupiter offered.
+      journal.recordTriggerIds(row.id, { depositRequestId: craft.requestId }, 'deposit.crafted', { transaction: craft.transaction, vault: craft.receiverAddress, mint: craft.mint, amount: craft.amount });
+      if (craft.mint !== params.inputMint || BigInt(craft.amount) !== params.inputAmount || craft.receiverAddress !== vault.vaultPubkey) {
+        throw new IntentRefusedError('DEPOSIT_MISMATCH', `the crafted deposit is ${craft.amount} ${craft.mint} to ${craft.receiverAddress}, not ${params.inputAmount} ${params.inputMint} to our vault`, {
+          craft: { mint: craft.mint, amount: craft.amount, vault: craft.receiverAddress },
+        });
+      }
+      // The guard decodes the bytes themselves: the craft's own fields above are only a first check.
+      const signed = await signer.signBase64(craft.transaction, { kind: 'vault-deposit', mint: params.inputMint, amount: params.inputAmount, vault: vault.vaultPubkey }, { strategy: row.strategy, intentId: row.id });
+      const bytes = Buffer.from(signed.signed, 'base64');
+      const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
+      // The craft gives no lastValidBlockHeight: now + 150 is an upper bound (safe to wait longer).
+      const lastValidBlockHeight = (await rpc.getBlockHeight()) + BLOCKHASH_VALID_BLOCKS;
+      return {
+        bytes,
+        signature: signed.signature,
+        blockhash,
+        lastValidBlockHeight,
+        requestId: craft.requestId,
+        data: { vault: vault.vaultPubkey, depositRequestId: craft.requestId, guard: { programs: signed.summary.programs, feePayer: signed.summary.feePayer } },
+      };
+    },
+
+    async submit(row, mode): Promise<SubmitResult> {
+      const params = parseVaultPlaceParams(row.params);
+      const depositRequestId = row.depositRequestId ?? row.requestId;
+      if (depositRequestId === null) return { kind: 'rejected', code: 'NO_DEPOSIT_REQUEST', message: 'no depositRequestId recorded', data: {} };
+      if (mode === 'resend') {
+        // The last call's outcome is unknown: history first. Only if it shows no order are the SAME
+        // bytes posted again (an identical create is answered idempotently; one signature lands once).
+        try {
+          const found = await lookUp(row, params);
+          if (found) return { kind: 'confirmed', data: { ...found, via: 'history' }, fills: [] };
+        } catch (error) {
+          return classify(error, mode);
+        }
+      }
+      let answer;
+      try {
+        // No stop signal: a create that started finishes, so its answer is not lost needlessly.
+        answer = await createPriceOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), { priority: Priority.Place });
+      } catch (error) {
+        if (error instanceof ParamsError) return { kind: 'failed', code: 'VAULT_ORDER_EXPIRED', message: error.message, data: { expiresAt: params.expiresAt } };
+        return classify(error, mode);
+      }
+      journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', txSignature: answer.txSignature, depositConfirmed: answer.depositConfirmed, message: answer.message ?? null });
+      try {
+        const found = await lookUp(row, params);
+        if (found) return { kind: 'confirmed', data: { ...found, via: 'create' }, fills: [] };
+      } catch {
+        // Mirrored on the next pass: the deposit's signature then decides (landed → history again).
+      }
+      return { kind: 'unknown', code: 'ORDER_NOT_IN_HISTORY', message: `order ${answer.id} created; history does not show it yet`, data: { orderId: answer.id } };
+    },
+
+    async landed(row): Promise<LandedReport> {
+      // The deposit landed, so the order exists: history must show it (until then this throws and the
+      // intent stays sent for the next pass — never a second deposit).
+      const found = await lookUp(row, parseVaultPlaceParams(row.params));
+      if (!found) throw new Error(`deposit ${row.signature} landed but no order in history shows it yet`);
+      return { data: { ...found, via: 'chain' }, fills: [] };
+    },
+  };
+}
+
+function createBody(params: VaultPlaceParams, user: string, depositRequestId: string, signedTx: string): CreatePriceOrderParams {
+  const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+  const optional = {
+    triggerCondition: params.triggerCondition,
+    triggerPriceUsd: num(params.triggerPriceUsd),
+    trailingBps: params.trailingBps,
+    tpPriceUsd: num(params.tpPriceUsd),
+    slPriceUsd: num(params.slPriceUsd),
+    slippageBps: params.slippageBps,
+  };
+  return {
+    orderType: params.orderType,
+    depositRequestId,
+    depositSignedTx: signedTx,
+    userPubkey: user,
+    inputMint: params.inputMint,
+    inputAmount: params.inputAmount,
+    outputMint: params.outputMint,
+    triggerMint: params.triggerMint,
+    expiresAt: params.expiresAt,
+    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** A 4xx: this call did not create it (the bytes are Jupiter's to land, and they expire). Timeouts, 5xx, resets: unknown. */
+export function classify(error: unknown, mode: string): SubmitResult {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof ApiError || error instanceof TransportError) {
+    return { kind: error.outcomeUnknown ? 'unknown' : 'rejected', code: error.code, message, data: { mode } };
+  }
+  return { kind: 'unknown', code: 'SUBMIT_ERROR', message, data: { mode } };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { reconcile } from '../../../../src/engine/reconcile.js';
+import { SOL } from './support.js';
+import { actions, cancelIntent, vaultIntent, vaultWorld, type VaultStack } from './vaultSupport.js';
+
+function crash(s: VaultStack): void {
+  s.executor.stop();
+  s.db.close();
+}
+
+const withdrawals = (w: ReturnType<typeof vaultWorld>): number =>
+  w.sim.control.dumpLedger().entries.filter((e) => e.reason === 'withdrawal' && e.wallet === w.wallet.address && e.mint === SOL && BigInt(e.delta) > 0n).length;
+
+describe('vault handler: the two-step cancel', () => {
+  it('"not ready" just after creation leaves the cancel planned; a later pass cancels the order once', async () => {
+    const w = vaultWorld('vault-cancel');
+    const s = w.bootVault();
+    const placed = await s.executor.execute(vaultIntent());
+    const orderId = placed.orderId ?? '';
+    const early = await s.executor.execute(cancelIntent(orderId));
+    expect(early.state).toBe('planned');
+    expect(actions(s.db, 'intent.error').map((a) => JSON.parse(a.data) as { code: string })).toEqual([expect.objectContaining({ code: 'TRIGGER_BAD_REQUEST' })]);
+
+    await w.sim.control.advance(6_000);
+    const report = await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock });
+    expect(report.outcomes[early.id]).toBe('confirmed');
+    const row = s.journal.require(early.id);
+    expect(row.cancelRequestId).not.toBeNull();
+    expect(w.simOrders()).toEqual([expect.objectContaining({ id: orderId, orderState: 'cancelled' })]);
+    expect(s.orders.get(orderId)?.state).toBe('cancelled');
+    expect(actions(s.db, 'order.cancelled')).toHaveLength(1);
+    expect(withdrawals(w)).toBe(1);
+  });
+
+  it('a crash between the steps (withdrawal signed, not confirmed): the restart confirms the same bytes, once', async () => {
+    const w = vaultWorld('vault-cancel-crash');
+    const first = w.bootVault();
+    const placed = await first.executor.execute(vaultIntent());
+    await w.sim.control.advance(6_000);
+    first.executor.events.on('signed', ({ row }) => {
+      if (row.kind === 'cancel-vault-order') first.executor.stop();
+    });
+    const stuck = await first.executor.execute(cancelIntent(placed.orderId ?? ''));
+    expect(stuck.state).toBe('signed');
+    expect(stuck.cancelRequestId).not.toBeNull();
+    expect(w.simOrders()[0]?.orderState).toBe('pending_withdraw');
+    crash(first);
+
+    const second = w.bootVault();
+    const report = await reconcile({ journal: second.journal, executor: second.executor, clock: w.clock });
+    expect(report.outcomes[stuck.id]).toBe('confirmed');
+    const row = second.journal.require(stuck.id);
+    expect(row.signature).toBe(stuck.signature);
+    expect(row.cancelRequestId).toBe(stuck.cancelRequestId);
+    // Step 1 was not asked again: the journaled cancelRequestId and bytes were enough.
+    expect(second.routes).not.toContain('/trigger/v2/orders/price/cancel/{orderId}');
+    expect(w.simOrders()[0]?.orderState).toBe('cancelled');
+    expect(withdrawals(w)).toBe(1);
+    // Confirming again (a lost answer, another pass) is harmless: the same signature, nothing moves.
+    await second.executor.drive(stuck.id);
+    expect(withdrawals(w)).toBe(1);
+  });
+
+  it('a crash after step 1, before signing: the restart asks step 1 again (it supersedes), one withdrawal', async () => {
+    const w = vaultWorld('vault-cancel-step1');
+    const first = w.bootVault();
+    const placed = await first.executor.execute(vaultIntent());
+    await w.sim.control.advance(6_000);
+    const plan = cancelIntent(placed.orderId ?? '');
+    first.executor.plan(plan);
+    first.journal.recordTriggerIds(plan.id, { cancelRequestId: 'lost-in-crash' }, 'cancel.requested', {});
+    crash(first);
+
+    const second = w.bootVault();
+    const row = await second.executor.drive(plan.id);
+    expect(row.state).toBe('confirmed');
+    expect(row.cancelRequestId).not.toBe('lost-in-crash');
+    expect(w.simOrders()[0]?.orderState).toBe('cancelled');
+    expect(withdrawals(w)).toBe(1);
+  });
+});

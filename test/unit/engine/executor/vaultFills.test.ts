@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { startVaultOrderSync, syncVaultOrders } from '../../../../src/engine/executor/vaultSync.js';
+import type { FeedEvents, Poller } from '../../../../src/engine/feeds/poller.js';
+import type { OrderSnapshot } from '../../../../src/engine/feeds/orders.js';
+import type { OrderHistoryItem } from '../../../../src/jupiter/trigger.js';
+import { TypedEmitter } from '../../../../src/typedEmitter.js';
+import { getAllOrderHistory } from '../../../../src/jupiter/trigger.js';
+import { actions, SOL, vaultIntent, vaultWorld } from './vaultSupport.js';
+
+describe('vault handler: an OCO placed, filled and recorded once', () => {
+  it('fills when the price crosses the take-profit; the fill is recorded once, the stop-loss leg cancelled', async () => {
+    const w = vaultWorld('vault-oco');
+    const s = w.bootVault();
+    const price = w.sim.control.price(SOL);
+    const row = await s.executor.execute(
+      vaultIntent({ orderType: 'oco', triggerCondition: undefined, triggerPriceUsd: undefined, tpPriceUsd: (price * 1.1).toFixed(2), slPriceUsd: (price * 0.9).toFixed(2) }, 'oco'),
+    );
+    expect(row.state).toBe('confirmed');
+    const legs = (s.db.prepare('SELECT id, state FROM trigger_orders WHERE intent_id = ? ORDER BY id').all(row.id) as Array<{ id: string; state: string }>).map((l) => l.id);
+    expect(legs).toHaveLength(2);
+    expect(legs).toContain(row.orderId);
+    expect(actions(s.db, 'order.placed')).toHaveLength(1);
+
+    await w.sim.control.advance(2_000);
+    w.sim.control.setPrice(SOL, price * 1.2);
+    await w.sim.control.advance(3_000);
+
+    const items = await getAllOrderHistory(s.authed);
+    const sync = { orders: s.orders, journal: s.journal, clock: w.clock };
+    expect(syncVaultOrders(items, sync)).toBe(1);
+    // The same history read again (the next poll, a restart): nothing new.
+    expect(syncVaultOrders(items, sync)).toBe(0);
+    expect(syncVaultOrders(await getAllOrderHistory(s.authed), sync)).toBe(0);
+
+    expect(s.journal.fillCount(row.id)).toBe(1);
+    const fill = s.db.prepare('SELECT source, trigger_order_id, in_mint, in_amount, out_amount FROM fills WHERE intent_id = ?').get(row.id) as Record<string, string>;
+    expect(fill).toMatchObject({ source: 'trigger', trigger_order_id: row.orderId, in_mint: SOL, in_amount: '1000000000' });
+    expect(BigInt(fill['out_amount'] ?? '0')).toBeGreaterThan(0n);
+    expect(actions(s.db, 'fill')).toHaveLength(1);
+    expect(s.orders.get(row.orderId ?? '')?.state).toBe('filled');
+    const sibling = legs.find((id) => id !== row.orderId) ?? '';
+    expect(s.orders.get(sibling)?.state).toBe('cancelled');
+    const cancelled = actions(s.db, 'order.cancelled');
+    expect(cancelled).toHaveLength(1);
+    expect(JSON.parse(cancelled[0]?.data ?? '{}')).toMatchObject({ orderId: sibling, via: 'history' });
+  });
+
+  it('the orders feed drives the sync: each read records what is new, once; unsubscribing stops it', async () => {
+    const w = vaultWorld('vault-oco-feed');
+    const s = w.bootVault();
+    const price = w.sim.control.price(SOL);
+    const row = await s.executor.execute(vaultIntent({ triggerPriceUsd: (price * 1.1).toFixed(2) }));
+    await w.sim.control.advance(2_000);
+    w.sim.control.setPrice(SOL, price * 1.2);
+    await w.sim.control.advance(3_000);
+    const events = new TypedEmitter<FeedEvents<OrderSnapshot<OrderHistoryItem>>>();
+    const feed = { events } as unknown as Poller<OrderSnapshot<OrderHistoryItem>>;
+    const stop = startVaultOrderSync({ feed, orders: s.orders, journal: s.journal, clock: w.clock });
+    const items = await getAllOrderHistory(s.authed);
+    const read = { feed: 'orders', value: { active: [], recentPast: items }, at: w.clock.now(), durationMs: 0 };
+    events.emit('updated', read);
+    events.emit('updated', read);
+    expect(s.journal.fillCount(row.id)).toBe(1);
+    expect(actions(s.db, 'fill')).toHaveLength(1);
+    stop();
+    expect(s.orders.get(row.orderId ?? '')?.state).toBe('filled');
+  });
+});
