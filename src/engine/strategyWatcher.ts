@@ -26,7 +26,10 @@ export interface StrategyWatcherEvents {
 /** The store side the watcher writes to; each part optional so tests and `plan` can run without a database. */
 export interface StrategyWatcherStore {
   readonly pins?: TokenPinLookup & { pin(pin: NewPin, at: number): unknown };
-  readonly versions?: { record(input: { strategy: string; sha256: string; yaml: string; sourceFile: string }, at: number): { version: number } };
+  readonly versions?: {
+    record(input: { strategy: string; sha256: string; yaml: string; sourceFile: string }, at: number): { version: number };
+    latest(strategy: string): { version: number; sha256: string } | undefined;
+  };
   readonly audit?: { append(action: ActionInput): unknown };
 }
 
@@ -156,8 +159,17 @@ export class StrategyWatcher {
     const strategy = outcome.strategy;
     const at = this.#options.clock.now();
     for (const pin of outcome.newPins) this.#options.pins?.pin(pin, at);
+    // What the database knew before this process: a restart must not report every strategy as new.
+    const stored = previous ? undefined : this.#options.versions?.latest(name);
     const version = this.#options.versions?.record({ strategy: name, sha256: hash, yaml: text, sourceFile: file }, at).version ?? null;
-    const changes = previous && previous.name === name ? specChanges(previous.spec, strategy.spec) : ['(new)'];
+    const changes =
+      previous && previous.name === name
+        ? specChanges(previous.spec, strategy.spec)
+        : stored?.sha256 === hash
+          ? ['(unchanged since the last run)']
+          : stored
+            ? [`(changed while stopped; the last run had version ${stored.version})`]
+            : ['(new)'];
     if (previous && previous.name !== name) this.#removed(file, previous);
     this.#files.set(file, { hash, active: strategy, clash: false, transient: false, reported: '' });
     this.#options.audit?.append({ kind: 'strategy.version', strategy: name, data: { file, sha256: hash, version, previous_sha256: previous?.hash ?? null, changes, tokens: Object.fromEntries(Object.entries(strategy.tokens).map(([role, t]) => [role, t.mint])) } });

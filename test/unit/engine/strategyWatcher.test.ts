@@ -92,6 +92,28 @@ describe('StrategyWatcher (hot reload)', () => {
     ]);
   });
 
+  it('tells a restart with an unchanged file from one whose file changed while stopped', async () => {
+    writeFileSync(join(dir, 'guard.yaml'), stop('-10%'));
+    const first = start();
+    expect(await first.watcher.events.next('applied')).toMatchObject({ version: 1, changes: ['(new)'] });
+    stopWatcher.abort();
+
+    // A new process on the same database: same file.
+    stopWatcher = new AbortController();
+    const second = start();
+    expect(await second.watcher.events.next('applied')).toMatchObject({ version: 1, changes: ['(unchanged since the last run)'] });
+    stopWatcher.abort();
+
+    // And again after an edit made while it was stopped.
+    writeFileSync(join(dir, 'guard.yaml'), stop('-20%'));
+    stopWatcher = new AbortController();
+    const third = start();
+    expect(await third.watcher.events.next('applied')).toMatchObject({
+      version: 2,
+      changes: ['(changed while stopped; the last run had version 1)'],
+    });
+  });
+
   it('rejects an invalid edit with its errors while the old version keeps producing intents', async () => {
     writeFileSync(join(dir, 'guard.yaml'), stop('-10%'));
     const { watcher, audit } = start();
