@@ -7,14 +7,19 @@ import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
 import { createPricesFeed } from '../../../../src/engine/feeds/prices.js';
 import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
 import { startTickLoop, type TickEvents, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
+import type { JupiterClient } from '../../../../src/jupiter/transport.js';
+import type { SolanaRpc } from '../../../../src/solana/rpc.js';
 import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.js';
 import { load } from '../../strategies/helpers.js';
 import { type Stack, type World } from '../executor/support.js';
 
 export const INTERVAL = 10_000;
 
-export interface Running {
-  stack: Stack;
+/** What the tick harness needs of a stack: the swap stack has it all; a vault stack supplies its client and rpc. */
+export type TickParts = Pick<Stack, 'db' | 'audit' | 'journal' | 'executor'> & { client: JupiterClient; rpc: SolanaRpc };
+
+export interface Running<S extends TickParts = Stack> {
+  stack: S;
   ticks: TickLoop;
   /** Every tick-loop event, in order. */
   seen: { name: keyof TickEvents; payload: TickEvents[keyof TickEvents] }[];
@@ -33,9 +38,20 @@ export async function strategies(...texts: string[]): Promise<Map<string, Loaded
  * Boots a stack and starts feeds, reconciliation and ticks on it. The tick loop starts once both
  * feeds have a value, unless `ready` (reconciliation's first pass by default) says otherwise.
  */
-export async function run(w: World, loaded: ReadonlyMap<string, LoadedStrategy>, options: { ready?: Promise<unknown>; intervalMs?: number } = {}): Promise<Running> {
+export async function run(w: World, loaded: ReadonlyMap<string, LoadedStrategy>, options: TickOptions = {}): Promise<Running> {
+  return await runOn(w, w.boot(), loaded, options);
+}
+
+export interface TickOptions {
+  ready?: Promise<unknown>;
+  intervalMs?: number;
+  /** Wire the vault handlers into the tick loop (the stack's executor must have them). */
+  vaultOrders?: boolean;
+}
+
+/** The same as {@link run}, on a stack the caller booted (a vault stack, say). */
+export async function runOn<S extends TickParts>(w: World, stack: S, loaded: ReadonlyMap<string, LoadedStrategy>, options: TickOptions = {}): Promise<Running<S>> {
   const intervalMs = options.intervalMs ?? INTERVAL;
-  const stack = w.boot();
   const abort = new AbortController();
   const pricesAbort = new AbortController();
   abort.signal.addEventListener('abort', () => pricesAbort.abort());
@@ -59,8 +75,9 @@ export async function run(w: World, loaded: ReadonlyMap<string, LoadedStrategy>,
     intervalMs,
     ready: options.ready ?? reconcile.ready,
     signal: abort.signal,
+    ...(options.vaultOrders ? { vaultOrders: true } : {}),
   });
-  const seen: Running['seen'] = [];
+  const seen: Running<S>['seen'] = [];
   for (const name of ['tick', 'planned', 'executed', 'deferred'] as const) ticks.events.on(name, (payload) => seen.push({ name, payload }));
   // The first tick runs as soon as reconciliation is ready, without the clock moving.
   if (options.ready === undefined) await ticks.events.next('tick');
@@ -79,7 +96,7 @@ export async function run(w: World, loaded: ReadonlyMap<string, LoadedStrategy>,
 }
 
 /** Advances the clock one interval at a time until `n` more ticks have run; returns their payloads. */
-export async function ticks(w: World, r: Running, n: number, intervalMs = INTERVAL): Promise<TickEvents['tick'][]> {
+export async function ticks(w: World, r: Running<TickParts>, n: number, intervalMs = INTERVAL): Promise<TickEvents['tick'][]> {
   const out: TickEvents['tick'][] = [];
   for (let i = 0; i < n; i++) {
     const next = r.ticks.events.next('tick');

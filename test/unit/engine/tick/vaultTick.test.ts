@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
-import { createPricesFeed } from '../../../../src/engine/feeds/prices.js';
-import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
-import { startTickLoop } from '../../../../src/engine/tick/tickLoop.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.js';
 import { HEADER } from '../../strategies/helpers.js';
 import { simFetch } from '../executor/support.js';
 import { SOL, vaultWorld, type VaultWorld } from '../executor/vaultSupport.js';
-import { INTERVAL, strategies } from './support.js';
+import { runOn, strategies, ticks } from './support.js';
 
 const VAULT_TP = `${HEADER}name: sol-vault-tp
 kind: price-order
@@ -23,44 +19,14 @@ take_profit:
 /** Feeds, reconciliation and ticks on a vault stack (the vault handlers wired: vaultOrders true). */
 async function run(w: VaultWorld, loaded: ReadonlyMap<string, LoadedStrategy>): Promise<{ stack: ReturnType<VaultWorld['bootVault']>; next: () => Promise<void>; stop: () => Promise<void> }> {
   const stack = w.bootVault();
-  const abort = new AbortController();
-  const mints = (): string[] => [...loaded.values()].flatMap((s) => Object.values(s.tokens).map((t) => t?.mint ?? ''));
-  const prices = createPricesFeed({ client: stack.authed, clock: w.clock, intervalMs: INTERVAL, mints });
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: simFetch(w.sim) });
-  const balances = createBalancesFeed({ rpc, clock: w.clock, wallet: w.wallet.address, intervalMs: INTERVAL });
-  const first = Promise.all([prices.events.next('updated'), balances.events.next('updated')]);
-  prices.start(abort.signal);
-  balances.start(abort.signal);
-  await first;
-  const reconcile = startReconcileLoop({ journal: stack.journal, executor: stack.executor, clock: w.clock, audit: stack.audit, intervalMs: 30_000, signal: abort.signal });
-  const ticks = startTickLoop({
-    clock: w.clock,
-    db: stack.db,
-    journal: stack.journal,
-    audit: stack.audit,
-    executor: stack.executor,
-    strategies: () => loaded,
-    sources: () => ({ prices: prices.state(), balances: balances.state() }),
-    refreshBalances: () => balances.pollSoon(),
-    intervalMs: INTERVAL,
-    ready: reconcile.ready,
-    signal: abort.signal,
-    vaultOrders: true,
-  });
-  await ticks.events.next('tick');
+  const running = await runOn(w, { ...stack, client: stack.authed, rpc }, loaded, { vaultOrders: true });
   return {
     stack,
-    async next() {
-      const tick = ticks.events.next('tick');
-      await w.clock.advance(INTERVAL);
-      await tick;
+    next: async () => {
+      await ticks(w, running, 1);
     },
-    async stop() {
-      stack.executor.stop();
-      abort.abort();
-      await Promise.allSettled([ticks.done, reconcile.done, prices.done, balances.done]);
-      stack.db.close();
-    },
+    stop: () => running.stop(),
   };
 }
 
