@@ -300,13 +300,22 @@ export async function getPriceOrder(client: AuthedJupiterClient, params: { order
 /** Every page of price-order history, following `pagination` (offset += limit until total). */
 export async function getAllOrderHistory(client: AuthedJupiterClient, params: Omit<OrderHistoryQuery, 'offset'> = {}, options: CallOptions = {}): Promise<OrderHistoryItem[]> {
   const limit = params.limit ?? 100;
-  const out: OrderHistoryItem[] = [];
-  for (let offset = 0; ; offset += limit) {
-    const page = await getOrderHistory(client, { ...params, limit, offset }, options);
-    out.push(...page.orders);
-    const total = page.pagination.total ?? null;
-    if (page.orders.length < limit || (total !== null && offset + limit >= total)) return out;
+  return await allPages(limit, (offset) => getOrderHistory(client, { ...params, limit, offset }, options));
+}
+
+/** Pages cap: 100 pages of 100 is far past any wallet's history; a server that never ends its pages cannot loop us forever. */
+const MAX_PAGES = 100;
+
+/** Reads offset-paged history until a short page, the reported total, or {@link MAX_PAGES}. */
+async function allPages<T>(limit: number, page: (offset: number) => Promise<{ orders: T[]; pagination: { total?: number | null | undefined } }>): Promise<T[]> {
+  const out: T[] = [];
+  for (let n = 0, offset = 0; n < MAX_PAGES; n++, offset += limit) {
+    const { orders, pagination } = await page(offset);
+    out.push(...orders);
+    const total = pagination.total ?? null;
+    if (orders.length < limit || (total !== null && offset + limit >= total)) break;
   }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -324,6 +333,12 @@ export async function getDcaHistory(client: AuthedJupiterClient, params: DcaHist
   const route = `${BASE}/orders/history/dca`;
   const query = validateParams(route, DcaHistoryQuery, params);
   return await call(client, { method: 'GET', path: route, route, query, schema: DcaHistoryResponse, bearer: client.bearer, defaultPriority: Priority.PollState }, options);
+}
+
+/** Every page of DCA history for `params` (all of `state: 'active'`, say), read in order. */
+export async function getAllDcaHistory(client: AuthedJupiterClient, params: Omit<DcaHistoryQuery, 'offset'> = {}, options: CallOptions = {}): Promise<DcaHistoryItem[]> {
+  const limit = params.limit ?? 100;
+  return await allPages(limit, (offset) => getDcaHistory(client, { ...params, limit, offset }, options));
 }
 
 /** `GET /orders/history/dca/{id}`: one DCA order. */

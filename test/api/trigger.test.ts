@@ -435,6 +435,14 @@ describe('trigger specifics', () => {
     expect(all.map((o) => o.id)).toEqual([ORDER_ID, 'second']);
   });
 
+  it('DCA history pages through offsets too, and stops at a short page', async () => {
+    const t = testClient();
+    withJwt().get(`${T}/orders/history/dca`).query({ state: 'active', limit: '2', offset: '0' }).reply(200, { orders: [dcaItem, { ...dcaItem, id: 'b' }], pagination: { limit: 2, offset: 0 } });
+    withJwt().get(`${T}/orders/history/dca`).query({ state: 'active', limit: '2', offset: '2' }).reply(200, { orders: [{ ...dcaItem, id: 'c' }], pagination: { limit: 2, offset: 2 } });
+    const all = await trigger.getAllDcaHistory(t.authed, { state: 'active', limit: 2 });
+    expect(all.map((o) => o.id)).toEqual([DCA_ID, 'b', 'c']);
+  });
+
   it('the JWT is scrubbed from logs and the verify answer registers it with the redactor', async () => {
     const t = testClient();
     keyOnly().post(`${T}/auth/verify`).reply(200, { token: 'opaque-token-without-jwt-shape' });

@@ -15,7 +15,7 @@
 import type { Clock } from '../../clock.js';
 import type { DcaHistoryItem, OrderHistoryItem } from '../../jupiter/schemas/trigger.js';
 import { type AuthedJupiterClient, Priority } from '../../jupiter/transport.js';
-import { getAllOrderHistory, getDcaHistory, getOrderHistory } from '../../jupiter/trigger.js';
+import { getAllDcaHistory, getAllOrderHistory, getDcaHistory, getOrderHistory } from '../../jupiter/trigger.js';
 import type { Logger } from '../../ops/log.js';
 import { createPoller, type Poller } from './poller.js';
 
@@ -77,14 +77,7 @@ export function createDcaOrdersFeed(options: OrdersFeedOptions): Poller<OrderSna
     async poll(signal) {
       const client = resolveClient(options.client);
       const call = { priority: Priority.PollState, signal };
-      const active: DcaHistoryItem[] = [];
-      // At most 100 pages (10,000 active orders; the API allows 10 active DCA orders per wallet).
-      for (let offset = 0; offset < 10_000; offset += 100) {
-        const page = await getDcaHistory(client, { state: 'active', limit: 100, offset }, call);
-        active.push(...page.orders);
-        const total = page.pagination.total ?? null;
-        if (page.orders.length < 100 || (total !== null && offset + 100 >= total)) break;
-      }
+      const active = await getAllDcaHistory(client, { state: 'active', limit: 100 }, call);
       const past = await getDcaHistory(client, { state: 'past', limit: recentPast, offset: 0, sort: 'updated_at', dir: 'desc' }, call);
       return { active, recentPast: past.orders };
     },
