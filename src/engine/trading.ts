@@ -22,7 +22,10 @@ import { Journal } from '../store/journal.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import { STALE_PRICE_MS } from '../strategies/snapshot.js';
 import { createExecutor, type Executor } from './executor/executor.js';
+import { intentRoutes, type IntentRoute } from './executor/intentRoute.js';
 import { createSwapHandler } from './executor/swapHandler.js';
+import { swapRoute } from './executor/swapParams.js';
+import { vaultCancelPlan, vaultPlacePlan } from './executor/vaultParams.js';
 import { createVaultCancelHandler } from './executor/vaultCancelHandler.js';
 import { createVaultPlaceHandler } from './executor/vaultPlaceHandler.js';
 import { startVaultOrderSync } from './executor/vaultSync.js';
@@ -92,6 +95,16 @@ export function startTrading(options: TradingOptions): Trading {
   const abort = new AbortController();
   balances.start(abort.signal);
   const reconcile = startReconcileLoop({ journal, executor, clock, audit, log, intervalMs: config.poll.orders, staleAfterMs: STALE_PRICE_MS, signal: abort.signal });
+  const routes = intentRoutes(
+    swapRoute,
+    ...(vault
+      ? [
+          { kind: 'place-vault-order', plan: vaultPlacePlan } satisfies IntentRoute<'place-vault-order'>,
+          // DCA cancels have no handler yet: deferred.
+          { kind: 'cancel-vault-order', plan: (intent) => (intent.family === 'price' ? vaultCancelPlan(intent) : undefined) } satisfies IntentRoute<'cancel-vault-order'>,
+        ]
+      : []),
+  );
   const ticks = startTickLoop({
     clock,
     db,
@@ -105,7 +118,7 @@ export function startTrading(options: TradingOptions): Trading {
     intervalMs: config.poll.prices,
     ready: reconcile.ready,
     signal: abort.signal,
-    vaultOrders: vault !== undefined,
+    routes,
   });
   // Fills of our vault orders, recorded once, each time the orders feed reads history.
   const stopSync = feeds.orders && vault ? startVaultOrderSync({ feed: feeds.orders, orders, journal, clock, log }) : () => undefined;

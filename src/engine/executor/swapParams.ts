@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { SwapIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
+import type { IntentRoute } from './intentRoute.js';
 
 export const SWAP_KIND = 'swap';
 
@@ -42,6 +43,9 @@ export function swapPlan(intent: SwapIntent): PlanInput {
     reason: intent.reason,
   };
 }
+
+/** Swaps reach the journal through {@link swapPlan}. */
+export const swapRoute: IntentRoute<'swap'> = { kind: 'swap', plan: swapPlan };
 
 export function parseSwapParams(params: unknown): SwapParams {
   const parsed = SwapParams.safeParse(params);

@@ -3,17 +3,17 @@
  * pass has settled (rule of the house 2) — one snapshot from the feeds, then for every loaded
  * strategy decide() and:
  *
- * - `swap` intents: planned into the journal first (idempotent by id: a repeated tick, a restart or
- *   a hot reload finds the row instead of making another), then driven by the executor; with
- *   `vaultOrders`, `place-vault-order` and price `cancel-vault-order` intents the same way (they move
- *   balances too, and count in `swapsPlanned`);
- * - every other kind (patch/renew, DCA vault, prediction sell and claim) has no handler yet: it is
- *   NOT journaled (a planned row would be resumed by reconciliation and half-execute), but recorded
- *   once per intent id — a log line and an `intent.deferred` action — and counted in status.
+ * - an intent whose kind has a route (`routes`, wired next to the handler that executes it): planned
+ *   into the journal first (idempotent by id: a repeated tick, a restart or a hot reload finds the
+ *   row instead of making another), then driven by the executor;
+ * - any other intent has no handler in this build: it is NOT journaled (a planned row would be
+ *   resumed by reconciliation with nobody to finish it), but recorded once per intent id — a log
+ *   line and an `intent.deferred` action — and counted in status.
  *
- * Ticks never overlap: swaps are driven inside the tick, and the next tick waits for them. After a
- * swap the balances must be read again before anything is decided on them, so the strategies after
- * the one that swapped wait for the next tick.
+ * Ticks never overlap: intents are driven inside the tick, and the next tick waits for them. Every
+ * executed intent may move balances (a swap, a deposit, a withdrawal, a sale), so they must be read
+ * again before anything is decided on them: the strategies after the one that acted wait for the
+ * next tick.
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
@@ -22,12 +22,11 @@ import type { AuditLog } from '../../store/audit.js';
 import type { Db } from '../../store/db.js';
 import type { Journal } from '../../store/journal.js';
 import { decide } from '../../strategies/decide.js';
-import type { Hold, Intent, SwapIntent } from '../../strategies/intents.js';
+import type { Hold, Intent } from '../../strategies/intents.js';
 import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 import type { Executor } from '../executor/executor.js';
-import { swapPlan } from '../executor/swapParams.js';
-import { vaultCancelPlan, vaultPlacePlan } from '../executor/vaultParams.js';
+import { planOf, type IntentRoutes } from '../executor/intentRoute.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
 import { StrategyMemory } from './strategyMemory.js';
@@ -38,9 +37,9 @@ export interface TickEvents {
   tick: { readonly at: number; readonly strategies: number; readonly intents: number; readonly holds: number; readonly skipped: string | null };
   /** One strategy's decision in a tick: how many intents, and the holds with their reasons. */
   decided: { readonly strategy: string; readonly intents: number; readonly holds: readonly Hold[] };
-  /** A swap intent was journaled by this tick (`created` false: it was already there). */
+  /** An intent was journaled by this tick (`created` false: it was already there). */
   planned: { readonly intentId: string; readonly strategy: string; readonly created: boolean };
-  /** The executor drove a swap as far as it goes now. */
+  /** The executor drove an intent as far as it goes now. */
   executed: { readonly intentId: string; readonly strategy: string; readonly state: string };
   /** An intent of a kind with no handler yet, recorded (first time this id is seen). */
   deferred: { readonly intentId: string; readonly strategy: string; readonly kind: string; readonly reason: string };
@@ -62,8 +61,8 @@ export interface TickLoopOptions {
   readonly ready: Promise<unknown>;
   readonly signal: AbortSignal;
   readonly log?: Logger | undefined;
-  /** The vault handlers are wired: `place-vault-order` and price-order `cancel-vault-order` intents are journaled and executed, not deferred. */
-  readonly vaultOrders?: boolean | undefined;
+  /** How each executable intent kind is journaled (intentRoute.ts); every other kind is deferred. */
+  readonly routes: IntentRoutes;
 }
 
 export interface TickStatus {
@@ -72,7 +71,8 @@ export interface TickStatus {
   readonly lastSkipped: string | null;
   /** Why the loop never started (reconciliation failed), else null. */
   readonly blocked: string | null;
-  readonly swapsPlanned: number;
+  /** Intents this process journaled (a restart finding its own rows again does not count them twice). */
+  readonly planned: number;
   /** Intents of kinds without a handler, by kind, recorded and not acted on. */
   readonly deferred: Readonly<Record<string, number>>;
 }
@@ -97,7 +97,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   let ticks = 0;
   let lastTickAt: number | null = null;
   let lastSkipped: string | null = null;
-  let swapsPlanned = 0;
+  let planned = 0;
   let lastSwapAt = 0;
   let running: Promise<void> | undefined;
   let blocked: string | null = null;
@@ -115,12 +115,11 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
   }
 
-  async function swap(strategy: LoadedStrategy, intent: SwapIntent | PlanInput): Promise<void> {
+  async function act(strategy: LoadedStrategy, input: PlanInput): Promise<void> {
     // Journal first (rule 1); the id makes it idempotent, so this is the real guard against twice.
-    const created = options.journal.get(intent.id) === undefined;
-    // A vault deposit moves balances too: it goes through the same path as a swap.
-    const row = executor.plan('key' in intent ? swapPlan(intent) : intent);
-    if (created) swapsPlanned += 1;
+    const created = options.journal.get(input.id) === undefined;
+    const row = executor.plan(input);
+    if (created) planned += 1;
     events.emit('planned', { intentId: row.id, strategy: strategy.name, created });
     if (row.state === 'confirmed' || row.state === 'failed' || row.state === 'cancelled') return;
     try {
@@ -154,7 +153,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     const { snapshot } = built;
     let intents = 0;
     let holds = 0;
-    let swapped = false;
+    let acted = false;
     for (const strategy of loaded.values()) {
       if (executor.stopped || signal.aborted) break;
       const progress = strategyProgress(strategyRows(db, strategy.name), now, (mint) => snapshot.prices.get(mint)?.usd);
@@ -167,20 +166,16 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
         // Stopping: nothing new is journaled (what is already journaled is reconciliation's).
         if (executor.stopped || signal.aborted) break;
         intents += 1;
-        if (intent.kind === 'swap') {
-          await swap(strategy, intent);
-          swapped = true;
-        } else if (intent.kind === 'place-vault-order' && options.vaultOrders === true) {
-          await swap(strategy, vaultPlacePlan(intent));
-          swapped = true;
-        } else if (intent.kind === 'cancel-vault-order' && intent.family === 'price' && options.vaultOrders === true) {
-          // A withdrawal returns funds: balances move, so the same path as a swap.
-          await swap(strategy, vaultCancelPlan(intent));
-          swapped = true;
-        } else defer(strategy, intent);
+        const input = planOf(options.routes, intent);
+        if (input === undefined) {
+          defer(strategy, intent);
+          continue;
+        }
+        await act(strategy, input);
+        acted = true;
       }
       // The balances moved: the strategies after this one decide next tick, on a fresh read.
-      if (swapped) break;
+      if (acted) break;
     }
     events.emit('tick', { at: now, strategies: loaded.size, intents, holds, skipped: null });
   }
@@ -223,7 +218,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   return {
     events,
     tick,
-    status: () => ({ ticks, lastTickAt, lastSkipped, blocked, swapsPlanned, deferred: { ...deferredByKind } }),
+    status: () => ({ ticks, lastTickAt, lastSkipped, blocked, planned, deferred: { ...deferredByKind } }),
     done,
   };
 }

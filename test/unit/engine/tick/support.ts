@@ -6,6 +6,9 @@
 import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
 import { createPricesFeed } from '../../../../src/engine/feeds/prices.js';
 import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
+import { intentRoutes, type AnyIntentRoute, type IntentRoute } from '../../../../src/engine/executor/intentRoute.js';
+import { swapRoute } from '../../../../src/engine/executor/swapParams.js';
+import { vaultCancelPlan, vaultPlacePlan } from '../../../../src/engine/executor/vaultParams.js';
 import { startTickLoop, type TickEvents, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
 import type { JupiterClient } from '../../../../src/jupiter/transport.js';
 import type { SolanaRpc } from '../../../../src/solana/rpc.js';
@@ -14,6 +17,11 @@ import { load } from '../../strategies/helpers.js';
 import { type Stack, type World } from '../executor/support.js';
 
 export const INTERVAL = 10_000;
+
+const VAULT_ROUTES: readonly AnyIntentRoute[] = [
+  { kind: 'place-vault-order', plan: vaultPlacePlan } satisfies IntentRoute<'place-vault-order'>,
+  { kind: 'cancel-vault-order', plan: (intent) => (intent.family === 'price' ? vaultCancelPlan(intent) : undefined) } satisfies IntentRoute<'cancel-vault-order'>,
+];
 
 /** What the tick harness needs of a stack: the swap stack has it all; a vault stack supplies its client and rpc. */
 export type TickParts = Pick<Stack, 'db' | 'audit' | 'journal' | 'executor'> & { client: JupiterClient; rpc: SolanaRpc };
@@ -47,6 +55,8 @@ export interface TickOptions {
   intervalMs?: number;
   /** Wire the vault handlers into the tick loop (the stack's executor must have them). */
   vaultOrders?: boolean;
+  /** Further routes (their handlers must be in the stack's executor). */
+  routes?: readonly AnyIntentRoute[];
 }
 
 /** The same as {@link run}, on a stack the caller booted (a vault stack, say). */
@@ -75,7 +85,7 @@ export async function runOn<S extends TickParts>(w: World, stack: S, loaded: Rea
     intervalMs,
     ready: options.ready ?? reconcile.ready,
     signal: abort.signal,
-    ...(options.vaultOrders ? { vaultOrders: true } : {}),
+    routes: intentRoutes(swapRoute, ...(options.vaultOrders ? VAULT_ROUTES : []), ...(options.routes ?? [])),
   });
   const seen: Running<S>['seen'] = [];
   for (const name of ['tick', 'planned', 'executed', 'deferred'] as const) ticks.events.on(name, (payload) => seen.push({ name, payload }));
