@@ -30,6 +30,7 @@ import { planOf, type IntentRoutes } from '../executor/intentRoute.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
 import { StrategyMemory } from './strategyMemory.js';
+import { StrategyStates } from '../../store/strategyStates.js';
 import { strategyProgress, strategyRows } from './strategyProgress.js';
 
 export interface TickEvents {
@@ -91,7 +92,11 @@ const DEFER_REASON = 'no handler for this intent kind yet: not journaled, not ex
 export function startTickLoop(options: TickLoopOptions): TickLoop {
   const { clock, db, audit, executor, log, signal } = options;
   const events = new TypedEmitter<TickEvents>();
-  const memory = new StrategyMemory();
+  const memory = new StrategyMemory({
+    store: new StrategyStates(db),
+    // "+20%" is relative to this: the audit log says what it was and when it was fixed.
+    onArmed: ({ strategy, ...armed }) => audit.append({ kind: 'strategy.armed', strategy, data: armed }),
+  });
   const deferredIds = new Set<string>();
   const deferredByKind: Record<string, number> = {};
   let ticks = 0;
@@ -177,6 +182,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       // The balances moved: the strategies after this one decide next tick, on a fresh read.
       if (acted) break;
     }
+    memory.flush(clock.now());
     events.emit('tick', { at: now, strategies: loaded.size, intents, holds, skipped: null });
   }
 

@@ -9,12 +9,17 @@ import { migrate, openStore, schemaStatus } from '../../../src/store/migrate.js'
 import { defaultMigrationsDir, migrationChecksum, readMigrationFiles } from '../../../src/store/migrationFiles.js';
 import { freshStore, sha256File, tempDir, track } from './helpers.js';
 
+/** Every migration in the repository: 0001_init, 0002_strategy_state. */
+const ALL = [1, 2];
+const LATEST = 2;
+
 const EXPECTED_TABLES = [
   'actions',
   'fills',
   'intents',
   'position_snapshots',
   'schema_migrations',
+  'strategy_state',
   'strategy_versions',
   'token_pins',
   'trigger_orders',
@@ -65,13 +70,14 @@ describe('migrate with the repository migrations', () => {
     const { db, applied, version } = openStore(file, { clock });
     track(db);
 
-    expect(applied).toEqual([1]);
-    expect(version).toBe(1);
+    expect(applied).toEqual(ALL);
+    expect(version).toBe(LATEST);
     expect(tables(db)).toEqual(EXPECTED_TABLES);
     const rows = db.prepare('SELECT id, name, checksum, applied_at FROM schema_migrations').all();
-    const sql = readFileSync(join(defaultMigrationsDir, '0001_init.sql'), 'utf8');
+    const checksum = (name: string): string => createHash('sha256').update(readFileSync(join(defaultMigrationsDir, name), 'utf8')).digest('hex');
     expect(rows).toEqual([
-      { id: 1, name: 'init', checksum: createHash('sha256').update(sql).digest('hex'), applied_at: Date.UTC(2026, 4, 1) },
+      { id: 1, name: 'init', checksum: checksum('0001_init.sql'), applied_at: Date.UTC(2026, 4, 1) },
+      { id: 2, name: 'strategy_state', checksum: checksum('0002_strategy_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
     ]);
   });
 
@@ -82,7 +88,7 @@ describe('migrate with the repository migrations', () => {
     const changes = totalChanges(db);
     await clock.advance(60_000);
 
-    expect(migrate(db, { clock })).toEqual({ applied: [], version: 1 });
+    expect(migrate(db, { clock })).toEqual({ applied: [], version: LATEST });
     expect(totalChanges(db)).toBe(changes);
     expect(schemaText(db)).toBe(before);
     expect(db.prepare('SELECT applied_at FROM schema_migrations').all()).toEqual(stamped);
@@ -115,9 +121,9 @@ describe('migrate with the repository migrations', () => {
     const error = thrown as SchemaTooNewError;
     expect(error.code).toBe('STORE_SCHEMA_TOO_NEW');
     expect(error.databaseVersion).toBe(9999);
-    expect(error.codeVersion).toBe(1);
+    expect(error.codeVersion).toBe(LATEST);
     expect(error.message).toMatch(/9999/);
-    expect(error.message).toMatch(/\(1\)/);
+    expect(error.message).toMatch(/\(2\)/);
     expect(sha256File(file)).toBe(fileHash);
 
     // Also on an open connection: no statement changed anything.
@@ -126,26 +132,26 @@ describe('migrate with the repository migrations', () => {
     expect(() => migrate(again, { clock })).toThrow(SchemaTooNewError);
     expect(() => schemaStatus(again)).toThrow(SchemaTooNewError);
     expect(totalChanges(again)).toBe(changes);
-    expect(again.prepare('SELECT id FROM schema_migrations ORDER BY id').all()).toEqual([{ id: 1 }, { id: 9999 }]);
+    expect(again.prepare('SELECT id FROM schema_migrations ORDER BY id').all()).toEqual([{ id: 1 }, { id: 2 }, { id: 9999 }]);
   });
 
   it('reports where a database stands without writing', () => {
     const db = track(openDatabase(':memory:'));
-    expect(schemaStatus(db)).toEqual({ version: 0, latest: 1, pending: [1], initialised: false });
+    expect(schemaStatus(db)).toEqual({ version: 0, latest: LATEST, pending: ALL, initialised: false });
     expect(tables(db)).toEqual([]);
     migrate(db, { clock: new ManualClock() });
-    expect(schemaStatus(db)).toEqual({ version: 1, latest: 1, pending: [], initialised: true });
+    expect(schemaStatus(db)).toEqual({ version: LATEST, latest: LATEST, pending: [], initialised: true });
   });
 
   it('works on an in-memory database', () => {
     const db = track(openDatabase(':memory:'));
-    expect(migrate(db, { clock: new ManualClock() })).toEqual({ applied: [1], version: 1 });
+    expect(migrate(db, { clock: new ManualClock() })).toEqual({ applied: ALL, version: LATEST });
     expect(tables(db)).toEqual(EXPECTED_TABLES);
   });
 
   it('resolves the default directory to the repository migrations/', () => {
     expect(defaultMigrationsDir.replace(/\\/g, '/')).toMatch(/\/migrations\/$/);
-    expect(readMigrationFiles().map((f) => f.id)).toEqual([1]);
+    expect(readMigrationFiles().map((f) => f.id)).toEqual(ALL);
   });
 });
 
