@@ -36,6 +36,7 @@ import type { Poller } from './feeds/poller.js';
 import type { Balances } from './feeds/balances.js';
 import { startReconcileLoop } from './reconcile.js';
 import { startTickLoop, type TickLoop } from './tick/tickLoop.js';
+import { vaultOrderViews } from './tick/vaultOrderViews.js';
 
 export interface TradingOptions {
   readonly config: Config;
@@ -113,7 +114,7 @@ export function startTrading(options: TradingOptions): Trading {
     executor,
     log,
     strategies: options.strategies,
-    sources: () => ({ prices: feeds.prices.state(), balances: balances.state(), positions: feeds.positions?.state() }),
+    sources: () => ({ prices: feeds.prices.state(), balances: balances.state(), positions: feeds.positions?.state(), vaultOrders: vaultOrderViews(db) }),
     refreshBalances: () => balances.pollSoon(),
     intervalMs: config.poll.prices,
     ready: reconcile.ready,

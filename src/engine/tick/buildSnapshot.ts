@@ -8,7 +8,7 @@
 import type { Position } from '../../jupiter/schemas/prediction.js';
 import type { TokenPrice } from '../../jupiter/tokens.js';
 import { parseFixed, type Fixed } from '../../strategies/decimal.js';
-import type { PositionView, PriceQuote, Snapshot } from '../../strategies/snapshot.js';
+import type { MarketView, PositionView, PriceQuote, ScoreView, Snapshot, VaultOrderView } from '../../strategies/snapshot.js';
 import type { Balances } from '../feeds/balances.js';
 import type { FeedState } from '../feeds/poller.js';
 
@@ -16,6 +16,14 @@ export interface SnapshotSources {
   readonly prices: FeedState<ReadonlyMap<string, TokenPrice>>;
   readonly balances: FeedState<Balances>;
   readonly positions?: FeedState<readonly Position[]> | undefined;
+  /** Our live and pending vault orders by strategy (vaultOrderViews.ts). */
+  readonly vaultOrders?: ReadonlyMap<string, readonly VaultOrderView[]> | undefined;
+  /** Prediction markets by market id, as last polled. */
+  readonly markets?: ReadonlyMap<string, MarketView> | undefined;
+  /** Live scores by event id, as last polled. */
+  readonly scores?: ReadonlyMap<string, ScoreView> | undefined;
+  /** `/prediction/v1/trading-status`; null or absent when not known. */
+  readonly tradingActive?: boolean | null | undefined;
 }
 
 export type SnapshotResult = { readonly ok: true; readonly snapshot: Snapshot } | { readonly ok: false; readonly reason: string };
@@ -37,14 +45,13 @@ export function buildSnapshot(sources: SnapshotSources, notBefore = 0): Snapshot
     snapshot: {
       prices: priceQuotes(sources.prices),
       balances: balances.value.byMint,
-      // Vault orders and prediction markets come with their handlers: until then no vault placement
-      // is ever journaled, so there is nothing pending to show, and vault intents are deferred.
-      vaultOrders: EMPTY_MAP,
+      vaultOrders: sources.vaultOrders ?? EMPTY_MAP,
       positions: (sources.positions?.value ?? []).map(positionView).filter((p): p is PositionView => p !== null),
-      markets: EMPTY_MAP,
-      scores: EMPTY_MAP,
+      // Absent markets: decide() manages no position it cannot place in a market (it holds).
+      markets: sources.markets ?? EMPTY_MAP,
+      scores: sources.scores ?? EMPTY_MAP,
       // Unknown: prediction sells that require trading to be active hold.
-      tradingActive: null,
+      tradingActive: sources.tradingActive ?? null,
       // No fresh quote here: the executor enforces maxPriceImpactBps on the quote it signs.
       priceImpactBps: EMPTY_MAP,
     },

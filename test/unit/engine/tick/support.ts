@@ -9,6 +9,7 @@ import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
 import { intentRoutes, type AnyIntentRoute, type IntentRoute } from '../../../../src/engine/executor/intentRoute.js';
 import { swapRoute } from '../../../../src/engine/executor/swapParams.js';
 import { vaultCancelPlan, vaultPlacePlan } from '../../../../src/engine/executor/vaultParams.js';
+import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';
 import { startTickLoop, type TickEvents, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
 import type { JupiterClient } from '../../../../src/jupiter/transport.js';
 import type { SolanaRpc } from '../../../../src/solana/rpc.js';
@@ -80,7 +81,7 @@ export async function runOn<S extends TickParts>(w: World, stack: S, loaded: Rea
     audit: stack.audit,
     executor: stack.executor,
     strategies: () => loaded,
-    sources: () => ({ prices: prices.state(), balances: balances.state() }),
+    sources: () => ({ prices: prices.state(), balances: balances.state(), vaultOrders: vaultOrderViews(stack.db) }),
     refreshBalances: () => balances.pollSoon(),
     intervalMs,
     ready: options.ready ?? reconcile.ready,

@@ -4,6 +4,7 @@ import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.j
 import { HEADER } from '../../strategies/helpers.js';
 import { simFetch } from '../executor/support.js';
 import { SOL, vaultWorld, type VaultWorld } from '../executor/vaultSupport.js';
+import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';
 import { runOn, strategies, ticks } from './support.js';
 
 const VAULT_TP = `${HEADER}name: sol-vault-tp
@@ -30,6 +31,26 @@ async function run(w: VaultWorld, loaded: ReadonlyMap<string, LoadedStrategy>): 
   };
 }
 
+describe('vaultOrderViews', () => {
+  it('shows a journaled placement not yet mirrored as pending, from its params', () => {
+    const w = vaultWorld('views-pending');
+    const stack = w.bootVault();
+    stack.journal.plan({
+      id: 's/abc/stop_loss/g0',
+      kind: 'place-vault-order',
+      strategy: 's',
+      rule: 'stop_loss',
+      params: { orderType: 'single', inputMint: SOL, inputDecimals: 9, outputMint: SOL, inputAmount: '5', triggerMint: SOL, triggerPriceUsd: '135.5', expiresAt: 99 },
+    });
+    expect(vaultOrderViews(stack.db).get('s')).toEqual([
+      { id: 's/abc/stop_loss/g0', rule: 'stop_loss', family: 'price', orderType: 'single', state: 'pending', expiresAt: 99, triggerPriceUsd: 135_500_000_000_000_000_000n, trailingBps: null, inputAmount: 5n },
+    ]);
+    stack.journal.markFailed('s/abc/stop_loss/g0', { code: 'X', message: 'x' });
+    expect(vaultOrderViews(stack.db).size).toBe(0);
+    stack.db.close();
+  });
+});
+
 describe('tick loop: vault orders', () => {
   it('a vault take-profit is placed once (journaled, not deferred) across ticks and a restart', async () => {
     const w = vaultWorld('tick-vault-tp');
@@ -41,6 +62,11 @@ describe('tick loop: vault orders', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.state).toBe('confirmed');
     expect(first.stack.db.prepare("SELECT count(*) AS n FROM actions WHERE kind = 'intent.deferred'").get()).toEqual({ n: 0 });
+    // decide() sees it as the rule's live order, with its expiry and amount.
+    expect(vaultOrderViews(first.stack.db).get('sol-vault-tp')).toEqual([
+      expect.objectContaining({ id: rows[0]?.order_id, rule: 'take_profit[0]', family: 'price', orderType: 'single', inputAmount: 1_000_000_000n }),
+    ]);
+    expect(vaultOrderViews(first.stack.db).get('sol-vault-tp')?.[0]?.expiresAt).toBeGreaterThan(w.clock.now());
     await first.stop();
 
     const second = await run(w, loaded);
