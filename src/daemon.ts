@@ -9,6 +9,7 @@ import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
 import { Redactor } from './ops/redact.js';
 import { createRandom, type Random } from './random.js';
+import { ProgramId } from './sim/programIds.js';
 import { createSimulator } from './sim/simulator.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
@@ -127,6 +128,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       apiBaseUrl: paper?.url ?? config.api.base_url,
       apiKey: paper ? PAPER_API_KEY : config.api.key?.reveal(),
       onWallet: paper ? (address) => paper?.fund(address) : undefined,
+      // The simulator's prediction program is a stand-in (src/sim/programIds.ts): trusted in paper mode only.
+      predictionPrograms: paper ? [...config.prediction.program_ids, ProgramId.jupiterPredictionSim.toBase58()] : config.prediction.program_ids,
     });
     const started = engine;
     ops = await startOpsServer({

@@ -55,6 +55,7 @@ export type Config = DeepReadonly<{
     port: number | null;
   };
   session: ConfigFile['session'];
+  prediction: ConfigFile['prediction'];
   source: {
     /** Absolute path of the file this config was read from. */
     file: string;
@@ -111,6 +112,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
       port: file.sim.port ?? null,
     },
     session: file.session,
+    prediction: file.prediction,
     source: { file: configFile },
   });
 }

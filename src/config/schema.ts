@@ -108,6 +108,18 @@ const sessionSchema = z.strictObject({
   ),
 });
 
+/** A Solana address: base58, 32–44 characters (the guard decodes it again before use). */
+const addressSchema = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 Solana address (32–44 characters)' });
+
+const predictionSchema = z.strictObject({
+  /**
+   * Jupiter's prediction-market program id(s). Our reference names none, so the guard refuses every
+   * prediction transaction until the operator has checked the id and put it here. Paper mode adds
+   * the simulator's stand-in.
+   */
+  program_ids: z.array(addressSchema).default([]),
+});
+
 /** The whole file. Sections default to `{}` so their own defaults apply when a section is left out. */
 export const configFileSchema = z.strictObject({
   mode: z.enum(MODES).default(DEFAULTS.mode),
@@ -122,6 +134,7 @@ export const configFileSchema = z.strictObject({
   log: logSchema.prefault({}),
   sim: simSchema.prefault({}),
   session: sessionSchema.prefault({}),
+  prediction: predictionSchema.prefault({}),
 });
 
 /** The file as validated: durations in ms, `http.listen` split, paths still as written. */

@@ -39,6 +39,8 @@ export interface EngineOptions {
    * funds the wallet in its freshly started simulated world here.
    */
   readonly onWallet?: ((address: string) => void) | undefined;
+  /** Prediction program ids the guard lets a prediction sell or claim call: `prediction.program_ids`, plus the simulator's in paper mode. */
+  readonly predictionPrograms?: readonly string[] | undefined;
 }
 
 /** What runs between the daemon's start and stop: the strategies, the wallet's login and the feeds. */
@@ -98,7 +100,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const detachClient = metrics.attachClient(client);
   const wallet = await loadWallet(config, { redactor });
   options.onWallet?.(wallet.address);
-  const signer = createGuardedSigner({ wallet, audit, log });
+  const signer = createGuardedSigner({ wallet, audit, log, predictionPrograms: options.predictionPrograms ?? config.prediction.program_ids });
   const session = createTriggerSession({
     client,
     wallet,
