@@ -18,6 +18,8 @@ export interface SimControl {
   scenario(steps: readonly ScenarioStep[]): number[];
   clearFaults(id?: number): void;
   settleMarket(marketId: string, result: 'yes' | 'no'): void;
+  /** Sets a live game's score; play goes on from it. */
+  setScore(eventId: string, home: number, away: number): void;
   setTradingActive(active: boolean): void;
   /** A valid Trigger JWT for `wallet`, for tests that are not about login. */
   triggerToken(wallet: string): string;
@@ -91,6 +93,16 @@ export function controlRouter(control: SimControl): Router {
     if (b['result'] !== 'yes' && b['result'] !== 'no') throw bad('expected { result: yes|no }');
     control.settleMarket(req.params['marketId'] as string, b['result']);
     return ok({ marketId: req.params['marketId'], result: b['result'] });
+  });
+  r.add('POST', '/__sim/events/:eventId/score', (req) => {
+    const b = body(req);
+    if (typeof b['home'] !== 'number' || typeof b['away'] !== 'number') throw bad('expected { home, away }');
+    try {
+      control.setScore(req.params['eventId'] as string, b['home'], b['away']);
+    } catch (error) {
+      throw bad(error instanceof Error ? error.message : 'invalid score');
+    }
+    return ok({ eventId: req.params['eventId'], home: b['home'], away: b['away'] });
   });
   r.add('POST', '/__sim/trading', (req) => {
     const b = body(req);

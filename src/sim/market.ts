@@ -39,18 +39,23 @@ export class Market {
   readonly #specs = new Map<string, TokenSpec>();
   readonly #prices = new Map<string, PriceState>();
   readonly #order: string[] = [];
+  /** Extra tokens walk on their own stream, so adding them leaves the other tokens' prices as they were. */
+  readonly #extraStream = new Map<string, Random>();
   #stepCount = 0;
 
   constructor(
     private readonly random: Random,
     private readonly now: () => number,
     tokens: readonly TokenSpec[] = TOKEN_CATALOG,
+    extra: { readonly tokens: readonly TokenSpec[]; readonly random: Random } = { tokens: [], random },
   ) {
-    for (const spec of tokens) {
+    for (const spec of [...tokens, ...extra.tokens]) {
+      if (this.#specs.has(spec.mint)) throw new RangeError(`duplicate mint ${spec.mint}`);
       this.#specs.set(spec.mint, spec);
       this.#prices.set(spec.mint, { price: spec.priceUsd, hourly: [spec.priceUsd] });
       this.#order.push(spec.mint);
     }
+    for (const spec of extra.tokens) this.#extraStream.set(spec.mint, extra.random);
   }
 
   get tokens(): readonly TokenSpec[] {
@@ -89,7 +94,7 @@ export class Market {
     for (const mint of this.#order) {
       const spec = this.#specs.get(mint) as TokenSpec;
       const state = this.#prices.get(mint) as PriceState;
-      const z = this.#gaussian();
+      const z = this.#gaussian(this.#extraStream.get(mint) ?? this.random);
       const sigma = spec.dailyVolatility * Math.sqrt(dtDays);
       if (spec.pegged) {
         // Ornstein-Uhlenbeck around the peg: stables wobble but never wander off.
@@ -168,10 +173,10 @@ export class Market {
     };
   }
 
-  /** Standard normal draw (Box-Muller) from the market's own stream. */
-  #gaussian(): number {
-    const u = Math.max(this.random.next(), 1e-12);
-    const v = this.random.next();
+  /** Standard normal draw (Box-Muller) from one of the market's own streams. */
+  #gaussian(random: Random): number {
+    const u = Math.max(random.next(), 1e-12);
+    const v = random.next();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
 }

@@ -16,6 +16,7 @@ import { PredictionTrading } from './prediction/trading.js';
 import { JUPITER_GAS_WALLET, SOL_MINT, USDC_MINT } from './programIds.js';
 import { SolanaRpc } from './rpc.js';
 import { SwapService } from './swap.js';
+import { syntheticTokens, TOKEN_CATALOG } from './tokenCatalog.js';
 import { searchRoute } from './tokenSearch.js';
 import { TriggerAuth } from './trigger/auth.js';
 import { DcaService } from './trigger/dca.js';
@@ -35,6 +36,14 @@ export interface SimulatorOptions {
   readonly paperWallets?: readonly string[];
   /** World step in ms (default 1000). */
   readonly stepMs?: number;
+  /**
+   * Made-up verified tokens added to the real ones (`SYN001`…, mints derived from the seed), for load
+   * tests that need hundreds of mints. They walk on their own random stream: the real tokens' prices
+   * are the same with or without them. @default 0
+   */
+  readonly extraTokens?: number;
+  /** `false`: prices hold still between `setPrice` calls (no random walk), for tests that script a price path. @default true */
+  readonly priceWalk?: boolean;
 }
 
 export interface Simulator {
@@ -60,7 +69,10 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const now = clockwork.now;
   const genesis = clockNow();
   const ledger = new Ledger(now);
-  const market = new Market(createRandom(`${seed}:market`), now);
+  const market = new Market(createRandom(`${seed}:market`), now, TOKEN_CATALOG, {
+    tokens: syntheticTokens(seed, options.extraTokens ?? 0),
+    random: createRandom(`${seed}:market:synthetic`),
+  });
   const world: SimWorld = {
     now,
     seed,
@@ -103,7 +115,9 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   new PredictionRoutes(world, predictionMarkets, trading).register(router);
   const rpc = new SolanaRpc(world);
 
-  clockwork.add(() => market.step(clockwork.stepMs));
+  clockwork.add(() => {
+    if (options.priceWalk !== false) market.step(clockwork.stepMs);
+  });
   clockwork.add((t) => priceEngine.step(t));
   clockwork.add((t) => dca.step(t));
   clockwork.add((t, dt) => predictionMarkets.step(t, dt));
@@ -150,6 +164,10 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       const m = predictionMarkets.market(marketId);
       if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
       predictionMarkets.settle(m, result, now());
+    },
+    setScore(eventId, home, away) {
+      clockwork.catchUp();
+      predictionMarkets.setScore(eventId, home, away, now());
     },
     setTradingActive(active) {
       trading.tradingPausedByControl = !active;
@@ -208,7 +226,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       }
       return respond(run(control_, req, undefined), requestId);
     }
-    if (req.method === 'POST' && RPC_PATHS.has(req.path)) return respond(rpc.handle(req), requestId);
+    // The RPC bypasses the gateway but not the fault table: an RPC outage is a fault on `/rpc`.
+    const rpcCall = req.method === 'POST' && RPC_PATHS.has(req.path);
     const fault = faults.take(req);
     if (fault?.kind === 'delay') {
       await clock.sleep(fault.delayMs ?? 1000);
@@ -218,14 +237,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return respond({ status: fault.status ?? 503, body: fault.body ?? { code: fault.status ?? 503, message: 'Service Unavailable' } }, requestId);
     }
     if (fault?.kind === 'reset' && fault.phase !== 'after') return { status: 0, headers: {}, body: '', reset: true };
-    const gate = gateway.check(req);
+    const gate = rpcCall ? { apiKey: undefined, headers: {} } : gateway.check(req);
     let result: RouteResult;
     let rateHeaders: Record<string, string> = {};
     if ('reject' in gate) {
       result = gate.reject;
     } else {
       rateHeaders = gate.headers;
-      result = run(router, req, gate.apiKey);
+      result = rpcCall ? rpc.handle(req) : run(router, req, gate.apiKey);
     }
     // Rate-limit headers only on success and 429, as Jupiter's gateway sends them.
     const withRate = result.status < 300 || result.status === 429 ? { ...requestId, ...rateHeaders } : requestId;

@@ -1,3 +1,4 @@
+import { createRandom } from '../random.js';
 import { derivedAddress, ProgramId, SOL_MINT, USDC_MINT } from './programIds.js';
 
 /** The static facts of a simulated token; prices and stats move in {@link Market}. */
@@ -66,6 +67,40 @@ export const TOKEN_CATALOG: readonly TokenSpec[] = [
   // An imitation whose symbol copies JUP's: a resolver must pick the verified one or refuse.
   token({ mint: derivedAddress('jupbot-sim:mint:fakeJUP').toBase58(), symbol: 'JUP', name: 'Jupiter Airdrop Token', decimals: 6, priceUsd: 0.01, dailyVolatility: 0.3, liquidityUsd: 25_000, totalSupply: 1_000_000_000, circSupply: 1_000_000_000, isVerified: false, tags: ['unknown'], createdAt: '2025-12-28T00:00:00.000Z', organicScore: 6, holderCount: 1_203, topHoldersPercentage: 78 }),
 ];
+
+/**
+ * `count` made-up verified tokens for load tests (a daemon watching hundreds of mints): the same
+ * seed gives the same mints, prices, volatilities and depths. Mints are derived from the seed and
+ * an index, so they never collide with the real ones above; symbols are `SYN001`, `SYN002`, …
+ */
+export function syntheticTokens(seed: string, count: number): TokenSpec[] {
+  if (!Number.isInteger(count) || count < 0) throw new RangeError(`synthetic token count must be a whole number >= 0, got ${count}`);
+  const random = createRandom(`${seed}:synthetic-tokens`);
+  return Array.from({ length: count }, (_, i) => {
+    const n = String(i + 1).padStart(3, '0');
+    // Log-uniform spreads, like real listings: prices from 0.0001 to 100 USD, depth from 100k to 50M USD.
+    const priceUsd = Number((10 ** (random.next() * 6 - 4)).toPrecision(4));
+    const liquidityUsd = Math.round(10 ** (5 + random.next() * 2.7));
+    // Enough supply to stock the pool twenty times over and fund test wallets from the treasury.
+    const totalSupply = Math.round((liquidityUsd / priceUsd) * 20);
+    return token({
+      mint: derivedAddress(`jupbot-sim:${seed}:synthetic:${i}`).toBase58(),
+      symbol: `SYN${n}`,
+      name: `Synthetic ${n}`,
+      decimals: [6, 8, 9][random.int(0, 2)] as number,
+      priceUsd,
+      dailyVolatility: Number((0.03 + random.next() * 0.12).toFixed(3)),
+      liquidityUsd,
+      totalSupply,
+      circSupply: Math.round(totalSupply * 0.8),
+      isVerified: true,
+      tags: ['verified', 'synthetic'],
+      createdAt: '2025-06-01T00:00:00.000Z',
+      organicScore: random.int(40, 95),
+      holderCount: random.int(1_000, 500_000),
+    });
+  });
+}
 
 /** Priority of the mint a swap fee is taken in (reference §3.4): SOL > stables > LSTs > others. */
 export function feeMintPriority(spec: TokenSpec): number {

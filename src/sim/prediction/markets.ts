@@ -124,6 +124,20 @@ export class PredictionMarkets {
     }
   }
 
+  /**
+   * Sets a game's score (control surface), so a test can script "up by 20 in the 4th". The game goes
+   * on from there, and its market's price follows the new lead on the next step.
+   */
+  setScore(eventId: string, home: number, away: number, t: number): void {
+    const game = this.event(eventId)?.game;
+    if (!game) throw new RangeError(`no game for event ${eventId}`);
+    if (!Number.isInteger(home) || !Number.isInteger(away) || home < 0 || away < 0) throw new RangeError(`a score is two non-negative integers, got ${home}-${away}`);
+    if (game.finishedAt !== null) throw new RangeError(`the game of event ${eventId} has ended`);
+    game.homeScore = home;
+    game.awayScore = away;
+    game.updatedAt = t;
+  }
+
   /** Forces a result (control surface) or records the natural one. */
   settle(m: PMarket, result: 'yes' | 'no', t: number): void {
     if (m.result !== null) return;
