@@ -3,8 +3,9 @@
  * every non-final intent in the journal is resolved through the executor, which reads the row back
  * and lets the chain decide:
  *
- * - planned (never signed): nothing was sent, so it is safe to resume — unless it is older than
- *   `staleAfterMs`, when the market it was decided on is gone: it is cancelled instead (recorded);
+ * - planned (never signed): nothing was sent, so it is safe to resume — unless it was decided on a
+ *   market price and is older than `staleAfterMs`, when that market is gone: it is cancelled instead
+ *   (recorded). Vault placements and cancels are never stale (see {@link NEVER_STALE_KINDS});
  * - signed / sent: the signature status decides — landed → confirmed with its fills (exactly once:
  *   `fills` is keyed by (signature, idx)) or failed; still valid → the same bytes are re-sent;
  *   provably dead (block height past lastValidBlockHeight, signature absent) → expired, and a new
@@ -20,6 +21,20 @@ import type { Logger } from '../ops/log.js';
 import type { AuditLog } from '../store/audit.js';
 import type { IntentRow, IntentState, Journal } from '../store/journal.js';
 import type { Executor } from './executor/executor.js';
+import { VAULT_CANCEL_KIND, VAULT_PLACE_KIND } from './executor/vaultParams.js';
+import { DCA_PLACE_KIND } from './executor/dcaParams.js';
+
+/**
+ * Kinds a planned row of which is resumed however old it is. Staleness protects intents whose
+ * substance is a market price (a swap, a prediction sell, a ratchet's PATCH level from the peak):
+ * acting on that price minutes later is acting on a guess. A vault placement's levels are the
+ * strategy's own and the order waits for them in the vault (a DCA order's rounds likewise), and a cancel only withdraws our funds,
+ * so age does not make them wrong. Cancelling them would be: decide() counts the slot as handled
+ * once journaled and never asks again (a re-decided id finds the cancelled row), so a dropped
+ * placement leaves the position unprotected — above all a renewal's replacement, planned when its
+ * cancel confirmed, whose old order is already withdrawn.
+ */
+export const NEVER_STALE_KINDS: ReadonlySet<string> = new Set([VAULT_PLACE_KIND, VAULT_CANCEL_KIND, DCA_PLACE_KIND]);
 
 export interface ReconcileOptions {
   readonly journal: Journal;
@@ -27,7 +42,7 @@ export interface ReconcileOptions {
   readonly clock: Clock;
   readonly audit?: AuditLog | undefined;
   readonly log?: Logger | undefined;
-  /** A `planned` intent decided longer ago than this is cancelled, not resumed. @default undefined (always resume) */
+  /** A `planned` intent decided longer ago than this is cancelled, not resumed (not {@link NEVER_STALE_KINDS}). @default undefined (always resume) */
   readonly staleAfterMs?: number | undefined;
 }
 
@@ -59,7 +74,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
 
   async function resolveOne(row: IntentRow): Promise<IntentRow> {
     // Age from the decision (created_at), not the last touch: retries of a failing quote must not keep it fresh.
-    if (row.state === 'planned' && options.staleAfterMs !== undefined && clock.now() - row.createdAt > options.staleAfterMs) {
+    if (row.state === 'planned' && options.staleAfterMs !== undefined && !NEVER_STALE_KINDS.has(row.kind) && clock.now() - row.createdAt > options.staleAfterMs) {
       return journal.markCancelled(row.id, { code: 'STALE_INTENT', message: `decided ${clock.now() - row.createdAt} ms ago and not signed; too old to act on`, data: { staleAfterMs: options.staleAfterMs, attempts: row.attempts } });
     }
     try {

@@ -135,12 +135,18 @@ export class Journal {
     return this.#transition(id, 'sent', { action: (row) => ({ kind: 'intent.sent', signature: row.signature, data }) });
   }
 
-  /** signed | sent → confirmed, with the fills it produced, all in one transaction. */
-  markConfirmed(id: string, data: object = {}, fills: readonly FillInput[] = []): IntentRow {
+  /**
+   * signed | sent → confirmed, with the fills it produced, all in one transaction. A `successor` (a
+   * renewal's replacement, planned once its cancel is through) is planned in that same transaction:
+   * there is no instant where this intent is done and the next one is not journaled. Idempotent by
+   * the successor's id, like {@link plan}.
+   */
+  markConfirmed(id: string, data: object = {}, fills: readonly FillInput[] = [], successor?: PlanInput): IntentRow {
     return this.#transition(id, 'confirmed', {
-      action: (row) => ({ kind: 'intent.confirmed', signature: row.signature, data }),
+      action: (row) => ({ kind: 'intent.confirmed', signature: row.signature, data: successor ? { ...data, successor: successor.id } : data }),
       after: (row) => {
         for (const fill of fills) this.#fill(row, fill);
+        if (successor) this.plan(successor);
       },
     });
   }

@@ -1,19 +1,31 @@
 /**
- * The `trigger_orders` mirror: what Trigger V2 last said about the price orders this daemon placed.
- * Written from the create answer and from history items; a history item is the truth, so a re-read
- * overwrites the state. Adopting orders we did not place is later work: `upsert` is only called for
- * orders tied to one of our intents.
+ * The `trigger_orders` mirror: what Trigger V2 last said about the vault orders of our wallet, price
+ * orders (`family: price`) and DCA orders (`family: dca`). Written from history items; a history item
+ * is the truth, so a re-read overwrites the state — except that a final state we learned (a confirmed
+ * cancel) is never undone by a read that lags behind it.
+ *
+ * Orders this daemon placed carry their intent; orders history shows that no intent of ours funded
+ * are adopted (`adopted = 1`, no intent, no strategy): recorded and followed, never acted on.
  */
-import type { OrderHistoryItem } from '../jupiter/trigger.js';
+import type { DcaHistoryItem, OrderHistoryItem } from '../jupiter/trigger.js';
+import type { AuditLog } from './audit.js';
 import { canonicalJson } from './canonicalJson.js';
 import type { Db } from './db.js';
+import { type FillInput, insertFill } from './fills.js';
 
-const STATES = new Set(['pending', 'open', 'executing', 'filled', 'pending_withdraw', 'cancelled', 'expired', 'failed']);
+const STATES = new Set(['pending', 'open', 'active', 'executing', 'filled', 'completed', 'pending_withdraw', 'cancelled', 'expired', 'failed']);
+/** States an order does not leave. */
+export const FINAL_ORDER_STATES = ['filled', 'completed', 'cancelled', 'expired', 'failed'] as const;
+const FINAL_SQL = FINAL_ORDER_STATES.map((s) => `'${s}'`).join(', ');
+
+export type OrderFamily = 'price' | 'dca';
 
 export interface MirroredOrder {
   readonly id: string;
   readonly intentId: string | null;
   readonly strategy: string | null;
+  readonly adopted: boolean;
+  readonly family: OrderFamily;
   readonly orderType: string;
   readonly state: string;
   readonly inputMint: string;
@@ -24,13 +36,48 @@ export interface MirroredOrder {
 }
 
 export interface MirrorInput {
-  readonly intentId: string;
+  /** The intent that placed it; null for an adopted order. */
+  readonly intentId: string | null;
   readonly strategy: string | null;
   readonly inputDecimals: number;
   readonly outputDecimals: number;
   /** Known from our own create call even when the item does not carry it (an OCO's stop-loss leg). */
   readonly depositSignature: string | null;
+  /** Found in history, funded by no intent of ours. Set on insert only. @default false */
+  readonly adopted?: boolean;
 }
+
+/** The columns one history item gives, whatever its family. */
+interface Columns {
+  readonly id: string;
+  readonly family: OrderFamily;
+  readonly orderType: string;
+  readonly state: string;
+  readonly rawState: string | null;
+  readonly inputMint: string;
+  readonly outputMint: string;
+  readonly inputAmount: string;
+  readonly remaining: string | null;
+  readonly inputUsed: string | null;
+  readonly outputAmount: string | null;
+  readonly triggerMint: string | null;
+  readonly condition: string | null;
+  readonly triggerPriceUsd: string | null;
+  readonly slippageBps: number | null;
+  readonly trailingBps: number | null;
+  readonly expiresAt: number | null;
+  readonly depositSignature: string | null;
+  readonly raw: string;
+  readonly createdAt: number | null;
+  readonly updatedAt: number | null;
+}
+
+const SELECT = `SELECT id, intent_id AS intentId, strategy, adopted, family, order_type AS orderType, state, input_mint AS inputMint, input_decimals AS inputDecimals,
+                       output_mint AS outputMint, output_decimals AS outputDecimals, deposit_signature AS depositSignature
+                FROM trigger_orders`;
+
+type Row = Omit<MirroredOrder, 'adopted'> & { adopted: number };
+const toOrder = (row: Row): MirroredOrder => ({ ...row, adopted: row.adopted === 1 });
 
 /** A USD price as the schema's digits-and-dot text (no exponent). */
 function usd(value: number | null | undefined): string | null {
@@ -47,25 +94,28 @@ export class TriggerOrders {
   }
 
   get(id: string): MirroredOrder | undefined {
-    const row = this.#db
-      .prepare(
-        `SELECT id, intent_id AS intentId, strategy, order_type AS orderType, state, input_mint AS inputMint, input_decimals AS inputDecimals,
-                output_mint AS outputMint, output_decimals AS outputDecimals, deposit_signature AS depositSignature
-         FROM trigger_orders WHERE id = ?`,
-      )
-      .get(id) as MirroredOrder | undefined;
-    return row;
+    const row = this.#db.prepare(`${SELECT} WHERE id = ?`).get(id) as Row | undefined;
+    return row && toOrder(row);
   }
 
-  /** Orders of ours that may still change (not filled, cancelled, expired or failed). */
+  /** Orders of ours (not adopted) that may still change (not filled, completed, cancelled, expired or failed). */
   live(): MirroredOrder[] {
-    return this.#db
-      .prepare(
-        `SELECT id, intent_id AS intentId, strategy, order_type AS orderType, state, input_mint AS inputMint, input_decimals AS inputDecimals,
-                output_mint AS outputMint, output_decimals AS outputDecimals, deposit_signature AS depositSignature
-         FROM trigger_orders WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`,
-      )
-      .all() as MirroredOrder[];
+    const rows = this.#db.prepare(`${SELECT} WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`).all() as Row[];
+    return rows.map(toOrder);
+  }
+
+  /**
+   * The intent whose journaled signature is `signature` (a deposit we signed), if any. The write-ahead
+   * rule journals a deposit's signature before the create call, so an order our deposit funded is
+   * always traceable to its intent here, however the create answer was lost.
+   */
+  intentBySignature(signature: string): { readonly id: string; readonly strategy: string | null } | undefined {
+    return this.#db.prepare('SELECT id, strategy FROM intents WHERE signature = ?').get(signature) as { id: string; strategy: string | null } | undefined;
+  }
+
+  /** Runs `fn` in one SQLite transaction (nested calls become savepoints). */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
   }
 
   /** Sets the state we learned from our own call (a confirmed cancel), before history shows it. */
@@ -73,48 +123,92 @@ export class TriggerOrders {
     this.#db.prepare('UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id);
   }
 
-  /** Inserts or refreshes the mirror of one history item; returns whether it was new. */
+  /** Inserts or refreshes the mirror of one price-order history item; returns whether it was new. */
   upsert(item: OrderHistoryItem, input: MirrorInput, now: number): boolean {
-    const existed = this.get(item.id) !== undefined;
-    const state = STATES.has(item.orderState) ? item.orderState : 'unknown';
-    const orderType = ['single', 'oco', 'otoco'].includes(item.orderType) ? item.orderType : 'single';
-    const condition = item.triggerCondition === 'above' || item.triggerCondition === 'below' ? item.triggerCondition : null;
+    return this.#write(priceColumns(item), input, now);
+  }
+
+  /** Inserts or refreshes the mirror of one DCA history item; returns whether it was new. */
+  upsertDca(item: DcaHistoryItem, input: MirrorInput, now: number): boolean {
+    return this.#write(dcaColumns(item), input, now);
+  }
+
+  /**
+   * Fills of an adopted order (no intent): each (signature, idx) inserted at most once, and a `fill`
+   * action for each new one, in one transaction. Returns how many were new.
+   */
+  recordOrderFills(order: MirroredOrder, fills: readonly FillInput[], audit: AuditLog, now: number): number {
+    return this.transaction(() => {
+      let added = 0;
+      for (const fill of fills) {
+        if (!insertFill(this.#db, { ...fill, intentId: null, strategy: order.strategy }, now)) continue;
+        added += 1;
+        audit.append({
+          kind: 'fill',
+          strategy: order.strategy,
+          intentId: null,
+          mint: fill.outMint,
+          amount: fill.outAmount,
+          decimals: fill.outDecimals,
+          signature: fill.signature,
+          data: {
+            idx: fill.idx,
+            source: fill.source,
+            orderId: order.id,
+            adopted: order.adopted,
+            in: { mint: fill.inMint, amount: fill.inAmount, decimals: fill.inDecimals },
+            out: { mint: fill.outMint, amount: fill.outAmount, decimals: fill.outDecimals },
+            fee: fill.fee ?? null,
+          },
+        });
+      }
+      return added;
+    });
+  }
+
+  #write(c: Columns, input: MirrorInput, now: number): boolean {
+    const existed = this.get(c.id) !== undefined;
     this.#db
       .prepare(
         `INSERT INTO trigger_orders (id, intent_id, strategy, adopted, family, order_type, state, raw_state, input_mint, input_decimals, output_mint,
                                      output_decimals, input_amount, remaining_input_amount, input_used, output_amount, trigger_mint, trigger_condition,
                                      trigger_price_usd, slippage_bps, trailing_bps, expires_at, deposit_signature, raw, created_at, updated_at,
                                      first_seen_at, last_synced_at)
-         VALUES (?, ?, ?, 0, 'price', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET state = excluded.state, raw_state = excluded.raw_state,
-           remaining_input_amount = excluded.remaining_input_amount, input_used = excluded.input_used, output_amount = excluded.output_amount,
-           trigger_price_usd = excluded.trigger_price_usd, raw = excluded.raw, updated_at = excluded.updated_at, last_synced_at = excluded.last_synced_at`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET
+           state = CASE WHEN trigger_orders.state IN (${FINAL_SQL}) AND excluded.state NOT IN (${FINAL_SQL}) THEN trigger_orders.state ELSE excluded.state END,
+           raw_state = excluded.raw_state, remaining_input_amount = excluded.remaining_input_amount, input_used = excluded.input_used,
+           output_amount = excluded.output_amount, trigger_price_usd = excluded.trigger_price_usd,
+           deposit_signature = COALESCE(trigger_orders.deposit_signature, excluded.deposit_signature),
+           raw = excluded.raw, updated_at = excluded.updated_at, last_synced_at = excluded.last_synced_at`,
       )
       .run(
-        item.id,
+        c.id,
         input.intentId,
         input.strategy,
-        orderType,
-        state,
-        item.rawState ?? null,
-        item.inputMint,
+        input.adopted === true ? 1 : 0,
+        c.family,
+        c.orderType,
+        c.state,
+        c.rawState,
+        c.inputMint,
         input.inputDecimals,
-        item.outputMint,
+        c.outputMint,
         input.outputDecimals,
-        item.initialInputAmount ?? '0',
-        item.remainingInputAmount ?? null,
-        digits(item.inputUsed),
-        digits(item.outputAmount),
-        item.triggerMint ?? null,
-        condition,
-        usd(item.triggerPriceUsd),
-        typeof item.slippageBps === 'number' && item.slippageBps >= 0 && item.slippageBps <= 10_000 ? item.slippageBps : null,
-        typeof item.trailingBps === 'number' && item.trailingBps >= 50 && item.trailingBps <= 9000 ? item.trailingBps : null,
-        typeof item.expiresAt === 'number' && item.expiresAt >= 0 ? item.expiresAt : null,
-        depositSignatureOf(item) ?? input.depositSignature,
-        canonicalJson(item),
-        item.createdAt ?? now,
-        item.updatedAt ?? now,
+        c.inputAmount,
+        c.remaining,
+        c.inputUsed,
+        c.outputAmount,
+        c.triggerMint,
+        c.condition,
+        c.triggerPriceUsd,
+        c.slippageBps,
+        c.trailingBps,
+        c.expiresAt,
+        c.depositSignature ?? input.depositSignature,
+        c.raw,
+        c.createdAt ?? now,
+        c.updatedAt ?? now,
         now,
         now,
       );
@@ -122,11 +216,76 @@ export class TriggerOrders {
   }
 }
 
+function priceColumns(item: OrderHistoryItem): Columns {
+  return {
+    id: item.id,
+    family: 'price',
+    orderType: ['single', 'oco', 'otoco'].includes(item.orderType) ? item.orderType : 'single',
+    state: STATES.has(item.orderState) ? item.orderState : 'unknown',
+    rawState: item.rawState ?? null,
+    inputMint: item.inputMint,
+    outputMint: item.outputMint,
+    inputAmount: digits(item.initialInputAmount) ?? '0',
+    remaining: digits(item.remainingInputAmount),
+    inputUsed: digits(item.inputUsed),
+    outputAmount: digits(item.outputAmount),
+    triggerMint: item.triggerMint ?? null,
+    condition: item.triggerCondition === 'above' || item.triggerCondition === 'below' ? item.triggerCondition : null,
+    triggerPriceUsd: usd(item.triggerPriceUsd),
+    slippageBps: typeof item.slippageBps === 'number' && item.slippageBps >= 0 && item.slippageBps <= 10_000 ? item.slippageBps : null,
+    trailingBps: typeof item.trailingBps === 'number' && item.trailingBps >= 50 && item.trailingBps <= 9000 ? item.trailingBps : null,
+    expiresAt: typeof item.expiresAt === 'number' && item.expiresAt >= 0 ? item.expiresAt : null,
+    depositSignature: depositSignatureOf(item),
+    raw: canonicalJson(item),
+    createdAt: typeof item.createdAt === 'number' ? item.createdAt : null,
+    updatedAt: typeof item.updatedAt === 'number' ? item.updatedAt : null,
+  };
+}
+
+/** DCA items use `displayState` for the normalised state and ISO strings for times. */
+function dcaColumns(item: DcaHistoryItem): Columns {
+  return {
+    id: item.id,
+    family: 'dca',
+    orderType: item.orderType === 'price_conditional' ? 'price_conditional' : 'time_based',
+    state: STATES.has(item.displayState) ? item.displayState : 'unknown',
+    rawState: item.state,
+    inputMint: item.inputMint,
+    outputMint: item.outputMint,
+    inputAmount: digits(item.inputAmountInitial) ?? '0',
+    remaining: digits(item.inputAmountRemaining),
+    inputUsed: digits(item.inputAmountUsed),
+    outputAmount: digits(item.outputAmountTotal),
+    triggerMint: item.triggerMint ?? null,
+    condition: null,
+    triggerPriceUsd: null,
+    slippageBps: null,
+    trailingBps: null,
+    expiresAt: null,
+    depositSignature: dcaDepositSignatureOf(item),
+    raw: canonicalJson(item),
+    createdAt: isoMs(item.createdAt),
+    updatedAt: isoMs(item.updatedAt),
+  };
+}
+
 function digits(value: string | null | undefined): string | null {
   return typeof value === 'string' && /^\d+$/.test(value) ? value : null;
 }
 
+/** Epoch ms of an ISO-8601 time (DCA history), or null. */
+export function isoMs(value: string | null | undefined): number | null {
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && ms >= 0 ? ms : null;
+}
+
 /** The signature of the deposit event a history item carries (the order's link to our signed bytes). */
 export function depositSignatureOf(item: OrderHistoryItem): string | null {
-  return item.events?.find((e) => e.type === 'deposit' && typeof e.txSignature === 'string')?.txSignature ?? null;
+  return item.events?.find((e) => e.type === 'deposit' && typeof e.txSignature === 'string' && e.txSignature !== '')?.txSignature ?? null;
+}
+
+/** The same for a DCA item. */
+export function dcaDepositSignatureOf(item: DcaHistoryItem): string | null {
+  return item.events?.find((e) => e.type === 'deposit' && typeof e.txSignature === 'string' && e.txSignature !== '')?.txSignature ?? null;
 }

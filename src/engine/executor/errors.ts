@@ -26,7 +26,23 @@ export type ExecutorErrorCode =
   /** Trigger V2 crafted a deposit that is not the intent's (mint, amount or vault differ): nothing signed. */
   | 'DEPOSIT_MISMATCH'
   /** A vault order's `expiresAt` passed before it could be placed: nothing signed. */
-  | 'VAULT_ORDER_EXPIRED';
+  | 'VAULT_ORDER_EXPIRED'
+  /** The order to cancel was adopted (placed elsewhere): the daemon never acts on it. */
+  | 'VAULT_ORDER_ADOPTED'
+  /** A prediction sell build's floor (`minSellPriceUsd`) is below the intent's minimum sell price: nothing signed. */
+  | 'RISK_MIN_SELL_PRICE'
+  /** The intent has a minimum sell price but the build states no floor: nothing signed. */
+  | 'RISK_MIN_SELL_PRICE_UNKNOWN'
+  /** The prediction build is not the intent's (position, market, side, contracts) or has no transaction. */
+  | 'PREDICTION_BUILD_MISMATCH'
+  /** The position to sell no longer exists, holds no contracts or was claimed: nothing to sell. */
+  | 'PREDICTION_POSITION_GONE'
+  /** The position's market is closed or cancelled: it cannot be sold (a winner is claimed instead). */
+  | 'PREDICTION_MARKET_CLOSED'
+  /** The sell transaction landed but the keeper failed or closed its order: nothing sold, fee paid. */
+  | 'PREDICTION_ORDER_FAILED'
+  /** Nothing to claim: the position is unknown, lost, empty or already claimed (e.g. auto-claimed). */
+  | 'PREDICTION_NOTHING_TO_CLAIM';
 
 /** The intent must not be carried out: it is failed (recorded) and never retried. */
 export class IntentRefusedError extends JupbotError {

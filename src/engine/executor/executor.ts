@@ -7,6 +7,16 @@
  *               else re-send the SAME bytes (never re-sign)
  *   expired  ── attempts left → rearm (planned) → a new quote and a new signature
  *
+ * A call handler (handler.ts: an unsigned HTTP call such as a PATCH) takes a shorter path:
+ *
+ *   planned  ── journal.markSent (write-ahead: the row says sent BEFORE the call), handler.call
+ *               ──► confirmed | failed | still sent (answer lost: 5xx, timeout)
+ *   sent     ── handler.settle reads the API's state: done → confirmed; impossible → failed;
+ *               not visible → the call again, when the handler says repeating it is harmless
+ *
+ * A confirmation may carry a successor (a renewal's replacement): the journal plans it in the same
+ * transaction, and this drive goes on to drive it (reconciliation resumes it after a crash).
+ *
  * Each step reads the row back from the journal, so a new executor on the same database (after a
  * crash) continues exactly where the old one stopped. Calls for one intent id are serialised in
  * process; a second `execute` of the same id joins the first instead of acting twice.
@@ -16,11 +26,11 @@ import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
 import { GuardRefusal } from '../../solana/guardRefusal.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
-import type { IntentRow, Journal, PlanInput } from '../../store/journal.js';
+import type { FillInput, IntentRow, Journal, PlanInput } from '../../store/journal.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 import { IntentRefusedError } from './errors.js';
 import type { ExecutorEvents } from './events.js';
-import type { HandlerContext, IntentHandler, SignedRow, SubmitResult } from './handler.js';
+import { type CallHandler, type CallResult, type HandlerContext, type IntentHandler, isCallHandler, type SignedRow, type SigningHandler, type SubmitResult, type Successor } from './handler.js';
 import { resolveInFlight } from './inFlight.js';
 
 export interface ExecutorOptions {
@@ -31,7 +41,7 @@ export interface ExecutorOptions {
   readonly log?: Logger | undefined;
   /** Transactions that may be signed for one intent (a new one only after the last provably expired). @default 3 */
   readonly maxAttempts?: number | undefined;
-  /** Sends of the same bytes within one `drive` (the first send included). @default 2 */
+  /** Sends of the same bytes (or calls of a call handler) within one `drive`, the first included. @default 2 */
   readonly sendsPerDrive?: number | undefined;
 }
 
@@ -57,6 +67,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const events = new TypedEmitter<ExecutorEvents>();
   const handlers = new Map(options.handlers.map((h) => [h.kind, h]));
   const running = new Map<string, Promise<IntentRow>>();
+  /** Successors journaled by a confirmation in the current drive of an id, driven right after it. */
+  const chained = new Map<string, string>();
   const stopper = new AbortController();
   const context: HandlerContext = { signal: stopper.signal };
 
@@ -77,12 +89,22 @@ export function createExecutor(options: ExecutorOptions): Executor {
     return after;
   };
 
-  const confirm = async (row: SignedRow, handler: IntentHandler, result?: Extract<SubmitResult, { kind: 'confirmed' }>): Promise<IntentRow> => {
+  /** Confirms with the report's fills, planning its successor in the same transaction. */
+  const settled = (id: string, data: object, fills: readonly FillInput[], next: Successor): IntentRow => {
+    const successor = next.successor;
+    const confirmed = journal.markConfirmed(id, data, fills, successor);
+    events.emit('confirmed', { row: confirmed, fills: journal.fillCount(id) });
+    if (successor) {
+      chained.set(id, successor.id);
+      events.emit('planned', { row: journal.require(successor.id) });
+    }
+    return confirmed;
+  };
+
+  const confirm = async (row: SignedRow, handler: SigningHandler, result?: Extract<SubmitResult, { kind: 'confirmed' }>): Promise<IntentRow> => {
     const report = result ?? (await handler.landed(row, context));
     const fillUnknown = 'fillUnknown' in report ? report.fillUnknown : undefined;
-    const confirmed = journal.markConfirmed(row.id, { ...report.data, ...(fillUnknown ? { fillUnknown } : {}) }, report.fills);
-    events.emit('confirmed', { row: confirmed, fills: journal.fillCount(row.id) });
-    return confirmed;
+    return settled(row.id, { ...report.data, ...(fillUnknown ? { fillUnknown } : {}) }, report.fills, report);
   };
 
   async function step(id: string): Promise<IntentRow> {
@@ -99,6 +121,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       const handler = handlers.get(row.kind);
       // Not failed: failing is final, and a handler for this kind may simply not be wired in this build.
       if (!handler) return transient(row, new IntentRefusedError('NO_HANDLER', `no handler for intent kind ${row.kind}; left pending`));
+      if (isCallHandler(handler)) return callStep(row, handler);
 
       if (row.state === 'planned') {
         if (row.attempts >= maxAttempts) return fail(id, 'ATTEMPTS_EXHAUSTED', `${row.attempts} attempts used`);
@@ -135,6 +158,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
         try {
           return await confirm(signedRow, handler);
         } catch (error) {
+          // Landed, yet what it asked for provably did not happen (a keeper failed the order it opened).
+          if (error instanceof IntentRefusedError) return fail(id, error.code, error.message, error.details);
           return transient(row, error);
         }
       }
@@ -156,8 +181,59 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
   }
 
+  /**
+   * The unsigned path: planned → sent before the call (a crash after it leaves a `sent` row, which
+   * the handler settles by reading the API's state); sent → settle, and the call again only when
+   * the handler says it is harmless. An unknown answer leaves the row `sent` for the next pass.
+   */
+  async function callStep(first: IntentRow, handler: CallHandler): Promise<IntentRow> {
+    let calls = 0;
+    let row = first;
+    for (;;) {
+      if (FINAL.has(row.state) || stopper.signal.aborted) return row;
+      if (row.state === 'planned') {
+        row = journal.markSent(row.id, { mode: 'call' });
+        events.emit('sent', { row, mode: 'first' });
+        // An unknown answer is settled on a later pass, not by calling again at once.
+        return outcome(row, await callOnce(row, handler), 'first');
+      }
+      if (row.state !== 'sent') return transient(row, new Error(`a call intent cannot be in state ${row.state}`));
+      let settledAs;
+      try {
+        settledAs = await handler.settle(row, context);
+      } catch (error) {
+        return transient(row, error);
+      }
+      if (settledAs.kind !== 'repeat') return outcome(row, settledAs, 'settle');
+      if (calls >= sendsPerDrive || stopper.signal.aborted) return row;
+      calls += 1;
+      journal.note(row.id, 'intent.recalled', { reason: settledAs.reason });
+      events.emit('sent', { row: journal.require(row.id), mode: 'resend' });
+      row = outcome(row, await callOnce(row, handler), 'resend');
+    }
+  }
+
+  async function callOnce(row: IntentRow, handler: CallHandler): Promise<CallResult> {
+    try {
+      return await handler.call(row, context);
+    } catch (error) {
+      // Refused before anything was sent (params): final. Anything else may have reached the API.
+      if (error instanceof IntentRefusedError) return { kind: 'failed', code: error.code, message: error.message, data: error.details };
+      return { kind: 'unknown', code: 'CALL_ERROR', message: errorMessage(error), data: {} };
+    }
+  }
+
+  function outcome(row: IntentRow, result: CallResult, mode: 'first' | 'resend' | 'settle'): IntentRow {
+    if (result.kind === 'confirmed') return settled(row.id, { ...result.data, mode }, result.fills ?? [], result);
+    if (result.kind === 'failed') return fail(row.id, result.code, result.message, { ...result.data, mode });
+    journal.note(row.id, 'intent.outcome_unknown', { mode, code: result.code, message: result.message, ...result.data });
+    const after = journal.require(row.id);
+    events.emit('error', { row: after, code: result.code, message: result.message });
+    return after;
+  }
+
   /** Submits; returns the final row when the answer settles the intent, undefined to let the chain decide. */
-  async function submit(row: SignedRow, handler: IntentHandler, mode: 'first' | 'resend'): Promise<IntentRow | undefined> {
+  async function submit(row: SignedRow, handler: SigningHandler, mode: 'first' | 'resend'): Promise<IntentRow | undefined> {
     let result: SubmitResult;
     try {
       result = await handler.submit(row, mode, context);
@@ -190,7 +266,18 @@ export function createExecutor(options: ExecutorOptions): Executor {
   function drive(id: string): Promise<IntentRow> {
     const current = running.get(id);
     if (current) return current;
-    const run = step(id).finally(() => running.delete(id));
+    const run = step(id)
+      .then(async (row) => {
+        const next = chained.get(id);
+        chained.delete(id);
+        // The successor right away (a renewal's replacement: the position is unprotected until it is
+        // placed). Its own failures are its row's; an error here leaves it to reconciliation.
+        if (next !== undefined && !stopper.signal.aborted) {
+          await drive(next).catch((error: unknown) => log?.error({ intentId: next, after: id, err: error }, `driving the successor failed: ${errorMessage(error)}`));
+        }
+        return row;
+      })
+      .finally(() => running.delete(id));
     running.set(id, run);
     return run;
   }

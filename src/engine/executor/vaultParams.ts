@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { CancelVaultOrderIntent, PlaceVaultOrderIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
+import type { IntentRoute } from './intentRoute.js';
 
 export const VAULT_PLACE_KIND = 'place-vault-order';
 export const VAULT_CANCEL_KIND = 'cancel-vault-order';
@@ -34,7 +35,8 @@ export type VaultPlaceParams = z.output<typeof VaultPlaceParams>;
 
 const VaultCancelParams = z.strictObject({
   orderId: z.string().min(1).max(128),
-  family: z.literal('price'),
+  /** Price and DCA orders have different cancel routes; both are two steps. */
+  family: z.enum(['price', 'dca']),
   strategyHash: z.string().optional(),
 });
 export type VaultCancelParams = z.output<typeof VaultCancelParams>;
@@ -68,7 +70,7 @@ export function vaultPlacePlan(intent: PlaceVaultOrderIntent): PlanInput {
   };
 }
 
-/** The journal entry for a decided cancel of a price order (DCA cancels are not handled yet). */
+/** The journal entry for a decided cancel of a price or DCA order. */
 export function vaultCancelPlan(intent: CancelVaultOrderIntent): PlanInput {
   return {
     id: intent.id,
@@ -80,6 +82,12 @@ export function vaultCancelPlan(intent: CancelVaultOrderIntent): PlanInput {
     reason: intent.reason,
   };
 }
+
+/** `place-vault-order` → the journal (executed by vaultPlaceHandler.ts). */
+export const placeVaultOrderRoute: IntentRoute<'place-vault-order'> = { kind: 'place-vault-order', plan: vaultPlacePlan };
+
+/** `cancel-vault-order`, price and DCA families alike (executed by vaultCancelHandler.ts). */
+export const cancelVaultOrderRoute: IntentRoute<'cancel-vault-order'> = { kind: 'cancel-vault-order', plan: vaultCancelPlan };
 
 function parse<S extends z.ZodType>(schema: S, what: string, params: unknown): z.output<S> {
   const parsed = schema.safeParse(params);

@@ -9,11 +9,10 @@
  * deposit event carries that signature in history, or by the chain proving the deposit expired —
  * never by crafting a second deposit while the first may still land.
  */
-import { VersionedTransaction } from '@solana/web3.js';
 import type { Clock } from '../../clock.js';
-import { ApiError, ParamsError, TransportError } from '../../jupiter/errors.js';
+import { ParamsError } from '../../jupiter/errors.js';
 import { type AuthedJupiterClient, Priority } from '../../jupiter/transport.js';
-import { craftDeposit, createPriceOrder, type CreatePriceOrderParams, type OrderHistoryItem } from '../../jupiter/trigger.js';
+import { createPriceOrder, type CreatePriceOrderParams, type OrderHistoryItem } from '../../jupiter/trigger.js';
 import type { GuardedSigner } from '../../solana/guardedSigner.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
 import type { IntentRow, Journal, SignedRecord } from '../../store/journal.js';
@@ -21,10 +20,7 @@ import type { TriggerOrders } from '../../store/triggerOrders.js';
 import { IntentRefusedError } from './errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
 import { parseVaultPlaceParams, VAULT_PLACE_KIND, type VaultPlaceParams } from './vaultParams.js';
-import { ensureVault, findOrderByDeposit } from './vaultOrders.js';
-
-/** Solana: a blockhash is accepted for 150 blocks after it was issued. */
-const BLOCKHASH_VALID_BLOCKS = 150;
+import { classify, findOrderByDeposit, signDeposit } from './vaultOrders.js';
 
 export interface VaultHandlerOptions {
   /** The Trigger V2 client with the session's JWT. */
@@ -38,7 +34,7 @@ export interface VaultHandlerOptions {
 }
 
 export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHandler {
-  const { authed, rpc, signer, journal, clock } = options;
+  const { authed, signer, journal, clock } = options;
 
   /** Mirrors the order's legs, records its id, writes `order.placed` the first time; the summary for the journal. */
   async function adopt(row: IntentRow, params: VaultPlaceParams, legs: readonly OrderHistoryItem[]): Promise<Record<string, unknown>> {
@@ -68,33 +64,7 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
     async prepare(row, context): Promise<SignedRecord> {
       const params = parseVaultPlaceParams(row.params);
       if (params.expiresAt <= clock.now()) throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `expiresAt ${params.expiresAt} has passed`, { expiresAt: params.expiresAt });
-      const vault = await ensureVault(authed, context.signal);
-      const craft = await craftDeposit(
-        authed,
-        { inputMint: params.inputMint, outputMint: params.outputMint, userAddress: signer.address, amount: params.inputAmount, orderType: 'price', orderSubType: params.orderType },
-        { signal: context.signal, priority: Priority.Place },
-      );
-      // Journaled before anything is signed: the requestId and the exact bytes Jupiter offered.
-      journal.recordTriggerIds(row.id, { depositRequestId: craft.requestId }, 'deposit.crafted', { transaction: craft.transaction, vault: craft.receiverAddress, mint: craft.mint, amount: craft.amount });
-      if (craft.mint !== params.inputMint || BigInt(craft.amount) !== params.inputAmount || craft.receiverAddress !== vault.vaultPubkey) {
-        throw new IntentRefusedError('DEPOSIT_MISMATCH', `the crafted deposit is ${craft.amount} ${craft.mint} to ${craft.receiverAddress}, not ${params.inputAmount} ${params.inputMint} to our vault`, {
-          craft: { mint: craft.mint, amount: craft.amount, vault: craft.receiverAddress },
-        });
-      }
-      // The guard decodes the bytes themselves: the craft's own fields above are only a first check.
-      const signed = await signer.signBase64(craft.transaction, { kind: 'vault-deposit', mint: params.inputMint, amount: params.inputAmount, vault: vault.vaultPubkey }, { strategy: row.strategy, intentId: row.id });
-      const bytes = Buffer.from(signed.signed, 'base64');
-      const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
-      // The craft gives no lastValidBlockHeight: now + 150 is an upper bound (safe to wait longer).
-      const lastValidBlockHeight = (await rpc.getBlockHeight()) + BLOCKHASH_VALID_BLOCKS;
-      return {
-        bytes,
-        signature: signed.signature,
-        blockhash,
-        lastValidBlockHeight,
-        requestId: craft.requestId,
-        data: { vault: vault.vaultPubkey, depositRequestId: craft.requestId, guard: { programs: signed.summary.programs, feePayer: signed.summary.feePayer } },
-      };
+      return signDeposit(options, row, { inputMint: params.inputMint, outputMint: params.outputMint, amount: params.inputAmount, orderType: 'price', orderSubType: params.orderType }, context.signal);
     },
 
     async submit(row, mode): Promise<SubmitResult> {
@@ -161,13 +131,4 @@ function createBody(params: VaultPlaceParams, user: string, depositRequestId: st
     expiresAt: params.expiresAt,
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
   };
-}
-
-/** A 4xx: this call did not create it (the bytes are Jupiter's to land, and they expire). Timeouts, 5xx, resets: unknown. */
-export function classify(error: unknown, mode: string): SubmitResult {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof ApiError || error instanceof TransportError) {
-    return { kind: error.outcomeUnknown ? 'unknown' : 'rejected', code: error.code, message, data: { mode } };
-  }
-  return { kind: 'unknown', code: 'SUBMIT_ERROR', message, data: { mode } };
 }

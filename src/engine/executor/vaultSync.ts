@@ -1,51 +1,108 @@
 /**
- * Keeps the `trigger_orders` mirror of our vault orders in step with what the orders feed reads, and
- * records their fills exactly once: a fill is keyed by its transaction signature (UNIQUE(signature,
- * idx), inserts ON CONFLICT DO NOTHING), so re-reading the same history after any number of polls or
- * restarts adds nothing. Each new fill writes a `fill` action (the journal does), and an order of ours
- * that history shows cancelled (an OCO's other leg, or a cancel made elsewhere) an `order.cancelled`.
+ * Keeps the `trigger_orders` mirror in step with what the orders feeds read, and records fills exactly
+ * once: a fill is keyed by its transaction signature (UNIQUE(signature, idx), inserts ON CONFLICT DO
+ * NOTHING), so re-reading the same history after any number of polls or restarts adds nothing. Each
+ * new fill writes a `fill` action; an order of ours that history shows ending without our cancel
+ * (an OCO's other leg, a cancel made elsewhere, an expiry, a DCA run completed) gets one action too,
+ * written only when its mirrored state leaves the live set.
+ *
+ * Every mirrored order history shows is refreshed — finished ones too, so a fill that landed just
+ * before a cancel or a completion is still recorded. Orders the mirror does not know are adoption's
+ * business (orderAdoption.ts), which follows each sync; what it adopts is synced at once, so an
+ * adopted order's fills are recorded by the same read. This file is the price-order family and the
+ * feed plumbing; dcaSync.ts is the DCA family.
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
 import type { OrderHistoryItem } from '../../jupiter/trigger.js';
 import type { Logger } from '../../ops/log.js';
+import type { AuditLog } from '../../store/audit.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import type { FillInput, Journal } from '../../store/journal.js';
-import type { MirroredOrder, TriggerOrders } from '../../store/triggerOrders.js';
+import { depositSignatureOf, FINAL_ORDER_STATES, type MirroredOrder, type MirrorInput, type OrderFamily, type TriggerOrders } from '../../store/triggerOrders.js';
 import type { Poller } from '../feeds/poller.js';
 import type { OrderSnapshot } from '../feeds/orders.js';
+import { adoptOrders } from './orderAdoption.js';
+import { siblingsOf } from './vaultOrders.js';
 
 export interface VaultSyncOptions {
   readonly orders: TriggerOrders;
   readonly journal: Journal;
   readonly clock: Clock;
   readonly log?: Logger | undefined;
+  /** With `decimalsOf`, enables adoption of orders we did not place and the recording of their fills. */
+  readonly audit?: AuditLog | undefined;
+  readonly decimalsOf?: ((mint: string) => number | Promise<number>) | undefined;
 }
 
-/** One pass over a history read: returns how many fills were new. */
-export function syncVaultOrders(items: readonly OrderHistoryItem[], options: VaultSyncOptions): number {
-  const { orders, journal, clock } = options;
-  const byId = new Map(items.map((item) => [item.id, item]));
+/** How one family's history items are read (price orders here, DCA in dcaSync.ts). */
+export interface OrderFamilyReader<T> {
+  readonly family: OrderFamily;
+  id(item: T): string;
+  mirror(orders: TriggerOrders, item: T, input: MirrorInput, now: number): boolean;
+  fills(item: T, order: MirroredOrder, now: number): FillInput[];
+  /**
+   * The deposit signature that funded `item`, or null while history does not show it: an OCO's
+   * second leg has none of its own and takes its first leg's (`items` is the whole read).
+   */
+  deposit(item: T, items: readonly T[]): string | null;
+  /** What `order.adopted` records about the item. */
+  describe(item: T): Record<string, unknown>;
+}
+
+const FINAL = new Set<string>(FINAL_ORDER_STATES);
+/** The action an order of ours gets when history shows it ending on its own. */
+const ENDINGS: Record<string, string> = { cancelled: 'order.cancelled', expired: 'order.expired', completed: 'order.completed' };
+
+/** One pass over a history read for one family: returns how many fills were new. */
+export function syncMirrored<T>(items: readonly T[], reader: OrderFamilyReader<T>, options: VaultSyncOptions): number {
+  const { orders, journal, clock, audit } = options;
   let added = 0;
-  for (const mirrored of orders.live()) {
-    const item = byId.get(mirrored.id);
-    if (!item || mirrored.intentId === null) continue;
-    orders.upsert(item, { intentId: mirrored.intentId, strategy: mirrored.strategy, inputDecimals: mirrored.inputDecimals, outputDecimals: mirrored.outputDecimals, depositSignature: mirrored.depositSignature }, clock.now());
-    const fills = fillsOf(item, mirrored, clock.now());
-    if (fills.length > 0) added += journal.recordFills(mirrored.intentId, fills);
-    if (item.orderState === 'cancelled' || item.orderState === 'expired') {
-      journal.note(mirrored.intentId, item.orderState === 'cancelled' ? 'order.cancelled' : 'order.expired', { orderId: item.id, rawState: item.rawState ?? null, via: 'history' });
-    }
+  for (const item of items) {
+    const before = orders.get(reader.id(item));
+    // Unknown to the mirror: adoption decides. Adopted fills need the audit log to be recorded.
+    if (!before || before.family !== reader.family || (before.intentId === null && !audit)) continue;
+    const now = clock.now();
+    added += orders.transaction(() => {
+      reader.mirror(orders, item, { intentId: before.intentId, strategy: before.strategy, inputDecimals: before.inputDecimals, outputDecimals: before.outputDecimals, depositSignature: before.depositSignature }, now);
+      const fills = reader.fills(item, before, now);
+      if (before.intentId === null) return audit ? orders.recordOrderFills(before, fills, audit, now) : 0;
+      const n = fills.length > 0 ? journal.recordFills(before.intentId, fills) : 0;
+      const after = orders.get(before.id)?.state ?? before.state;
+      const ending = ENDINGS[after];
+      if (ending && !FINAL.has(before.state)) journal.note(before.intentId, ending, { orderId: before.id, family: reader.family, rawState: after, via: 'history' });
+      return n;
+    });
   }
   return added;
+}
+
+/** The price-order family. */
+export const priceOrders: OrderFamilyReader<OrderHistoryItem> = {
+  family: 'price',
+  id: (item) => item.id,
+  mirror: (orders, item, input, now) => orders.upsert(item, input, now),
+  fills: priceFillsOf,
+  deposit(item, items) {
+    const own = depositSignatureOf(item);
+    if (own !== null || item.orderType !== 'oco') return own;
+    const main = items.find((other) => depositSignatureOf(other) !== null && siblingsOf(other, items).some((leg) => leg.id === item.id));
+    return main ? depositSignatureOf(main) : null;
+  },
+  describe: (item) => ({ orderType: item.orderType, state: item.orderState, inputMint: item.inputMint, outputMint: item.outputMint, inputAmount: item.initialInputAmount ?? null, expiresAt: item.expiresAt ?? null }),
+};
+
+/** One pass over a price-order history read: returns how many fills were new. */
+export function syncVaultOrders(items: readonly OrderHistoryItem[], options: VaultSyncOptions): number {
+  return syncMirrored(items, priceOrders, options);
 }
 
 /**
  * The fills a history item shows. The input amount of a fill is the event's `amount` when it has one;
  * otherwise only a single fill can be attributed (the order's `inputUsed`). A partial fill without a
- * per-event amount is left unrecorded and logged rather than guessed.
+ * per-event amount is left unrecorded rather than guessed.
  */
-function fillsOf(item: OrderHistoryItem, order: MirroredOrder, now: number): FillInput[] {
+function priceFillsOf(item: OrderHistoryItem, order: MirroredOrder, now: number): FillInput[] {
   const events = (item.events ?? []).filter((e) => e.type === 'fill' && e.state !== 'failed' && typeof e.txSignature === 'string' && typeof e.outputAmount === 'string');
   const out: FillInput[] = [];
   for (const event of events) {
@@ -69,14 +126,46 @@ function fillsOf(item: OrderHistoryItem, order: MirroredOrder, now: number): Fil
   return out;
 }
 
-/** Runs {@link syncVaultOrders} on every read of the orders feed; returns the unsubscribe. */
-export function startVaultOrderSync(options: VaultSyncOptions & { readonly feed: Poller<OrderSnapshot<OrderHistoryItem>> }): () => void {
-  const listener = ({ value }: { value: OrderSnapshot<OrderHistoryItem> }): void => {
+/** The unsubscribe of a sync; `idle()` resolves once the adoption work queued so far is done (tests, shutdown). */
+export type OrderSync = (() => void) & { readonly idle: () => Promise<void> };
+
+/**
+ * On every read of `feed`: the sync at once (our orders never wait for adoption), then — when enabled —
+ * adoption of the unknown orders, one read at a time, and a sync of what was just adopted so its
+ * fills are recorded by the same read.
+ */
+export function followOrders<T extends { readonly inputMint: string; readonly outputMint: string }>(feed: Poller<OrderSnapshot<T>>, reader: OrderFamilyReader<T>, options: VaultSyncOptions): OrderSync {
+  let queue: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const fail = (error: unknown): void => options.log?.error({ err: error, family: reader.family }, `${reader.family} order sync failed: ${errorMessage(error)}`);
+  const listener = ({ value }: { value: OrderSnapshot<T> }): void => {
+    const items = [...value.active, ...value.recentPast];
     try {
-      syncVaultOrders([...value.active, ...value.recentPast], options);
+      syncMirrored(items, reader, options);
     } catch (error) {
-      options.log?.error({ err: error }, `vault order sync failed: ${errorMessage(error)}`);
+      fail(error);
     }
+    const { audit, decimalsOf } = options;
+    if (!audit || !decimalsOf) return;
+    queue = queue
+      .then(async () => {
+        if (stopped) return;
+        const adopted = await adoptOrders(items, reader, { orders: options.orders, audit, clock: options.clock, decimalsOf, log: options.log });
+        if (!stopped && adopted.length > 0) syncMirrored(adopted, reader, options);
+      })
+      .catch(fail);
   };
-  return options.feed.events.on('updated', listener);
+  const off = feed.events.on('updated', listener);
+  return Object.assign(
+    () => {
+      stopped = true;
+      off();
+    },
+    { idle: () => queue },
+  );
+}
+
+/** Follows the price-orders feed (see {@link followOrders}); returns the unsubscribe. */
+export function startVaultOrderSync(options: VaultSyncOptions & { readonly feed: Poller<OrderSnapshot<OrderHistoryItem>> }): OrderSync {
+  return followOrders(options.feed, priceOrders, options);
 }

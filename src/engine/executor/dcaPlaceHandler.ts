@@ -1,0 +1,112 @@
+/**
+ * `place-dca-vault-order` through Trigger V2: ensure the vault, craft a `dca` deposit of the total,
+ * guard it as a `vault-deposit` of exactly the intent's mint and amount into our vault, sign; then
+ * `POST /orders/dca` with the signed deposit (Jupiter lands it during that call). Jupiter's keeper
+ * fills the rounds from then on; dcaSync.ts records them.
+ *
+ * The same write-ahead discipline as price orders (vaultPlaceHandler.ts), with the shared pieces in
+ * vaultOrders.ts: the deposit's `requestId` and unsigned bytes are journaled before signing, the
+ * signed bytes before the create call, and an unknown create outcome is settled by finding the order
+ * whose deposit event carries our deposit's signature in DCA history (or by the chain proving the
+ * deposit expired) — never by crafting a second deposit while the first may still land.
+ */
+import { ParamsError } from '../../jupiter/errors.js';
+import { Priority } from '../../jupiter/transport.js';
+import { CreateDcaOrderParams } from '../../jupiter/schemas/trigger.js';
+import { createDcaOrder, type DcaHistoryItem } from '../../jupiter/trigger.js';
+import type { IntentRow } from '../../store/journal.js';
+import { DCA_PLACE_KIND, type DcaPlaceParams, parseDcaPlaceParams } from './dcaParams.js';
+import { IntentRefusedError } from './errors.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
+import { classify, findDcaOrderByDeposit, signDeposit } from './vaultOrders.js';
+import type { VaultHandlerOptions } from './vaultPlaceHandler.js';
+
+export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandler {
+  const { authed, signer, journal, clock } = options;
+
+  /** Mirrors the order, records its id, writes `order.placed` the first time; the summary for the journal. */
+  async function adopt(row: IntentRow, params: DcaPlaceParams, item: DcaHistoryItem): Promise<Record<string, unknown>> {
+    const outputDecimals = await options.decimalsOf(params.outputMint);
+    const created = options.orders.upsertDca(item, { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature }, clock.now());
+    if (journal.require(row.id).orderId !== item.id) journal.recordTriggerIds(row.id, { orderId: item.id }, 'order.id', { source: 'history' });
+    const summary = { orderId: item.id, family: 'dca', orderType: item.orderType, depositSignature: row.signature, state: item.state, rounds: item.numberOfRounds ?? null };
+    if (created) journal.note(row.id, 'order.placed', { ...summary, params: row.params });
+    return summary;
+  }
+
+  /** The order our deposit funded, mirrored; undefined when history does not show it. */
+  async function lookUp(row: SignedRow, params: DcaPlaceParams): Promise<Record<string, unknown> | undefined> {
+    const item = await findDcaOrderByDeposit(authed, row.signature);
+    return item === undefined ? undefined : adopt(row, params, item);
+  }
+
+  return {
+    kind: DCA_PLACE_KIND,
+
+    async prepare(row, context) {
+      const params = parseDcaPlaceParams(row.params);
+      // Checked before anything is crafted or signed: a body Jupiter's schema refuses is never worth a deposit.
+      const check = CreateDcaOrderParams.safeParse(createBody(params, signer.address, 'unsent', 'unsent'));
+      if (!check.success) throw new IntentRefusedError('PARAMS_INVALID', `the DCA order does not validate: ${check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      return signDeposit(options, row, { inputMint: params.inputMint, outputMint: params.outputMint, amount: params.inputAmount, orderType: 'dca' }, context.signal);
+    },
+
+    async submit(row, mode): Promise<SubmitResult> {
+      const params = parseDcaPlaceParams(row.params);
+      const depositRequestId = row.depositRequestId ?? row.requestId;
+      if (depositRequestId === null) return { kind: 'rejected', code: 'NO_DEPOSIT_REQUEST', message: 'no depositRequestId recorded', data: {} };
+      if (mode === 'resend') {
+        // The last call's outcome is unknown: history first. Only if it shows no order are the SAME
+        // bytes posted again (a used depositRequestId is refused; one signature lands once).
+        try {
+          const found = await lookUp(row, params);
+          if (found) return { kind: 'confirmed', data: { ...found, via: 'history' }, fills: [] };
+        } catch (error) {
+          return classify(error, mode);
+        }
+      }
+      let answer;
+      try {
+        // No stop signal: a create that started finishes, so its answer is not lost needlessly.
+        answer = await createDcaOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), { priority: Priority.Place });
+      } catch (error) {
+        // Refused locally, before any request: the deposit never left this process.
+        if (error instanceof ParamsError) return { kind: 'failed', code: 'PARAMS_INVALID', message: error.message, data: {} };
+        return classify(error, mode);
+      }
+      journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', txSignature: answer.txSignature });
+      try {
+        const found = await lookUp(row, params);
+        if (found) return { kind: 'confirmed', data: { ...found, via: 'create' }, fills: [] };
+      } catch {
+        // Mirrored on the next pass: the deposit's signature then decides (landed → history again).
+      }
+      return { kind: 'unknown', code: 'ORDER_NOT_IN_HISTORY', message: `DCA order ${answer.id} created; history does not show it yet`, data: { orderId: answer.id } };
+    },
+
+    async landed(row): Promise<LandedReport> {
+      // The deposit landed, so the order exists: history must show it (until then this throws and the
+      // intent stays sent for the next pass — never a second deposit).
+      const found = await lookUp(row, parseDcaPlaceParams(row.params));
+      if (!found) throw new Error(`deposit ${row.signature} landed but no DCA order in history shows it yet`);
+      return { data: { ...found, via: 'chain' }, fills: [] };
+    },
+  };
+}
+
+function createBody(params: DcaPlaceParams, user: string, depositRequestId: string, signedTx: string): CreateDcaOrderParams {
+  return {
+    depositRequestId,
+    depositSignedTx: signedTx,
+    userPubkey: user,
+    inputMint: params.inputMint,
+    outputMint: params.outputMint,
+    inputAmount: params.inputAmount,
+    orderCount: params.orderCount,
+    intervalSeconds: params.intervalSeconds,
+    orderType: params.orderType,
+    ...(params.minPriceUsd === undefined ? {} : { minPriceUsd: Number(params.minPriceUsd) }),
+    ...(params.maxPriceUsd === undefined ? {} : { maxPriceUsd: Number(params.maxPriceUsd) }),
+    ...(params.triggerMint === undefined ? {} : { triggerMint: params.triggerMint }),
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The prediction exits as the journal stores them (`intents.params`, canonical JSON, amounts as
+ * integer strings) and back, and the routes that journal them. A restarted daemon resumes from the
+ * row alone, so everything the handlers need to sell or claim the position is here.
+ */
+import { z } from 'zod';
+import type { ClaimPositionIntent, PartialSellIntent, SellPositionIntent } from '../../strategies/intents.js';
+import type { PlanInput } from '../../store/journal.js';
+import { IntentRefusedError } from './errors.js';
+import type { AnyIntentRoute, IntentRoute } from './intentRoute.js';
+
+export const PREDICTION_SELL_KIND = 'sell-position';
+export const PREDICTION_PARTIAL_SELL_KIND = 'partial-sell';
+export const PREDICTION_CLAIM_KIND = 'claim-position';
+
+const Pubkey = z.string().min(32).max(44);
+const Positive = z.string().regex(/^[1-9]\d*$/).transform(BigInt);
+
+const SellParams = z.strictObject({
+  positionPubkey: Pubkey,
+  marketId: z.string().min(1),
+  isYes: z.boolean(),
+  /** Micro-contracts: the whole position as decided (whole sell) or the share to sell (partial). */
+  contractsMicro: Positive,
+  /** The lowest acceptable price per contract, micro-USD: the build's floor must not be below it. */
+  minSellPriceMicroUsd: Positive.optional(),
+  strategyHash: z.string().optional(),
+});
+export type PredictionSellParams = z.output<typeof SellParams>;
+
+const ClaimParams = z.strictObject({
+  positionPubkey: Pubkey,
+  marketId: z.string().min(1),
+  strategyHash: z.string().optional(),
+});
+export type PredictionClaimParams = z.output<typeof ClaimParams>;
+
+function sellPlan(kind: string, intent: SellPositionIntent | PartialSellIntent): PlanInput {
+  return {
+    id: intent.id,
+    kind,
+    strategy: intent.key.strategy,
+    rule: intent.key.rule,
+    params: {
+      positionPubkey: intent.positionPubkey,
+      marketId: intent.marketId,
+      isYes: intent.isYes,
+      contractsMicro: intent.contractsMicro.toString(),
+      ...(intent.minSellPriceMicroUsd === undefined ? {} : { minSellPriceMicroUsd: intent.minSellPriceMicroUsd.toString() }),
+      strategyHash: intent.key.version,
+    },
+    evidence: { ...intent.evidence, trigger: intent.key.trigger },
+    reason: intent.reason,
+  };
+}
+
+/** `sell-position` → the journal (DELETE /positions/{pubkey}). */
+export const sellPositionRoute: IntentRoute<'sell-position'> = {
+  kind: 'sell-position',
+  plan: (intent) => sellPlan(PREDICTION_SELL_KIND, intent),
+};
+
+/** `partial-sell` → the journal (POST /orders, isBuy false). */
+export const partialSellRoute: IntentRoute<'partial-sell'> = {
+  kind: 'partial-sell',
+  plan: (intent) => sellPlan(PREDICTION_PARTIAL_SELL_KIND, intent),
+};
+
+/** `claim-position` → the journal (POST /positions/{pubkey}/claim). */
+export const claimPositionRoute: IntentRoute<'claim-position'> = {
+  kind: 'claim-position',
+  plan: (intent: ClaimPositionIntent): PlanInput => ({
+    id: intent.id,
+    kind: PREDICTION_CLAIM_KIND,
+    strategy: intent.key.strategy,
+    rule: intent.key.rule,
+    params: { positionPubkey: intent.positionPubkey, marketId: intent.marketId, strategyHash: intent.key.version },
+    evidence: { ...intent.evidence, trigger: intent.key.trigger },
+    reason: intent.reason,
+  }),
+};
+
+/** The three prediction routes, for `intentRoutes(...)`. */
+export const predictionRoutes: readonly AnyIntentRoute[] = [sellPositionRoute, partialSellRoute, claimPositionRoute];
+
+function parse<S extends z.ZodType>(schema: S, what: string, params: unknown): z.output<S> {
+  const parsed = schema.safeParse(params);
+  if (!parsed.success) {
+    throw new IntentRefusedError('PARAMS_INVALID', `${what} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+export const parsePredictionSellParams = (kind: string, params: unknown): PredictionSellParams => parse(SellParams, kind, params);
+export const parsePredictionClaimParams = (params: unknown): PredictionClaimParams => parse(ClaimParams, PREDICTION_CLAIM_KIND, params);

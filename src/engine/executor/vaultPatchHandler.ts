@@ -1,0 +1,132 @@
+/**
+ * `patch-vault-order`: `PATCH /trigger/v2/orders/price/{orderId}` with the intent's absolute prices
+ * (a ratchet raising its stop). No funds move and nothing is signed, so this is a call handler: the
+ * executor journals the row `sent` before the call, and a row left `sent` (a crash after that, a
+ * lost answer) is settled here by reading the order from history.
+ *
+ * Repeating the PATCH is acceptable where re-sending a deposit would not be: it SETS the prices to
+ * values fixed in the row, so two identical PATCHes leave the order exactly as one does (only its
+ * `updatedAt` moves), and it cannot fund, fill or withdraw anything. A refusal (4xx: the order is no
+ * longer open, the price is refused) fails the intent for good; the next decision starts afresh.
+ */
+import type { Clock } from '../../clock.js';
+import { ApiError, ParamsError, TransportError } from '../../jupiter/errors.js';
+import { type AuthedJupiterClient, Priority } from '../../jupiter/transport.js';
+import { getAllOrderHistory, type OrderHistoryItem, updatePriceOrder, type UpdatePriceOrderParams } from '../../jupiter/trigger.js';
+import type { IntentRow, Journal } from '../../store/journal.js';
+import type { TriggerOrders } from '../../store/triggerOrders.js';
+import type { CallHandler, CallResult, SettleResult } from './handler.js';
+import { parseVaultPatchParams, VAULT_PATCH_KIND, type VaultPatchParams } from './vaultPatchParams.js';
+
+export interface VaultPatchHandlerOptions {
+  /** The Trigger V2 client with the session's JWT. */
+  readonly authed: AuthedJupiterClient;
+  readonly journal: Journal;
+  readonly orders: TriggerOrders;
+  readonly clock: Clock;
+}
+
+/** Statuses that say nothing about the order: the call may simply be made again later. */
+const TRANSIENT_STATUS = new Set([401, 408, 429]);
+
+export function createVaultPatchHandler(options: VaultPatchHandlerOptions): CallHandler {
+  const { authed, orders, clock } = options;
+
+  /** Refreshes the mirror from history so the next decision sees the new trigger (best effort: the orders feed also does). */
+  function mirror(item: OrderHistoryItem): void {
+    const mirrored = orders.get(item.id);
+    if (!mirrored || mirrored.intentId === null) return;
+    orders.upsert(item, { intentId: mirrored.intentId, strategy: mirrored.strategy, inputDecimals: mirrored.inputDecimals, outputDecimals: mirrored.outputDecimals, depositSignature: mirrored.depositSignature }, clock.now());
+  }
+
+  async function readOrder(orderId: string, signal?: AbortSignal): Promise<OrderHistoryItem | undefined> {
+    // The documented history route (the single-order GET is not in the OpenAPI file).
+    const items = await getAllOrderHistory(authed, {}, { signal });
+    return items.find((item) => item.id === orderId);
+  }
+
+  /** The order's state in history, or undefined when it cannot be read now. */
+  async function stateOf(orderId: string): Promise<string | undefined> {
+    try {
+      return (await readOrder(orderId))?.orderState;
+    } catch {
+      return undefined;
+    }
+  }
+
+  return {
+    kind: VAULT_PATCH_KIND,
+
+    async call(row: IntentRow): Promise<CallResult> {
+      const params = parseVaultPatchParams(row.params);
+      try {
+        // No stop signal: a PATCH that started finishes, so its answer is not lost needlessly.
+        await updatePriceOrder(authed, body(params), { priority: Priority.Place });
+      } catch (error) {
+        const result = classifyCall(error);
+        // An order just created is `pending` until its deposit settles: refused now, not for good.
+        if (result.kind === 'failed' && result.code === 'TRIGGER_BAD_REQUEST' && (await stateOf(params.orderId)) === 'pending') {
+          return { kind: 'unknown', code: 'VAULT_ORDER_NOT_YET_OPEN', message: result.message, data: result.data };
+        }
+        return result;
+      }
+      const data = { ...changes(params), via: 'patch' };
+      try {
+        const item = await readOrder(params.orderId);
+        if (item) mirror(item);
+      } catch {
+        // The PATCH is done; the orders feed refreshes the mirror on its next read.
+      }
+      return { kind: 'confirmed', data };
+    },
+
+    async settle(row: IntentRow, context): Promise<SettleResult> {
+      const params = parseVaultPatchParams(row.params);
+      const item = await readOrder(params.orderId, context.signal);
+      // Not in history: calling again gets a definite answer (404 fails it, 200 confirms it).
+      if (!item) return { kind: 'repeat', reason: `order ${params.orderId} not in history` };
+      if (applied(item, params)) {
+        mirror(item);
+        return { kind: 'confirmed', data: { ...changes(params), via: 'history', orderState: item.orderState } };
+      }
+      if (item.orderState !== 'open') {
+        return { kind: 'failed', code: 'VAULT_ORDER_NOT_OPEN', message: `order ${params.orderId} is ${item.orderState}: only open orders can be updated`, data: { orderId: params.orderId, orderState: item.orderState, rawState: item.rawState ?? null } };
+      }
+      return { kind: 'repeat', reason: `order ${params.orderId} does not show the new prices yet` };
+    },
+  };
+}
+
+/** What the PATCH sets. */
+function changes(params: VaultPatchParams): Record<string, unknown> {
+  const { strategyHash: _hash, ...rest } = params;
+  return rest;
+}
+
+function body(params: VaultPatchParams): UpdatePriceOrderParams {
+  const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+  const prices = { triggerPriceUsd: num(params.triggerPriceUsd), tpPriceUsd: num(params.tpPriceUsd), slPriceUsd: num(params.slPriceUsd) };
+  return { orderId: params.orderId, orderType: params.orderType, ...Object.fromEntries(Object.entries(prices).filter(([, v]) => v !== undefined)) };
+}
+
+/**
+ * Whether history shows the PATCH applied. Only a single/otoco order's own trigger price can be read
+ * back (an OCO's legs and an OTOCO's children carry tp/sl elsewhere): with tp/sl the answer is "not
+ * known", and the caller repeats the PATCH, which is harmless.
+ */
+function applied(item: OrderHistoryItem, params: VaultPatchParams): boolean {
+  if (params.tpPriceUsd !== undefined || params.slPriceUsd !== undefined || params.triggerPriceUsd === undefined) return false;
+  return typeof item.triggerPriceUsd === 'number' && item.triggerPriceUsd === Number(params.triggerPriceUsd);
+}
+
+/** A 4xx refusal is final; a 5xx, a timeout, a reset, a 429 or an expired JWT leave the outcome to the next pass. */
+function classifyCall(error: unknown): CallResult {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof ParamsError) return { kind: 'failed', code: error.code, message, data: {} };
+  if (error instanceof ApiError) {
+    if (error.outcomeUnknown || error.status >= 500 || TRANSIENT_STATUS.has(error.status)) return { kind: 'unknown', code: error.code, message, data: { status: error.status } };
+    return { kind: 'failed', code: error.code, message, data: { status: error.status } };
+  }
+  if (error instanceof TransportError) return { kind: 'unknown', code: error.code, message, data: {} };
+  return { kind: 'unknown', code: 'CALL_ERROR', message, data: {} };
+}

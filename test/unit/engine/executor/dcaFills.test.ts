@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { startDcaOrderSync, syncDcaOrders } from '../../../../src/engine/executor/dcaSync.js';
+import { getAllDcaHistory, type DcaHistoryItem } from '../../../../src/jupiter/trigger.js';
+import { actions, type DcaStack, dcaVaultIntent, dcaWorld, manualFeed, rows, SOL, USDC } from './dcaSupport.js';
+
+function crash(s: DcaStack): void {
+  s.executor.stop();
+  s.db.close();
+}
+
+interface FillRow {
+  signature: string;
+  idx: number;
+  source: string;
+  intent_id: string | null;
+  trigger_order_id: string;
+  in_mint: string;
+  in_amount: string;
+  out_mint: string;
+  out_amount: string;
+}
+
+describe('DCA vault handler: rounds executed by the keeper, recorded once', () => {
+  it('each round is one fill after any number of re-syncs and a restart; completion is noted once', async () => {
+    const w = dcaWorld('dca-fills');
+    const first = w.bootDca();
+    const row = await first.executor.execute(dcaVaultIntent());
+    const orderId = row.orderId ?? '';
+    await w.sim.control.advance(1_000);
+    await w.sim.control.advance(60_000);
+    expect(w.simDca()).toEqual([expect.objectContaining({ id: orderId, roundsFilled: 2, state: 'active' })]);
+
+    expect(syncDcaOrders(await getAllDcaHistory(first.authed), first.sync)).toBe(2);
+    expect(syncDcaOrders(await getAllDcaHistory(first.authed), first.sync)).toBe(0);
+    expect(first.orders.get(orderId)?.state).toBe('active');
+    crash(first);
+
+    await w.sim.control.advance(60_000);
+    expect(w.simDca()[0]).toMatchObject({ roundsFilled: 3, state: 'completed' });
+    const second = w.bootDca();
+    const items = await getAllDcaHistory(second.authed);
+    expect(syncDcaOrders(items, second.sync)).toBe(1);
+    expect(syncDcaOrders(items, second.sync)).toBe(0);
+    expect(syncDcaOrders(await getAllDcaHistory(second.authed), second.sync)).toBe(0);
+
+    const fills = rows<FillRow>(second, 'SELECT * FROM fills ORDER BY id');
+    expect(fills).toHaveLength(3);
+    expect(new Set(fills.map((f) => f.signature)).size).toBe(3);
+    for (const fill of fills) {
+      expect(fill).toMatchObject({ idx: 0, source: 'dca', intent_id: row.id, trigger_order_id: orderId, in_mint: USDC, in_amount: '20000000', out_mint: SOL });
+      expect(BigInt(fill.out_amount)).toBeGreaterThan(0n);
+    }
+    expect(second.journal.fillCount(row.id)).toBe(3);
+    expect(actions(second.db, 'fill')).toHaveLength(3);
+    expect(second.orders.get(orderId)).toMatchObject({ state: 'completed', family: 'dca' });
+    expect(actions(second.db, 'order.completed')).toHaveLength(1);
+    expect(rows<{ input_used: string; output_amount: string }>(second, 'SELECT input_used, output_amount FROM trigger_orders WHERE id = ?', orderId)[0]?.input_used).toBe('60000000');
+  });
+
+  it('a skipped round (price out of bounds) is not a fill', async () => {
+    const w = dcaWorld('dca-skip');
+    const s = w.bootDca();
+    const price = w.sim.control.price(SOL);
+    const row = await s.executor.execute(dcaVaultIntent({ orderType: 'price_conditional', maxPriceUsd: (price * 1.5).toFixed(2), triggerMint: SOL }, 2));
+    expect(row.state).toBe('confirmed');
+    w.sim.control.setPrice(SOL, price * 2);
+    await w.sim.control.advance(1_000);
+    const items = await getAllDcaHistory(s.authed);
+    expect(items[0]?.events?.some((e) => e.type === 'fill' && e.state === 'rescheduled')).toBe(true);
+    expect(syncDcaOrders(items, s.sync)).toBe(0);
+    expect(s.orders.get(row.orderId ?? '')).toMatchObject({ orderType: 'price_conditional', state: 'active' });
+    w.sim.control.setPrice(SOL, price);
+    await w.sim.control.advance(60_000);
+    expect(syncDcaOrders(await getAllDcaHistory(s.authed), s.sync)).toBe(1);
+  });
+
+  it('the dca feed drives the sync: each read records what is new, once; unsubscribing stops it', async () => {
+    const w = dcaWorld('dca-feed');
+    const s = w.bootDca();
+    const row = await s.executor.execute(dcaVaultIntent());
+    await w.sim.control.advance(1_000);
+    const manual = manualFeed<DcaHistoryItem>();
+    const emit = (items: readonly DcaHistoryItem[], at: number): void => manual.emit(items, at);
+    const stop = startDcaOrderSync({ feed: manual.feed, ...s.sync });
+    const items = await getAllDcaHistory(s.authed);
+    emit(items, w.clock.now());
+    emit(items, w.clock.now());
+    await stop.idle();
+    expect(s.journal.fillCount(row.id)).toBe(1);
+    expect(actions(s.db, 'fill')).toHaveLength(1);
+    expect(actions(s.db, 'order.adopted')).toHaveLength(0);
+    stop();
+    await w.sim.control.advance(60_000);
+    emit(await getAllDcaHistory(s.authed), w.clock.now());
+    await stop.idle();
+    expect(s.journal.fillCount(row.id)).toBe(1);
+  });
+});

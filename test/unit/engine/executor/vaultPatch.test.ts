@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { vaultPatchPlan } from '../../../../src/engine/executor/vaultPatchParams.js';
+import { updatePriceOrder } from '../../../../src/jupiter/trigger.js';
+import type { PlanInput } from '../../../../src/store/journal.js';
+import { actionKinds } from './support.js';
+import { bootFull, crash, type FullVaultStack, simOrder } from './patchRenewSupport.js';
+import { actions, SOL, vaultIntent, vaultWorld, type VaultWorld } from './vaultSupport.js';
+
+const PATCH = 'PATCH /trigger/v2/orders/price/{orderId}';
+
+/** A single stop-loss (sell SOL below $120) placed while SOL is at $150. */
+async function placedStop(w: VaultWorld, s: FullVaultStack): Promise<string> {
+  w.sim.control.setPrice(SOL, 150);
+  const row = await s.executor.execute(vaultIntent({ triggerCondition: 'below', triggerPriceUsd: '120' }, 'trailing_stop'));
+  expect(row.state).toBe('confirmed');
+  // Open once its deposit settled (a PATCH before that is refused: "only open orders").
+  await w.sim.control.advance(2_000);
+  return row.orderId ?? '';
+}
+
+function patchIntent(orderId: string, triggerPriceUsd: string): PlanInput {
+  const key = { strategy: 'tp-sol', version: 'cd'.repeat(32), rule: 'trailing_stop', trigger: `ratchet:${triggerPriceUsd}` };
+  return vaultPatchPlan({ kind: 'patch-vault-order', key, id: `tp-sol/${key.version.slice(0, 12)}/trailing_stop/${key.trigger}`, reason: 'raise the stop', evidence: {}, orderId, orderType: 'single', triggerPriceUsd });
+}
+
+const patches = (s: FullVaultStack): number => s.routes.filter((r) => r === PATCH).length;
+
+describe('vault handler: PATCH of a price order (the unsigned path)', () => {
+  it('journals sent before the call, then confirms; the order and the mirror carry the new trigger', async () => {
+    const w = vaultWorld('patch-ok');
+    const s = bootFull(w);
+    const orderId = await placedStop(w, s);
+    const seenAtSend: Array<{ state: string; trigger: number | null | undefined }> = [];
+    s.executor.events.on('sent', ({ row }) => {
+      if (row.kind === 'patch-vault-order') seenAtSend.push({ state: s.journal.require(row.id).state, trigger: simOrder(w, orderId)?.triggerPriceUsd });
+    });
+    const row = await s.executor.execute(patchIntent(orderId, '130'));
+    expect(row.state).toBe('confirmed');
+    // Write-ahead: the row said sent while the order still had its old trigger.
+    expect(seenAtSend).toEqual([{ state: 'sent', trigger: 120 }]);
+    expect(simOrder(w, orderId)?.triggerPriceUsd).toBe(130);
+    expect(s.db.prepare('SELECT trigger_price_usd AS t FROM trigger_orders WHERE id = ?').get(orderId)).toEqual({ t: '130' });
+    expect(actionKinds(s.db, row.id)).toEqual(['intent.planned', 'intent.sent', 'intent.confirmed']);
+    expect(row.signature).toBeNull();
+    expect(patches(s)).toBe(1);
+    // Deciding it again acts on the existing row: no second PATCH.
+    expect((await s.executor.execute(patchIntent(orderId, '130'))).state).toBe('confirmed');
+    expect(patches(s)).toBe(1);
+  });
+
+  it('a crash after markSent, before the call: the restart reads history, then PATCHes once', async () => {
+    const w = vaultWorld('patch-crash-before');
+    const first = bootFull(w);
+    const orderId = await placedStop(w, first);
+    const plan = patchIntent(orderId, '131');
+    first.executor.plan(plan);
+    first.journal.markSent(plan.id, { mode: 'call' });
+    crash(first);
+
+    const second = bootFull(w);
+    const row = await second.executor.drive(plan.id);
+    expect(row.state).toBe('confirmed');
+    expect(second.routes.slice(0, 2)).toEqual(['GET /trigger/v2/orders/history', PATCH]);
+    expect(patches(second)).toBe(1);
+    expect(simOrder(w, orderId)?.triggerPriceUsd).toBe(131);
+    expect(actions(second.db, 'intent.recalled')).toHaveLength(1);
+  });
+
+  it('a crash after the PATCH took effect: history shows it, confirmed without a second PATCH', async () => {
+    const w = vaultWorld('patch-crash-after');
+    const first = bootFull(w);
+    const orderId = await placedStop(w, first);
+    const plan = patchIntent(orderId, '132');
+    first.executor.plan(plan);
+    first.journal.markSent(plan.id, { mode: 'call' });
+    await updatePriceOrder(first.authed, { orderId, orderType: 'single', triggerPriceUsd: 132 });
+    crash(first);
+
+    const second = bootFull(w);
+    const row = await second.executor.drive(plan.id);
+    expect(row.state).toBe('confirmed');
+    expect(patches(second)).toBe(0);
+    expect(JSON.parse(actions(second.db, 'intent.confirmed').at(-1)?.data ?? '{}')).toMatchObject({ via: 'history', mode: 'settle', triggerPriceUsd: '132' });
+  });
+
+  it('a lost answer (reset after the PATCH ran): stays sent; the next pass settles it from history', async () => {
+    const w = vaultWorld('patch-lost');
+    const s = bootFull(w);
+    const orderId = await placedStop(w, s);
+    w.sim.control.injectFault({ path: '/trigger/v2/orders/price/*', method: 'PATCH', kind: 'reset', phase: 'after', count: 1 });
+    const stuck = await s.executor.execute(patchIntent(orderId, '133'));
+    expect(stuck.state).toBe('sent');
+    expect(actions(s.db, 'intent.outcome_unknown')).toHaveLength(1);
+    const row = await s.executor.drive(stuck.id);
+    expect(row.state).toBe('confirmed');
+    expect(patches(s)).toBe(1);
+    expect(simOrder(w, orderId)?.triggerPriceUsd).toBe(133);
+  });
+
+  it('a 5xx: stays sent; the next pass finds the order unchanged and PATCHes again (idempotent)', async () => {
+    const w = vaultWorld('patch-503');
+    const s = bootFull(w);
+    const orderId = await placedStop(w, s);
+    const fault = w.sim.control.injectFault({ path: '/trigger/v2/orders/price/*', method: 'PATCH', kind: 'status', status: 503 });
+    const stuck = await s.executor.execute(patchIntent(orderId, '134'));
+    expect(stuck.state).toBe('sent');
+    expect(stuck.errorCode).toBeNull();
+    expect(simOrder(w, orderId)?.triggerPriceUsd).toBe(120);
+    // Still failing: the pass reads history, PATCHes (bounded per drive), and leaves it sent.
+    expect((await s.executor.drive(stuck.id)).state).toBe('sent');
+    w.sim.control.clearFaults(fault);
+    const row = await s.executor.drive(stuck.id);
+    expect(row.state).toBe('confirmed');
+    expect(simOrder(w, orderId)?.triggerPriceUsd).toBe(134);
+  });
+
+  it('a 4xx (the order filled meanwhile) fails the intent with the API code, for good', async () => {
+    const w = vaultWorld('patch-filled');
+    const s = bootFull(w);
+    const orderId = await placedStop(w, s);
+    w.sim.control.setPrice(SOL, 110);
+    await w.sim.control.advance(30_000);
+    expect(simOrder(w, orderId)?.orderState).toBe('filled');
+    const row = await s.executor.execute(patchIntent(orderId, '135'));
+    expect(row.state).toBe('failed');
+    expect(row.errorCode).toBe('TRIGGER_BAD_REQUEST');
+    expect(patches(s)).toBe(1);
+    // Final: driving it again calls nothing.
+    expect((await s.executor.drive(row.id)).state).toBe('failed');
+    expect(patches(s)).toBe(1);
+  });
+
+  it('a sent PATCH whose order is no longer open (and never took it) fails VAULT_ORDER_NOT_OPEN on settle', async () => {
+    const w = vaultWorld('patch-settle-closed');
+    const first = bootFull(w);
+    const orderId = await placedStop(w, first);
+    const plan = patchIntent(orderId, '136');
+    first.executor.plan(plan);
+    first.journal.markSent(plan.id, { mode: 'call' });
+    crash(first);
+    w.sim.control.setPrice(SOL, 110);
+    await w.sim.control.advance(30_000);
+
+    const second = bootFull(w);
+    const row = await second.executor.drive(plan.id);
+    expect(row).toMatchObject({ state: 'failed', errorCode: 'VAULT_ORDER_NOT_OPEN' });
+    expect(patches(second)).toBe(0);
+  });
+
+  it('a PATCH of an order still pending (just created) is not failed: it stays sent and goes through once open', async () => {
+    const w = vaultWorld('patch-pending');
+    const s = bootFull(w);
+    w.sim.control.setPrice(SOL, 150);
+    const placed = await s.executor.execute(vaultIntent({ triggerCondition: 'below', triggerPriceUsd: '120' }, 'trailing_stop'));
+    const orderId = placed.orderId ?? '';
+    const stuck = await s.executor.execute(patchIntent(orderId, '125'));
+    expect(stuck.state).toBe('sent');
+    expect(JSON.parse(actions(s.db, 'intent.outcome_unknown')[0]?.data ?? '{}')).toMatchObject({ code: 'VAULT_ORDER_NOT_YET_OPEN' });
+    await w.sim.control.advance(2_000);
+    expect((await s.executor.drive(stuck.id)).state).toBe('confirmed');
+    expect(simOrder(w, orderId)?.triggerPriceUsd).toBe(125);
+  });
+
+  it('params that cannot parse fail PARAMS_INVALID without a call', async () => {
+    const w = vaultWorld('patch-params');
+    const s = bootFull(w);
+    const plan = { ...patchIntent('some-order', '1'), params: { orderId: 'some-order', orderType: 'single' } };
+    const row = await s.executor.execute(plan);
+    expect(row).toMatchObject({ state: 'failed', errorCode: 'PARAMS_INVALID' });
+    expect(patches(s)).toBe(0);
+  });
+});
