@@ -69,6 +69,15 @@ function mintsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] {
   return [...mints].sort();
 }
 
+/** Prediction markets running strategies name (the markets of positions held are polled too). */
+function marketsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] {
+  const markets = new Set<string>();
+  for (const { spec } of strategies.values()) {
+    if (spec.kind === 'prediction-exit' && spec.positions.market !== undefined) markets.add(spec.positions.market);
+  }
+  return [...markets].sort();
+}
+
 /** Prediction events whose scores a running strategy's rules read. */
 function eventsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] {
   const events = new Set<string>();
@@ -130,6 +139,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     wallet: wallet.address,
     mints: () => mintsInUse(strategies.active),
     eventIds: () => eventsInUse(strategies.active),
+    marketIds: () => marketsInUse(strategies.active),
     metrics,
     outages,
   });

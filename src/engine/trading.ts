@@ -22,10 +22,20 @@ import { Journal } from '../store/journal.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import { STALE_PRICE_MS } from '../strategies/snapshot.js';
 import { createExecutor, type Executor } from './executor/executor.js';
-import { intentRoutes, type IntentRoute } from './executor/intentRoute.js';
+import { createDcaPlaceHandler } from './executor/dcaPlaceHandler.js';
+import { placeDcaVaultOrderRoute } from './executor/dcaParams.js';
+import { startDcaOrderSync } from './executor/dcaSync.js';
+import { intentRoutes } from './executor/intentRoute.js';
+import { createPredictionClaimHandler } from './executor/predictionClaimHandler.js';
+import { predictionRoutes } from './executor/predictionParams.js';
+import { createPredictionPartialSellHandler, createPredictionSellHandler } from './executor/predictionSellHandler.js';
 import { createSwapHandler } from './executor/swapHandler.js';
 import { swapRoute } from './executor/swapParams.js';
-import { vaultCancelPlan, vaultPlacePlan } from './executor/vaultParams.js';
+import { cancelVaultOrderRoute, placeVaultOrderRoute } from './executor/vaultParams.js';
+import { createVaultPatchHandler } from './executor/vaultPatchHandler.js';
+import { patchVaultOrderRoute } from './executor/vaultPatchParams.js';
+import { createVaultRenewHandler } from './executor/vaultRenewHandler.js';
+import { renewVaultOrderRoute } from './executor/vaultRenewParams.js';
 import { createVaultCancelHandler } from './executor/vaultCancelHandler.js';
 import { createVaultPlaceHandler } from './executor/vaultPlaceHandler.js';
 import { startVaultOrderSync } from './executor/vaultSync.js';
@@ -90,21 +100,24 @@ export function startTrading(options: TradingOptions): Trading {
   const swaps = createSwapHandler({ client, rpc, signer: options.signer, clock, decimalsOf });
   const orders = new TriggerOrders(db);
   const vaultDeps = options.authed === undefined ? undefined : { authed: options.authed, rpc, signer: options.signer, journal, orders, clock, decimalsOf };
-  const vault = vaultDeps && [createVaultPlaceHandler(vaultDeps), createVaultCancelHandler(vaultDeps)];
-  const executor = createExecutor({ journal, rpc, clock, handlers: vault ? [swaps, ...vault] : [swaps], log });
+  // A renewal is a cancel that plans its replacement when it confirms: the renew wrapper is the cancel handler.
+  const vault = vaultDeps && [
+    createVaultPlaceHandler(vaultDeps),
+    createVaultRenewHandler(createVaultCancelHandler(vaultDeps), clock),
+    createVaultPatchHandler(vaultDeps),
+    createDcaPlaceHandler(vaultDeps),
+  ];
+  const predictionDeps = { client, rpc, signer: options.signer, journal, clock };
+  const prediction = [createPredictionSellHandler(predictionDeps), createPredictionPartialSellHandler(predictionDeps), createPredictionClaimHandler(predictionDeps)];
+  const executor = createExecutor({ journal, rpc, clock, handlers: [swaps, ...(vault ?? []), ...prediction], log });
 
   const abort = new AbortController();
   balances.start(abort.signal);
   const reconcile = startReconcileLoop({ journal, executor, clock, audit, log, intervalMs: config.poll.orders, staleAfterMs: STALE_PRICE_MS, signal: abort.signal });
   const routes = intentRoutes(
     swapRoute,
-    ...(vault
-      ? [
-          { kind: 'place-vault-order', plan: vaultPlacePlan } satisfies IntentRoute<'place-vault-order'>,
-          // DCA cancels have no handler yet: deferred.
-          { kind: 'cancel-vault-order', plan: (intent) => (intent.family === 'price' ? vaultCancelPlan(intent) : undefined) } satisfies IntentRoute<'cancel-vault-order'>,
-        ]
-      : []),
+    ...predictionRoutes,
+    ...(vault ? [placeVaultOrderRoute, cancelVaultOrderRoute, patchVaultOrderRoute, renewVaultOrderRoute, placeDcaVaultOrderRoute] : []),
   );
   const ticks = startTickLoop({
     clock,
@@ -114,15 +127,24 @@ export function startTrading(options: TradingOptions): Trading {
     executor,
     log,
     strategies: options.strategies,
-    sources: () => ({ prices: feeds.prices.state(), balances: balances.state(), positions: feeds.positions?.state(), vaultOrders: vaultOrderViews(db) }),
+    sources: () => ({ prices: feeds.prices.state(), balances: balances.state(), positions: feeds.positions?.state(),
+      vaultOrders: vaultOrderViews(db),
+      markets: feeds.markets.state(),
+      scores: feeds.scores.state(),
+      tradingStatus: feeds.tradingStatus.state(),
+    }),
     refreshBalances: () => balances.pollSoon(),
     intervalMs: config.poll.prices,
     ready: reconcile.ready,
     signal: abort.signal,
     routes,
   });
-  // Fills of our vault orders, recorded once, each time the orders feed reads history.
-  const stopSync = feeds.orders && vault ? startVaultOrderSync({ feed: feeds.orders, orders, journal, clock, log }) : () => undefined;
+  // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
+  // not place are adopted (recorded, never touched).
+  const sync = { orders, journal, clock, log, audit, decimalsOf };
+  const stopSyncs = vault
+    ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter((s) => s !== null)
+    : [];
 
   return {
     journal,
@@ -136,7 +158,8 @@ export function startTrading(options: TradingOptions): Trading {
     },
     async stop() {
       executor.stop();
-      stopSync();
+      for (const stopSync of stopSyncs) stopSync();
+      await Promise.all(stopSyncs.map((s) => s.idle()));
       abort.abort(new Error('engine stopping'));
       await Promise.allSettled([ticks.done, reconcile.done, balances.done]);
     },

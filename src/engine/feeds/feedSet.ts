@@ -15,6 +15,8 @@ import { type Position, createPositionsFeed } from './positions.js';
 import { createPricesFeed, type PriceMap } from './prices.js';
 import { feedReadinessChecks, feedStatus } from './readiness.js';
 import { createScoresFeed, type ScoreMap } from './scores.js';
+import { createMarketsFeed, type MarketMap } from './markets.js';
+import { createTradingStatusFeed } from './tradingStatus.js';
 
 export interface FeedSetOptions {
   readonly client: JupiterClient;
@@ -28,8 +30,11 @@ export interface FeedSetOptions {
   readonly wallet?: string | undefined;
   /** Mints in use (e.g. `() => mintInterest.keys()`). */
   readonly mints: () => Iterable<string>;
-  /** Prediction event ids in use. */
+  /** Prediction event ids strategies name (`positions.event`): their markets and scores are polled. */
   readonly eventIds: () => Iterable<string>;
+  /** Prediction market ids strategies name (`positions.market`); the markets of positions held are added. */
+  readonly marketIds?: (() => Iterable<string>) | undefined;
+
   /** `metrics.attachFeed`, for feed ages and failures. */
   readonly metrics?: { attachFeed(feed: MeteredFeed): () => void } | undefined;
   /** `outages.watchFeed`, for "feed down" alerts. */
@@ -42,6 +47,8 @@ export interface FeedSet {
   readonly positions: Poller<readonly Position[]> | null;
   readonly orders: Poller<OrderSnapshot<OrderHistoryItem>> | null;
   readonly dca: Poller<OrderSnapshot<DcaHistoryItem>> | null;
+  readonly markets: Poller<MarketMap>;
+  readonly tradingStatus: Poller<boolean>;
   /** Every feed that exists, in a fixed order. */
   readonly all: readonly Poller<unknown>[];
   /** One `/readyz` check per feed (`feed:<name>`). */
@@ -57,11 +64,24 @@ export interface FeedSet {
 export function createFeedSet(options: FeedSetOptions): FeedSet {
   const { client, authed, clock, log, poll } = options;
   const prices = createPricesFeed({ client, clock, log, intervalMs: poll.prices, mints: options.mints });
-  const scores = createScoresFeed({ client, clock, log, intervalMs: poll.scores, eventIds: options.eventIds });
   const positions = options.wallet === undefined ? null : createPositionsFeed({ client, clock, log, intervalMs: poll.positions, wallet: options.wallet });
+  // Markets of what is held and what strategies name; scores of their events. Both follow the games (poll.scores).
+  const marketIds = (): Set<string> => new Set([...(options.marketIds?.() ?? []), ...(positions?.state().value ?? []).map((p) => p.marketId)]);
+  const markets = createMarketsFeed({ client, clock, log, intervalMs: poll.scores, marketIds, eventIds: options.eventIds });
+  const scoreEvents = (): Set<string> => {
+    const events = new Set(options.eventIds());
+    const known = markets.state().value;
+    if (known) for (const id of marketIds()) {
+      const eventId = known.get(id)?.eventId;
+      if (eventId) events.add(eventId);
+    }
+    return events;
+  };
+  const scores = createScoresFeed({ client, clock, log, intervalMs: poll.scores, eventIds: scoreEvents });
+  const tradingStatus = createTradingStatusFeed({ client, clock, log, intervalMs: poll.scores });
   const orders = authed === undefined ? null : createPriceOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders });
   const dca = authed === undefined ? null : createDcaOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders });
-  const all = [prices, scores, positions, orders, dca].filter((f): f is NonNullable<typeof f> => f !== null) as readonly Poller<unknown>[];
+  const all = [prices, markets, scores, positions, tradingStatus, orders, dca].filter((f): f is NonNullable<typeof f> => f !== null) as readonly Poller<unknown>[];
   for (const feed of all) {
     options.metrics?.attachFeed(feed);
     options.outages?.watchFeed(feed);
@@ -75,6 +95,8 @@ export function createFeedSet(options: FeedSetOptions): FeedSet {
     positions,
     orders,
     dca,
+    markets,
+    tradingStatus,
     all,
     readiness: () => feedReadinessChecks(all),
     status: () => feedStatus(all),

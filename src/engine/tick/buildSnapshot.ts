@@ -8,7 +8,10 @@
 import type { Position } from '../../jupiter/schemas/prediction.js';
 import type { TokenPrice } from '../../jupiter/tokens.js';
 import { parseFixed, type Fixed } from '../../strategies/decimal.js';
-import type { MarketView, PositionView, PriceQuote, ScoreView, Snapshot, VaultOrderView } from '../../strategies/snapshot.js';
+import type { PositionView, PriceQuote, Snapshot, VaultOrderView } from '../../strategies/snapshot.js';
+import type { MarketMap } from '../feeds/markets.js';
+import type { ScoreMap } from '../feeds/scores.js';
+import { marketViews, scoreViews } from './predictionViews.js';
 import type { Balances } from '../feeds/balances.js';
 import type { FeedState } from '../feeds/poller.js';
 
@@ -18,12 +21,12 @@ export interface SnapshotSources {
   readonly positions?: FeedState<readonly Position[]> | undefined;
   /** Our live and pending vault orders by strategy (vaultOrderViews.ts). */
   readonly vaultOrders?: ReadonlyMap<string, readonly VaultOrderView[]> | undefined;
-  /** Prediction markets by market id, as last polled. */
-  readonly markets?: ReadonlyMap<string, MarketView> | undefined;
-  /** Live scores by event id, as last polled. */
-  readonly scores?: ReadonlyMap<string, ScoreView> | undefined;
-  /** `/prediction/v1/trading-status`; null or absent when not known. */
-  readonly tradingActive?: boolean | null | undefined;
+  /** Prediction markets, as last polled. */
+  readonly markets?: FeedState<MarketMap> | undefined;
+  /** Live scores, as last polled. */
+  readonly scores?: FeedState<ScoreMap> | undefined;
+  /** `/prediction/v1/trading-status`. */
+  readonly tradingStatus?: FeedState<boolean> | undefined;
 }
 
 export type SnapshotResult = { readonly ok: true; readonly snapshot: Snapshot } | { readonly ok: false; readonly reason: string };
@@ -48,10 +51,11 @@ export function buildSnapshot(sources: SnapshotSources, notBefore = 0): Snapshot
       vaultOrders: sources.vaultOrders ?? EMPTY_MAP,
       positions: (sources.positions?.value ?? []).map(positionView).filter((p): p is PositionView => p !== null),
       // Absent markets: decide() manages no position it cannot place in a market (it holds).
-      markets: sources.markets ?? EMPTY_MAP,
-      scores: sources.scores ?? EMPTY_MAP,
-      // Unknown: prediction sells that require trading to be active hold.
-      tradingActive: sources.tradingActive ?? null,
+      markets: marketViews(sources.markets?.value),
+      // decide() has no age for a score: a stale one is absent (score rules hold) rather than acted on.
+      scores: sources.scores?.fresh === true ? scoreViews(sources.scores.value) : EMPTY_MAP,
+      // Not fresh: unknown, and prediction sells that require trading to be active hold.
+      tradingActive: sources.tradingStatus?.fresh === true ? (sources.tradingStatus.value ?? null) : null,
       // No fresh quote here: the executor enforces maxPriceImpactBps on the quote it signs.
       priceImpactBps: EMPTY_MAP,
     },

@@ -18,6 +18,7 @@ import type { Db } from '../../store/db.js';
 import { type IntentRow, parseIntentRow } from '../../store/intentRow.js';
 import { type Fixed, mulFixed, unitsToFixed } from '../../strategies/decimal.js';
 import { DAY_MS } from '../../strategies/snapshot.js';
+import { withoutRetry } from './retries.js';
 
 export interface StrategyProgress {
   readonly handled: ReadonlySet<string>;
@@ -27,7 +28,7 @@ export interface StrategyProgress {
   readonly notional: { readonly day: number; readonly usedUsd: Fixed };
 }
 
-/** The trigger part of a journal id, or null when the id is not in the intents.ts shape. */
+/** The trigger part of a journal id (a retry's `~rN` dropped: it fills its original's slot), or null when the id is not in the intents.ts shape. */
 export function triggerOf(row: Pick<IntentRow, 'id' | 'strategy' | 'rule'>): string | null {
   if (row.strategy === null || row.rule === null) return null;
   const head = `${row.strategy}/`;
@@ -35,7 +36,7 @@ export function triggerOf(row: Pick<IntentRow, 'id' | 'strategy' | 'rule'>): str
   const rest = row.id.slice(head.length);
   const slash = rest.indexOf('/');
   if (slash < 0) return null;
-  const tail = rest.slice(slash + 1);
+  const tail = withoutRetry(rest.slice(slash + 1));
   return tail.startsWith(`${row.rule}/`) ? tail.slice(row.rule.length + 1) : null;
 }
 
@@ -43,7 +44,17 @@ export function strategyRows(db: Db, strategy: string): IntentRow[] {
   return db.prepare('SELECT * FROM intents WHERE strategy = ? ORDER BY created_at, id').all(strategy).map(parseIntentRow);
 }
 
-export function strategyProgress(rows: readonly IntentRow[], now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress {
+/** The placing intents of `strategy` whose vault order (either leg of an OCO) has filled. */
+export function filledVaultIntents(db: Db, strategy: string): Set<string> {
+  const rows = db.prepare("SELECT DISTINCT intent_id FROM trigger_orders WHERE strategy = ? AND state IN ('filled', 'completed') AND intent_id IS NOT NULL").all(strategy) as { intent_id: string }[];
+  return new Set(rows.map((r) => r.intent_id));
+}
+
+/**
+ * `filledIntents`: ids of the placing intents whose Trigger order filled (filledVaultIntents), for
+ * the rules executed as vault orders.
+ */
+export function strategyProgress(rows: readonly IntentRow[], now: number, priceOf: (mint: string) => Fixed | undefined, filledIntents: ReadonlySet<string> = new Set()): StrategyProgress {
   const handled = new Set<string>();
   let generation = 0;
   let lastScheduledRun: number | undefined;
@@ -59,8 +70,17 @@ export function strategyProgress(rows: readonly IntentRow[], now: number, priceO
       if (Number.isFinite(at)) lastScheduledRun = Math.max(lastScheduledRun ?? at, at);
     }
   }
+  // A swap is its fill; a vault placement only places an order: its rule is filled once the order is.
+  // A renewal's replacement carries a `renew:` trigger, not `gN`: it belongs to the generation it
+  // was planned in, which is whatever generation was armed before it (rows are in creation order).
   const filledRules = new Set<string>();
-  for (const row of live) if (row.state === 'confirmed' && row.rule !== null && triggerOf(row) === `g${generation}`) filledRules.add(row.rule);
+  const start = live.find((row) => triggerOf(row) === `g${generation}`)?.createdAt ?? 0;
+  for (const row of live) {
+    if (row.state !== 'confirmed' || row.rule === null) continue;
+    if (row.kind === 'place-vault-order') {
+      if (row.createdAt >= start && filledIntents.has(row.id)) filledRules.add(row.rule);
+    } else if (triggerOf(row) === `g${generation}`) filledRules.add(row.rule);
+  }
   const day = Math.floor(now / DAY_MS);
   let usedUsd = 0n;
   for (const row of live) {

@@ -29,9 +29,10 @@ import type { Executor } from '../executor/executor.js';
 import { planOf, type IntentRoutes } from '../executor/intentRoute.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
+import { nextAttempt } from './retries.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { StrategyStates } from '../../store/strategyStates.js';
-import { strategyProgress, strategyRows } from './strategyProgress.js';
+import { filledVaultIntents, strategyProgress, strategyRows } from './strategyProgress.js';
 
 export interface TickEvents {
   /** One tick ran. `skipped` says why nothing was decided (no fresh balances), else null. */
@@ -98,6 +99,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     onArmed: ({ strategy, ...armed }) => audit.append({ kind: 'strategy.armed', strategy, data: armed }),
   });
   const deferredIds = new Set<string>();
+  const reportedFinal = new Set<string>();
   const deferredByKind: Record<string, number> = {};
   let ticks = 0;
   let lastTickAt: number | null = null;
@@ -120,13 +122,25 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
   }
 
-  async function act(strategy: LoadedStrategy, input: PlanInput): Promise<void> {
+  /** Journals and drives `input` (or its retry); returns whether anything was executed (balances may have moved). */
+  async function act(strategy: LoadedStrategy, input: PlanInput): Promise<boolean> {
+    const attempt = nextAttempt(options.journal, input, clock.now());
+    if (attempt.kind !== 'plan') {
+      // A failed decision: said once per failed row, not every tick.
+      if (!reportedFinal.has(attempt.last.id)) {
+        reportedFinal.add(attempt.last.id);
+        const why = attempt.kind === 'wait' ? `retrying after ${new Date(attempt.at).toISOString()}` : 'not retried';
+        log?.warn({ strategy: strategy.name, intentId: attempt.last.id, code: attempt.last.errorCode }, `${attempt.last.state} intent (${attempt.last.errorCode ?? 'no code'}): ${why}`);
+      }
+      return false;
+    }
+    const next = attempt.input;
     // Journal first (rule 1); the id makes it idempotent, so this is the real guard against twice.
-    const created = options.journal.get(input.id) === undefined;
-    const row = executor.plan(input);
+    const created = options.journal.get(next.id) === undefined;
+    const row = executor.plan(next);
     if (created) planned += 1;
     events.emit('planned', { intentId: row.id, strategy: strategy.name, created });
-    if (row.state === 'confirmed' || row.state === 'failed' || row.state === 'cancelled') return;
+    if (row.state === 'confirmed' || row.state === 'failed' || row.state === 'cancelled') return false;
     try {
       const after = await executor.drive(row.id);
       events.emit('executed', { intentId: row.id, strategy: strategy.name, state: after.state });
@@ -138,6 +152,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       lastSwapAt = clock.now();
       options.refreshBalances?.();
     }
+    return true;
   }
 
   async function runTick(): Promise<void> {
@@ -161,7 +176,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     let acted = false;
     for (const strategy of loaded.values()) {
       if (executor.stopped || signal.aborted) break;
-      const progress = strategyProgress(strategyRows(db, strategy.name), now, (mint) => snapshot.prices.get(mint)?.usd);
+      const progress = strategyProgress(strategyRows(db, strategy.name), now, (mint) => snapshot.prices.get(mint)?.usd, filledVaultIntents(db, strategy.name));
       const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
       memory.scheduled(strategy.name, decision.scheduledThrough);
       holds += decision.holds.length;
@@ -176,8 +191,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
           defer(strategy, intent);
           continue;
         }
-        await act(strategy, input);
-        acted = true;
+        if (await act(strategy, input)) acted = true;
       }
       // The balances moved: the strategies after this one decide next tick, on a fresh read.
       if (acted) break;

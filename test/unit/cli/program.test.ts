@@ -81,8 +81,10 @@ describe('jupbot program', () => {
     expect(ready?.checks.map((c) => c.name)).toEqual([
       'database',
       'feed:prices',
+      'feed:markets',
       'feed:scores',
       'feed:positions',
+      'feed:trading-status',
       'feed:orders',
       'feed:dca',
       'feed:balances',

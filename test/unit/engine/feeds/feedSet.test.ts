@@ -33,16 +33,18 @@ describe('createFeedSet', () => {
       metrics,
       outages,
     });
-    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'scores', 'positions', 'orders', 'dca']);
-    expect(feeds.readiness().map((c) => c.probe().ok)).toEqual([false, false, false, false, false]);
+    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'markets', 'scores', 'positions', 'trading-status', 'orders', 'dca']);
+    expect(feeds.readiness().map((c) => c.probe().ok)).toEqual([false, false, false, false, false, false, false]);
 
     const firsts = Promise.all(feeds.all.map((f) => f.events.next('updated')));
     feeds.start(stop.signal);
     await firsts;
     expect(feeds.readiness().map((c) => [c.name, c.probe().ok])).toEqual([
       ['feed:prices', true],
+      ['feed:markets', true],
       ['feed:scores', true],
       ['feed:positions', true],
+      ['feed:trading-status', true],
       ['feed:orders', true],
       ['feed:dca', true],
     ]);
@@ -54,7 +56,7 @@ describe('createFeedSet', () => {
     for (let t = 0; t < 120_000; t += 5_000) await h.clock.advance(5_000);
     expect(sent).toMatchObject([{ type: 'down', component: 'feed:scores', downForMs: 60_000 }]);
     expect(feeds.scores.state()).toMatchObject({ fresh: false, consecutiveFailures: 8 });
-    expect(feeds.readiness()[1]?.probe().ok).toBe(false);
+    expect(feeds.readiness()[2]?.probe().ok).toBe(false);
     let text = await metrics.scrape();
     expect(text).toContain('jupbot_feed_fresh{feed="scores"} 0');
     expect(text).toContain('jupbot_feed_fresh{feed="prices"} 1');
@@ -75,7 +77,7 @@ describe('createFeedSet', () => {
   it('has no order or positions feed without an authed client or a wallet', () => {
     const h = startFeedHarness();
     const feeds = createFeedSet({ client: h.client, clock: h.clock, poll: { prices: 1_000, scores: 1_000, positions: 1_000, orders: 1_000 }, mints: () => [], eventIds: () => [] });
-    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'scores']);
+    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'markets', 'scores', 'trading-status']);
     expect(feeds.orders).toBeNull();
     expect(feeds.positions).toBeNull();
   });

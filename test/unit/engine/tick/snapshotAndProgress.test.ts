@@ -69,4 +69,12 @@ describe('strategyProgress', () => {
     // Two swaps of 2 SOL today (the failed one and yesterday's do not count), at $150 now.
     expect(progress.notional).toEqual({ day: Math.floor(T / 86_400_000), usedUsd: usd('600') });
   });
+
+  it('a vault rule is filled when its order fills, not when it is placed; a renewal’s replacement counts in its generation', () => {
+    const placed = row({ id: 's/abcdefabcdef/stop_loss/g0', kind: 'place-vault-order', rule: 'stop_loss', state: 'confirmed' });
+    const renewed = row({ id: 's/abcdefabcdef/take_profit[0]/renew:o1@99#place', kind: 'place-vault-order', rule: 'take_profit[0]', state: 'confirmed', createdAt: T + 1 });
+    const tp = row({ id: 's/abcdefabcdef/take_profit[0]/g0', kind: 'place-vault-order', rule: 'take_profit[0]', state: 'confirmed' });
+    expect([...strategyProgress([placed, tp, renewed], T, () => undefined).filledRules]).toEqual([]);
+    expect([...strategyProgress([placed, tp, renewed], T, () => undefined, new Set([placed.id, renewed.id])).filledRules].sort()).toEqual(['stop_loss', 'take_profit[0]']);
+  });
 });

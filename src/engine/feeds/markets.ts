@@ -1,0 +1,123 @@
+/**
+ * The markets feed: status, close time and result of every prediction market in use — the markets
+ * of the positions held and those strategies name — at market-polling priority. Batched where the
+ * API allows: markets of one event that are wanted together (or an event strategies name whole) come
+ * from one `GET /events/{eventId}/markets` (all pages); a lone market from `GET /markets/{marketId}`.
+ * Which event a market belongs to is learnt from the answers, so batching improves after one poll.
+ *
+ * An id the API does not know (404) is absent from the map, not a failed poll: one typo in a
+ * strategy must not age every other market. Any other error fails the poll (the last value is kept).
+ */
+import type { Clock } from '../../clock.js';
+import { PredictionApiError } from '../../jupiter/errors.js';
+import { getEventMarkets, getMarket, type Market } from '../../jupiter/prediction.js';
+import { type CallOptions, type JupiterClient, Priority } from '../../jupiter/transport.js';
+import type { Logger } from '../../ops/log.js';
+import { createPoller, type Poller } from './poller.js';
+
+/** One market as the strategies need it. Times are epoch ms. */
+export interface MarketState {
+  readonly marketId: string;
+  /** Null when the API names none (then no event or score rule can match it). */
+  readonly eventId: string | null;
+  /** `open`, `closed`, `cancelled`, or a value the API added since (kept, never guessed). */
+  readonly status: string;
+  /** Null when the API gives none. */
+  readonly closeTime: number | null;
+  readonly result: 'yes' | 'no' | null;
+}
+
+export type MarketMap = ReadonlyMap<string, MarketState>;
+
+export interface MarketsFeedOptions {
+  readonly client: JupiterClient;
+  readonly clock: Clock;
+  /** `poll.scores` or `poll.positions` from the config: markets move with the games. */
+  readonly intervalMs: number;
+  /** Market ids in use now (positions held, strategies' `positions.market`); read at every poll. */
+  readonly marketIds: () => Iterable<string>;
+  /** Events whose every market is in use (strategies' `positions.event`); read at every poll. */
+  readonly eventIds?: (() => Iterable<string>) | undefined;
+  readonly log?: Logger | undefined;
+  /** @default 'markets' */
+  readonly name?: string;
+}
+
+/** Pages of one event's markets; bounded so a misbehaving server cannot loop the feed. */
+const PAGE = 50;
+const MAX_PAGES = 20;
+
+export function createMarketsFeed(options: MarketsFeedOptions): Poller<MarketMap> {
+  const { client } = options;
+  /** marketId → eventId, from earlier answers: what lets markets of one event be read together. */
+  const eventOf = new Map<string, string>();
+
+  return createPoller<MarketMap>({
+    name: options.name ?? 'markets',
+    intervalMs: options.intervalMs,
+    clock: options.clock,
+    log: options.log,
+    async poll(signal) {
+      const call: CallOptions = { priority: Priority.PollMarket, signal };
+      const wantedMarkets = new Set(options.marketIds());
+      const wantedEvents = new Set(options.eventIds?.() ?? []);
+      const byEvent = new Map<string, string[]>();
+      for (const id of wantedMarkets) {
+        const event = eventOf.get(id);
+        if (event !== undefined) byEvent.set(event, [...(byEvent.get(event) ?? []), id]);
+      }
+      for (const [event, ids] of byEvent) if (ids.length > 1) wantedEvents.add(event);
+      const lone = [...wantedMarkets].filter((id) => !wantedEvents.has(eventOf.get(id) ?? '')).sort();
+
+      const out = new Map<string, MarketState>();
+      const keep = (market: Market, eventId: string | null): void => {
+        const state = marketState(market, eventId);
+        if (state.eventId !== null) eventOf.set(state.marketId, state.eventId);
+        out.set(state.marketId, state);
+      };
+      await Promise.all([
+        ...[...wantedEvents].sort().map(async (eventId) => {
+          for (const market of await notFoundAsEmpty(eventMarkets(client, eventId, call))) keep(market, eventId);
+        }),
+        ...lone.map(async (marketId) => {
+          for (const market of await notFoundAsEmpty(getMarket(client, { marketId }, call).then((m) => [m]))) keep(market, null);
+        }),
+      ]);
+      return out;
+    },
+  });
+}
+
+async function eventMarkets(client: JupiterClient, eventId: string, call: CallOptions): Promise<Market[]> {
+  const out: Market[] = [];
+  let start = 0;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await getEventMarkets(client, { eventId, start, end: start + PAGE }, call);
+    out.push(...answer.data);
+    const p = answer.pagination;
+    if (!p?.hasNext || p.end <= start) break;
+    start = p.end;
+  }
+  return out;
+}
+
+async function notFoundAsEmpty(read: Promise<Market[]>): Promise<Market[]> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof PredictionApiError && error.code === 'PREDICTION_NOT_FOUND') return [];
+    throw error;
+  }
+}
+
+/** The API's market as the feed keeps it: seconds → ms, an unknown result as null. */
+export function marketState(market: Market, eventId: string | null = null): MarketState {
+  const result: MarketState['result'] = market.result === 'yes' ? 'yes' : market.result === 'no' ? 'no' : null;
+  return {
+    marketId: market.marketId,
+    eventId: market.eventId ?? eventId,
+    status: market.status,
+    closeTime: typeof market.closeTime === 'number' ? market.closeTime * 1000 : null,
+    result,
+  };
+}

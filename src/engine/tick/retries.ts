@@ -1,0 +1,77 @@
+/**
+ * A decision whose execution failed for a reason the market may lift is tried again — as a NEW
+ * intent, never by reviving the failed row (failed is final: nothing it signed can land any more).
+ *
+ * decide() keeps asking for the same intent id while its slot is not handled (a failed row does not
+ * count as handled, see strategyProgress.ts). Without this, the journal would answer every later
+ * tick with the failed row and a stop-loss whose swap failed once on slippage would never sell. With
+ * it, the tick plans `${id}~r1`, `~r2`, … (deterministic, so a restart finds them) once the last
+ * failure is RETRY_AFTER_MS old, up to MAX_RETRIES; then the rule stays failed and says so.
+ *
+ * Only codes where nothing happened and a later try may succeed are retried: a guard refusal, a
+ * risk limit or bad params fail the same way every time and must reach an operator instead.
+ */
+import type { IntentRow, Journal, PlanInput } from '../../store/journal.js';
+
+export const MAX_RETRIES = 3;
+export const RETRY_AFTER_MS = 60_000;
+
+/** Failures worth a new attempt: the transaction did not go through, or the answer was "not now". */
+export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+  'LANDED_FAILED', // on-chain failure, e.g. slippage exceeded: nothing moved but the fee
+  'ATTEMPTS_EXHAUSTED', // every blockhash expired without landing
+  'QUOTE_UNBUILDABLE', // no route or liquidity right now
+  'PREDICTION_ORDER_FAILED', // the keeper could not fill at the floor: the price moved
+  'STALE_INTENT', // (cancelled) too old when found; if decide still wants it, it is a fresh decision
+  'VAULT_ORDER_EXPIRED', // the expiry passed before placing; the retry carries the same params, see below
+]);
+
+const RETRY_SUFFIX = /~r(\d+)$/;
+
+/** The id of retry `n` (1-based) of `id`. */
+export function retryId(id: string, n: number): string {
+  return `${id}~r${n}`;
+}
+
+/** `id` without a retry suffix: the slot a retry belongs to is its original's. */
+export function withoutRetry(id: string): string {
+  return id.replace(RETRY_SUFFIX, '');
+}
+
+export type NextAttempt =
+  /** Plan (or find) this input: the original or a retry of it. */
+  | { readonly kind: 'plan'; readonly input: PlanInput }
+  /** The latest attempt failed retryably; the next one is allowed at `at`. */
+  | { readonly kind: 'wait'; readonly at: number; readonly last: IntentRow }
+  /** The latest attempt failed for good (or retries are used up): nothing to do. */
+  | { readonly kind: 'final'; readonly last: IntentRow };
+
+/**
+ * What the tick should do with `input`: the newest attempt that is not final, or a new retry. A
+ * retry's params are the original's (what decide asked for again now), with `retryOf` evidence.
+ */
+export function nextAttempt(journal: Pick<Journal, 'get'>, input: PlanInput, now: number): NextAttempt {
+  let last = journal.get(input.id);
+  if (last === undefined) return { kind: 'plan', input };
+  let n = 0;
+  for (;;) {
+    if (last.state !== 'failed' && last.state !== 'cancelled') return { kind: 'plan', input: n === 0 ? input : retryInput(input, n, last) };
+    const next = journal.get(retryId(input.id, n + 1));
+    if (next === undefined) break;
+    last = next;
+    n += 1;
+  }
+  if (last.errorCode === null || !RETRYABLE_CODES.has(last.errorCode) || n >= MAX_RETRIES) return { kind: 'final', last };
+  const at = last.updatedAt + RETRY_AFTER_MS;
+  if (now < at) return { kind: 'wait', at, last };
+  return { kind: 'plan', input: retryInput(input, n + 1, last) };
+}
+
+function retryInput(input: PlanInput, n: number, previous: IntentRow): PlanInput {
+  return {
+    ...input,
+    id: retryId(input.id, n),
+    evidence: { ...(input.evidence ?? {}), retry: n, retryOf: previous.id, previousError: previous.errorCode },
+    ...(input.reason === undefined ? {} : { reason: `${input.reason} (retry ${n} of ${MAX_RETRIES} after ${previous.errorCode ?? previous.state})` }),
+  };
+}

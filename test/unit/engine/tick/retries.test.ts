@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_RETRIES, nextAttempt, RETRY_AFTER_MS, retryId, withoutRetry } from '../../../../src/engine/tick/retries.js';
+import { triggerOf } from '../../../../src/engine/tick/strategyProgress.js';
+import type { IntentRow, PlanInput } from '../../../../src/store/journal.js';
+
+const ID = 'tp/abcdef123456/stop_loss/g0';
+const input: PlanInput = { id: ID, kind: 'swap', strategy: 'tp', rule: 'stop_loss', params: { amount: '1' }, evidence: { priceUsd: '90' }, reason: 'stop' };
+
+function row(id: string, state: IntentRow['state'], errorCode: string | null = null, updatedAt = 0): IntentRow {
+  return { id, state, errorCode, updatedAt } as IntentRow;
+}
+
+function journal(...rows: IntentRow[]): { get(id: string): IntentRow | undefined } {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return { get: (id) => byId.get(id) };
+}
+
+describe('retries of failed decisions', () => {
+  it('plans the original when nothing is journaled, and finds a live attempt again', () => {
+    expect(nextAttempt(journal(), input, 0)).toEqual({ kind: 'plan', input });
+    expect(nextAttempt(journal(row(ID, 'sent')), input, 0)).toEqual({ kind: 'plan', input });
+    const live = nextAttempt(journal(row(ID, 'failed', 'LANDED_FAILED'), row(retryId(ID, 1), 'signed')), input, 0);
+    expect(live).toMatchObject({ kind: 'plan', input: { id: `${ID}~r1` } });
+  });
+
+  it('waits RETRY_AFTER_MS after a retryable failure, then plans retry 1 with the failure as evidence', () => {
+    const j = journal(row(ID, 'failed', 'LANDED_FAILED', 1_000));
+    expect(nextAttempt(j, input, 1_000 + RETRY_AFTER_MS - 1)).toMatchObject({ kind: 'wait', at: 1_000 + RETRY_AFTER_MS });
+    const next = nextAttempt(j, input, 1_000 + RETRY_AFTER_MS);
+    expect(next).toEqual({
+      kind: 'plan',
+      input: { ...input, id: `${ID}~r1`, evidence: { priceUsd: '90', retry: 1, retryOf: ID, previousError: 'LANDED_FAILED' }, reason: 'stop (retry 1 of 3 after LANDED_FAILED)' },
+    });
+  });
+
+  it('never retries a refusal, and stops after MAX_RETRIES', () => {
+    expect(nextAttempt(journal(row(ID, 'failed', 'GUARD_REFUSED')), input, 1e12)).toMatchObject({ kind: 'final' });
+    expect(nextAttempt(journal(row(ID, 'failed', 'RISK_PRICE_IMPACT')), input, 1e12)).toMatchObject({ kind: 'final' });
+    const rows = [row(ID, 'failed', 'LANDED_FAILED'), ...Array.from({ length: MAX_RETRIES }, (_, i) => row(retryId(ID, i + 1), 'failed', 'LANDED_FAILED'))];
+    expect(nextAttempt(journal(...rows), input, 1e12)).toMatchObject({ kind: 'final', last: { id: `${ID}~r${MAX_RETRIES}` } });
+    // A stale cancel is a fresh decision if decide still asks for it.
+    expect(nextAttempt(journal(row(ID, 'cancelled', 'STALE_INTENT')), input, 1e12)).toMatchObject({ kind: 'plan', input: { id: `${ID}~r1` } });
+  });
+
+  it('a retry fills its original slot: the trigger read back drops the suffix', () => {
+    expect(withoutRetry(`${ID}~r2`)).toBe(ID);
+    expect(triggerOf({ id: `${ID}~r2`, strategy: 'tp', rule: 'stop_loss' })).toBe('g0');
+    expect(triggerOf({ id: 'd/abcdef123456/run/2026-06-01T07:00:00.000Z~r1', strategy: 'd', rule: 'run' })).toBe('2026-06-01T07:00:00.000Z');
+  });
+});
