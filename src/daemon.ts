@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import { startEngine, type Engine } from './engine/engine.js';
 import type { Logger } from './ops/log.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
+import { reportActions } from './ops/actionReports.js';
 import { createNotifier, type Notifier } from './ops/notify.js';
 import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
@@ -109,6 +110,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const notifier = createNotifier({ webhooks: config.notify.webhooks, clock, log, fetch: deps.fetch, onResult: metrics.notification });
   const outages = createOutageMonitor({ clock, notify: (n) => notifier.notify(n), thresholdMs: config.notify.down_after });
   let simulator: { url: string; seed: string } | null = null;
+  // Trades, order changes and failures as log lines and webhooks, from the audit log as it is written.
+  const stopReports = reportActions({ audit, log, notify: (n) => notifier.notify(n) });
 
   let ops: OpsServer;
   let engine: Engine | undefined;
@@ -150,6 +153,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     });
   } catch (error) {
     await engine?.stop();
+    stopReports();
     outages.close();
     notifier.close();
     await paper?.close();
@@ -180,6 +184,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     stopping ??= (async () => {
       try {
         await running.stop();
+        stopReports();
         outages.close();
         notifier.close();
         await ops.close();

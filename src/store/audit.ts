@@ -3,6 +3,7 @@ import { GENESIS_HASH, hashActionRow, toActionColumns, type ActionColumns, type 
 import { actionsSequence, verifyAuditChain, type ChainAnchor, type VerifyResult } from './chainVerifier.js';
 import { iterateActions, type ActionFilter, type ActionRecord } from './actionQueries.js';
 import type { Db, Statement, Transaction } from './db.js';
+import { TypedEmitter } from '../typedEmitter.js';
 
 /** Where the chain currently ends. */
 export interface ChainHead {
@@ -41,6 +42,11 @@ export type { ActionFilter, ActionRecord } from './actionQueries.js';
  * is how an intent row and its audit row commit together.
  */
 export class AuditLog {
+  /**
+   * Every action once written (after its commit or, inside an enclosing transaction, its savepoint's
+   * release), for the operator's log lines and webhooks. Listeners must not throw or write actions.
+   */
+  readonly appended = new TypedEmitter<{ action: { readonly id: number; readonly input: ActionInput } }>();
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #insert: Statement;
@@ -112,14 +118,22 @@ export class AuditLog {
    * writing anything if the action is malformed.
    */
   append(action: ActionInput): AppendedAction {
-    const [written] = this.#write([toActionColumns(action)]);
-    return written as AppendedAction;
+    const [written] = this.#write([toActionColumns(action)]) as [AppendedAction];
+    this.#announce(written, action);
+    return written;
   }
 
   /** Appends several actions in one transaction: all are written, or none. */
   appendMany(actions: readonly ActionInput[]): AppendedAction[] {
     const batch = actions.map(toActionColumns);
-    return batch.length === 0 ? [] : this.#write(batch);
+    const written = batch.length === 0 ? [] : this.#write(batch);
+    written.forEach((row, i) => this.#announce(row, actions[i] as ActionInput));
+    return written;
+  }
+
+  /** Listeners are isolated (TypedEmitter): a log line or a webhook never fails a write that happened. */
+  #announce(written: AppendedAction, input: ActionInput): void {
+    this.appended.emit('action', { id: written.id, input });
   }
 
   /** Streams matching actions in id order; see {@link iterateActions}. */
