@@ -133,6 +133,54 @@ describe('tick loop: swap intents', () => {
     await second.stop();
   });
 
+  it('runs missed while the daemon was down are caught up per policy after a restart, counted from the first start', async () => {
+    const DAY = 86_400_000;
+    const w = world('tick-dca-catch-up');
+    const loaded = await strategies(DCA_SWAP.replace('timezone: Europe/Berlin', 'timezone: Europe/Berlin\ncatch_up: run_all'));
+    // Started at 12:00 UTC, stopped before the 12:05 (13:05 Berlin) run.
+    const first = await run(w, loaded, { intervalMs: 60_000 });
+    await ticks(w, first, 2, 60_000);
+    expect(intentRows(first.stack.db)).toEqual([]);
+    await first.stop();
+
+    // Down for two days: 12:05 on days 0, 1 and 2 are missed.
+    await w.clock.advance(2 * DAY + 3_600_000);
+    const second = await run(w, loaded, { intervalMs: 60_000 });
+    for (let i = 0; i < 5 && intentRows(second.stack.db).filter((r) => r.state === 'confirmed').length < 3; i++) await ticks(w, second, 1, 60_000);
+    const runs = intentRows(second.stack.db).map((r) => [r.id.replace(/^sol-dca\/[0-9a-f]{12}\/run\//, ''), r.state]);
+    expect(runs).toEqual([
+      ['2026-01-01T12:05:00.000Z', 'confirmed'],
+      ['2026-01-02T12:05:00.000Z', 'confirmed'],
+      ['2026-01-03T12:05:00.000Z', 'confirmed'],
+    ]);
+    await ticks(w, second, 3, 60_000);
+    expect(intentRows(second.stack.db)).toHaveLength(3);
+    await second.stop();
+  });
+
+  it('with catch_up: skip, missed runs are recorded as skipped and the next scheduled one runs', async () => {
+    const DAY = 86_400_000;
+    const w = world('tick-dca-skip');
+    const loaded = await strategies(DCA_SWAP.replace('timezone: Europe/Berlin', 'timezone: Europe/Berlin\ncatch_up: skip'));
+    const first = await run(w, loaded, { intervalMs: 60_000 });
+    await ticks(w, first, 2, 60_000);
+    await first.stop();
+    await w.clock.advance(DAY + 3_600_000); // day 1, 13:02 UTC: 12:05 on days 0 and 1 missed
+    const second = await run(w, loaded, { intervalMs: 60_000 });
+    await ticks(w, second, 3, 60_000);
+    expect(intentRows(second.stack.db)).toEqual([]);
+    // The memory row says they were accounted for: another restart does not run them either.
+    expect(JSON.parse((second.stack.db.prepare("SELECT state FROM strategy_state WHERE strategy = 'sol-dca'").get() as { state: string }).state)).toMatchObject({
+      startedAt: Date.UTC(2026, 0, 1, 12),
+      lastScheduledRun: Date.UTC(2026, 0, 2, 12, 5),
+    });
+    await w.clock.advance(Date.UTC(2026, 0, 3, 12) - w.clock.now());
+    const executed = second.ticks.events.next('executed');
+    await ticks(w, second, 6, 60_000);
+    expect((await executed).intentId).toMatch(/\/run\/2026-01-03T12:05:00\.000Z$/);
+    await second.stop();
+  });
+
   it('holds on a stale price: a crossed level seen more than 2 minutes ago is not acted on', async () => {
     const w = world('tick-stale');
     w.sim.control.setPrice(SOL, 210);
