@@ -5,7 +5,7 @@ import { makeKey } from './intents.js';
 import type { LoadedPriceOrder } from './loadedStrategy.js';
 import { tokenOf } from './loadedStrategy.js';
 import type { Exit } from './priceOrderExits.js';
-import { buildExits, exitRules, exitWords, units } from './priceOrderExits.js';
+import { buildExits, exitWords, generationDone, units } from './priceOrderExits.js';
 import type { ResolvedToken } from './tokenResolution.js';
 import { notionalRefusal, usd } from './riskChecks.js';
 import type { Snapshot, StrategyState, VaultOrderView } from './snapshot.js';
@@ -63,7 +63,7 @@ export function decidePriceOrder(strategy: LoadedPriceOrder, state: StrategyStat
   let reference = state.referencePriceUsd;
   let peak = state.peakPriceUsd;
   const orders = (snapshot.vaultOrders.get(strategy.name) ?? []).filter(isLive);
-  if (exitRules(strategy).every((rule) => filled.has(rule))) {
+  if (generationDone(strategy, filled)) {
     if (!spec.rearm) {
       holds.push({ rule: '*', reason: 'every exit has filled; set rearm: true to arm again on a new balance' });
       return { intents, holds };

@@ -29,14 +29,30 @@ export interface ExitInputs {
   readonly receiveBalance: bigint;
 }
 
-/** The rule ids a strategy arms: the entry alone (its exits are OTOCO children), or its exits. */
+/**
+ * The rule ids a strategy arms: the entry alone (its exits are OTOCO children), or its exits. In the
+ * vault a stop rides on every rung's OCO (buildExits), so it is a rule of its own only when the
+ * rungs do not cover the whole amount — a ladder of shares adding up to 100% or more arms no
+ * separate stop, and its rungs filling (by either leg) is all there is to wait for.
+ */
 export function exitRules(strategy: LoadedPriceOrder): string[] {
   const { spec } = strategy;
   if (spec.entry) return ['entry'];
-  const rules = (spec.take_profit ?? []).map((_, i) => `take_profit[${i}]`);
-  if (spec.stop_loss) rules.push('stop_loss');
+  const ladder = spec.take_profit ?? [];
+  const rules = ladder.map((_, i) => `take_profit[${i}]`);
+  const covered = ladder.length > 0 && ladder.reduce((sum, rung) => sum + (rung.sell.kind === 'share' ? rung.sell.fraction : 0n), 0n) >= ONE;
+  if (spec.stop_loss && (spec.execution === 'local' || !covered)) rules.push('stop_loss');
   if (spec.trailing_stop) rules.push('trailing_stop');
   return rules;
+}
+
+/**
+ * Whether a generation's exits are done: every rule filled, or a stop that sells everything held
+ * filled (a local stop loss, any trailing stop): the rungs it pre-empted will never fill.
+ */
+export function generationDone(strategy: LoadedPriceOrder, filled: ReadonlySet<string>): boolean {
+  if (exitRules(strategy).every((rule) => filled.has(rule))) return true;
+  return filled.has('trailing_stop') || (strategy.spec.execution === 'local' && filled.has('stop_loss'));
 }
 
 export function units(amount: Amount, base: bigint, decimals: number): bigint {

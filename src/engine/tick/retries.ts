@@ -16,6 +16,13 @@ import type { IntentRow, Journal, PlanInput } from '../../store/journal.js';
 export const MAX_RETRIES = 3;
 export const RETRY_AFTER_MS = 60_000;
 
+/**
+ * Not an error code of the executor: a placement that confirmed but whose order ended unfilled
+ * (expired while the daemon was down, cancelled outside it). decide() asks for the rule's order
+ * again only when no live order serves the rule, so this is what re-protects the position.
+ */
+export const VAULT_ORDER_ENDED = 'VAULT_ORDER_ENDED';
+
 /** Failures worth a new attempt: the transaction did not go through, or the answer was "not now". */
 export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'LANDED_FAILED', // on-chain failure, e.g. slippage exceeded: nothing moved but the fee
@@ -23,7 +30,8 @@ export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'QUOTE_UNBUILDABLE', // no route or liquidity right now
   'PREDICTION_ORDER_FAILED', // the keeper could not fill at the floor: the price moved
   'STALE_INTENT', // (cancelled) too old when found; if decide still wants it, it is a fresh decision
-  'VAULT_ORDER_EXPIRED', // the expiry passed before placing; the retry carries the same params, see below
+  'VAULT_ORDER_EXPIRED', // the expiry passed before placing; the retry carries decide's params of now
+  VAULT_ORDER_ENDED, // placed, then expired or cancelled unfilled (e.g. while the daemon was down): place again
 ]);
 
 const RETRY_SUFFIX = /~r(\d+)$/;
@@ -50,28 +58,35 @@ export type NextAttempt =
  * What the tick should do with `input`: the newest attempt that is not final, or a new retry. A
  * retry's params are the original's (what decide asked for again now), with `retryOf` evidence.
  */
-export function nextAttempt(journal: Pick<Journal, 'get'>, input: PlanInput, now: number): NextAttempt {
+export function nextAttempt(journal: Pick<Journal, 'get'>, input: PlanInput, now: number, ended: (row: IntentRow) => boolean = () => false): NextAttempt {
   let last = journal.get(input.id);
   if (last === undefined) return { kind: 'plan', input };
   let n = 0;
+  const over = (row: IntentRow): boolean => row.state === 'failed' || row.state === 'cancelled' || ended(row);
   for (;;) {
-    if (last.state !== 'failed' && last.state !== 'cancelled') return { kind: 'plan', input: n === 0 ? input : retryInput(input, n, last) };
+    if (!over(last)) return { kind: 'plan', input: n === 0 ? input : retryInput(input, n, last) };
     const next = journal.get(retryId(input.id, n + 1));
     if (next === undefined) break;
     last = next;
     n += 1;
   }
-  if (last.errorCode === null || !RETRYABLE_CODES.has(last.errorCode) || n >= MAX_RETRIES) return { kind: 'final', last };
-  const at = last.updatedAt + RETRY_AFTER_MS;
+  const code = codeOf(last, ended);
+  if (code === null || !RETRYABLE_CODES.has(code) || n >= MAX_RETRIES) return { kind: 'final', last };
+  // An ended order waited out its whole life: re-protecting the position does not wait further.
+  const at = code === VAULT_ORDER_ENDED ? now : last.updatedAt + RETRY_AFTER_MS;
   if (now < at) return { kind: 'wait', at, last };
-  return { kind: 'plan', input: retryInput(input, n + 1, last) };
+  return { kind: 'plan', input: retryInput(input, n + 1, last, code) };
 }
 
-function retryInput(input: PlanInput, n: number, previous: IntentRow): PlanInput {
+function codeOf(row: IntentRow, ended: (row: IntentRow) => boolean): string | null {
+  return row.state === 'confirmed' && ended(row) ? VAULT_ORDER_ENDED : row.errorCode;
+}
+
+function retryInput(input: PlanInput, n: number, previous: IntentRow, code: string | null = previous.errorCode): PlanInput {
   return {
     ...input,
     id: retryId(input.id, n),
-    evidence: { ...(input.evidence ?? {}), retry: n, retryOf: previous.id, previousError: previous.errorCode },
-    ...(input.reason === undefined ? {} : { reason: `${input.reason} (retry ${n} of ${MAX_RETRIES} after ${previous.errorCode ?? previous.state})` }),
+    evidence: { ...(input.evidence ?? {}), retry: n, retryOf: previous.id, previousError: code },
+    ...(input.reason === undefined ? {} : { reason: `${input.reason} (retry ${n} of ${MAX_RETRIES} after ${code ?? previous.state})` }),
   };
 }

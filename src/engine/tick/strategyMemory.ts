@@ -9,10 +9,13 @@
  * count a schedule's missed runs from the restart instead of from the first run.
  */
 import { formatFixed, parseFixed, type Fixed } from '../../strategies/decimal.js';
-import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
-import type { Snapshot, StrategyState } from '../../strategies/snapshot.js';
+import type { LoadedPriceOrder, LoadedStrategy } from '../../strategies/loadedStrategy.js';
+import { generationDone } from '../../strategies/priceOrderExits.js';
+import { isLive, type Snapshot, type StrategyState } from '../../strategies/snapshot.js';
 import type { StrategyStates } from '../../store/strategyStates.js';
 import type { StrategyProgress } from './strategyProgress.js';
+
+const NONE: ReadonlySet<string> = new Set();
 
 interface Memory {
   startedAt: number;
@@ -51,15 +54,25 @@ export class StrategyMemory {
   /** The state for this tick; records the arming and the peaks from the snapshot first. */
   state(strategy: LoadedStrategy, progress: StrategyProgress, snapshot: Snapshot, now: number): StrategyState {
     const memory = this.#memory(strategy.name, now);
-    if (strategy.spec.kind === 'price-order') this.#watch(memory, strategy, progress.generation, snapshot);
+    let { generation, filledRules } = progress;
+    if (strategy.spec.kind === 'price-order') {
+      // A finished generation re-arms here, not in decide(): decide would take the price of every
+      // tick as the new reference until an intent of the new generation is journaled, so a relative
+      // level ("+1%") could never be crossed. Armed here, the reference is fixed and persisted.
+      if (strategy.spec.rearm && generationDone(strategy as LoadedPriceOrder, filledRules) && !(snapshot.vaultOrders.get(strategy.name) ?? []).some(isLive)) {
+        generation += 1;
+        filledRules = NONE;
+      }
+      this.#watch(memory, strategy, generation, snapshot);
+    }
     if (strategy.spec.kind === 'prediction-exit') this.#watchPositions(memory, strategy.name, snapshot);
     // The journal knows the runs made; memory also knows the ones skipped or held.
     const lastScheduledRun = Math.max(memory.lastScheduledRun ?? -Infinity, progress.lastScheduledRun ?? -Infinity);
     return {
       startedAt: memory.startedAt,
       ...(Number.isFinite(lastScheduledRun) ? { lastScheduledRun } : {}),
-      generation: progress.generation,
-      filledRules: progress.filledRules,
+      generation,
+      filledRules,
       handled: progress.handled,
       notional: progress.notional,
       ...(memory.referencePriceUsd === undefined ? {} : { referencePriceUsd: memory.referencePriceUsd }),

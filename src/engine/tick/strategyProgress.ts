@@ -51,10 +51,32 @@ export function filledVaultIntents(db: Db, strategy: string): Set<string> {
 }
 
 /**
- * `filledIntents`: ids of the placing intents whose Trigger order filled (filledVaultIntents), for
- * the rules executed as vault orders.
+ * The price-order placements of `strategy` whose every order ended unfilled (expired, cancelled,
+ * failed): they no longer protect anything, so their slot is free for decide() to ask again
+ * (retries.ts). DCA orders are not included: one that ended was completed or deliberately cancelled.
  */
-export function strategyProgress(rows: readonly IntentRow[], now: number, priceOf: (mint: string) => Fixed | undefined, filledIntents: ReadonlySet<string> = new Set()): StrategyProgress {
+export function endedVaultIntents(db: Db, strategy: string): Set<string> {
+  const rows = db
+    .prepare(
+      `SELECT intent_id FROM trigger_orders WHERE strategy = ? AND family = 'price' AND intent_id IS NOT NULL AND adopted = 0
+       GROUP BY intent_id HAVING sum(state IN ('cancelled', 'expired', 'failed')) = count(*)`,
+    )
+    .all(strategy) as { intent_id: string }[];
+  return new Set(rows.map((r) => r.intent_id));
+}
+
+/**
+ * `filledIntents`: ids of the placing intents whose Trigger order filled (filledVaultIntents), for
+ * the rules executed as vault orders; `endedIntents`: those whose orders all ended unfilled
+ * (endedVaultIntents), which no longer count as handling their slot.
+ */
+export function strategyProgress(
+  rows: readonly IntentRow[],
+  now: number,
+  priceOf: (mint: string) => Fixed | undefined,
+  filledIntents: ReadonlySet<string> = new Set(),
+  endedIntents: ReadonlySet<string> = new Set(),
+): StrategyProgress {
   const handled = new Set<string>();
   let generation = 0;
   let lastScheduledRun: number | undefined;
@@ -62,7 +84,7 @@ export function strategyProgress(rows: readonly IntentRow[], now: number, priceO
   for (const row of live) {
     const trigger = triggerOf(row);
     if (trigger === null || row.rule === null) continue;
-    handled.add(`${row.rule}/${trigger}`);
+    if (!endedIntents.has(row.id)) handled.add(`${row.rule}/${trigger}`);
     const g = /^g(\d+)$/.exec(trigger);
     if (g) generation = Math.max(generation, Number(g[1]));
     if (row.rule === 'run') {

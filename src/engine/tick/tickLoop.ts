@@ -29,10 +29,11 @@ import type { Executor } from '../executor/executor.js';
 import { planOf, type IntentRoutes } from '../executor/intentRoute.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
+import { expiredWithdrawals } from './expiredWithdrawals.js';
 import { nextAttempt } from './retries.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { StrategyStates } from '../../store/strategyStates.js';
-import { filledVaultIntents, strategyProgress, strategyRows } from './strategyProgress.js';
+import { endedVaultIntents, filledVaultIntents, strategyProgress, strategyRows } from './strategyProgress.js';
 
 export interface TickEvents {
   /** One tick ran. `skipped` says why nothing was decided (no fresh balances), else null. */
@@ -106,6 +107,8 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   let lastSkipped: string | null = null;
   let planned = 0;
   let lastSwapAt = 0;
+  /** The strategy that acted last (names order the loop), for the round robin. */
+  let lastActed = '';
   let running: Promise<void> | undefined;
   let blocked: string | null = null;
 
@@ -123,8 +126,8 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   }
 
   /** Journals and drives `input` (or its retry); returns whether anything was executed (balances may have moved). */
-  async function act(strategy: LoadedStrategy, input: PlanInput): Promise<boolean> {
-    const attempt = nextAttempt(options.journal, input, clock.now());
+  async function act(strategy: { readonly name: string }, input: PlanInput, ended: ReadonlySet<string> = new Set()): Promise<boolean> {
+    const attempt = nextAttempt(options.journal, input, clock.now(), (row) => ended.has(row.id));
     if (attempt.kind !== 'plan') {
       // A failed decision: said once per failed row, not every tick.
       if (!reportedFinal.has(attempt.last.id)) {
@@ -174,9 +177,22 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     let intents = 0;
     let holds = 0;
     let acted = false;
-    for (const strategy of loaded.values()) {
+    // Funds an expired order left in the vault come back before anything is decided on balances.
+    if (options.routes.has('cancel-vault-order')) {
+      for (const withdrawal of expiredWithdrawals(db)) {
+        if (executor.stopped || signal.aborted) break;
+        if (await act({ name: withdrawal.strategy ?? '' }, withdrawal)) acted = true;
+      }
+    }
+    // Round robin: the tick after one in which a strategy acted starts with the strategy after it, so
+    // one that acts every tick cannot keep the others from deciding.
+    const order = [...loaded.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const first = order.findIndex((s) => s.name > lastActed);
+    const rotated = lastActed === '' || first <= 0 ? order : [...order.slice(first), ...order.slice(0, first)];
+    for (const strategy of acted ? [] : rotated) {
       if (executor.stopped || signal.aborted) break;
-      const progress = strategyProgress(strategyRows(db, strategy.name), now, (mint) => snapshot.prices.get(mint)?.usd, filledVaultIntents(db, strategy.name));
+      const ended = endedVaultIntents(db, strategy.name);
+      const progress = strategyProgress(strategyRows(db, strategy.name), now, (mint) => snapshot.prices.get(mint)?.usd, filledVaultIntents(db, strategy.name), ended);
       const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
       memory.scheduled(strategy.name, decision.scheduledThrough);
       holds += decision.holds.length;
@@ -191,10 +207,13 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
           defer(strategy, intent);
           continue;
         }
-        if (await act(strategy, input)) acted = true;
+        if (await act(strategy, input, ended)) acted = true;
       }
       // The balances moved: the strategies after this one decide next tick, on a fresh read.
-      if (acted) break;
+      if (acted) {
+        lastActed = strategy.name;
+        break;
+      }
     }
     memory.flush(clock.now());
     events.emit('tick', { at: now, strategies: loaded.size, intents, holds, skipped: null });

@@ -3,6 +3,7 @@ import { decide } from '../../../src/strategies/decide.js';
 import { decidePriceOrder } from '../../../src/strategies/decidePriceOrder.js';
 import type { Intent } from '../../../src/strategies/intents.js';
 import type { LoadedPriceOrder } from '../../../src/strategies/loadedStrategy.js';
+import { exitRules, generationDone } from '../../../src/strategies/priceOrderExits.js';
 import type { StrategyState, VaultOrderView } from '../../../src/strategies/snapshot.js';
 import { load, snapshot, SOL_MINT, T0, USDC_MINT, usd } from './helpers.js';
 
@@ -197,5 +198,21 @@ describe('decidePriceOrder, local execution and guards', () => {
     expect(decidePriceOrder(edited, { handled: new Set(['stop_loss/g0']) }, snapshot(), T0).intents).toEqual([]);
     const off = await po('stop_loss: { at: "-10%" }\nenabled: false\n');
     expect(decide(off, {}, snapshot(), T0).intents).toEqual([]);
+  });
+});
+
+describe('exitRules and generationDone', () => {
+  it('a vault ladder of shares covering 100% arms no separate stop; a local stop that filled ends the generation', async () => {
+    const head = 'name: x\nkind: price-order\nsell: SOL\nreceive: USDC\namount: "1"\n';
+    const ladder = 'take_profit:\n  - at: "+20%"\n    sell: "50%"\n  - at: "+40%"\n    sell: "50%"\nstop_loss:\n  at: "-10%"\n';
+    const vault = await load<LoadedPriceOrder>(`${head}execution: vault\n${ladder}`);
+    const partial = await load<LoadedPriceOrder>(`${head}execution: vault\ntake_profit:\n  - at: "+20%"\n    sell: "50%"\nstop_loss:\n  at: "-10%"\n`);
+    const local = await load<LoadedPriceOrder>(`${head}execution: local\n${ladder}`);
+    expect(exitRules(vault)).toEqual(['take_profit[0]', 'take_profit[1]']);
+    expect(exitRules(partial)).toEqual(['take_profit[0]', 'stop_loss']);
+    expect(exitRules(local)).toEqual(['take_profit[0]', 'take_profit[1]', 'stop_loss']);
+    expect(generationDone(vault as never, new Set(['take_profit[0]', 'take_profit[1]']))).toBe(true);
+    expect(generationDone(local as never, new Set(['stop_loss']))).toBe(true);
+    expect(generationDone(local as never, new Set(['take_profit[0]']))).toBe(false);
   });
 });

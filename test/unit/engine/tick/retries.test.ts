@@ -47,4 +47,14 @@ describe('retries of failed decisions', () => {
     expect(triggerOf({ id: `${ID}~r2`, strategy: 'tp', rule: 'stop_loss' })).toBe('g0');
     expect(triggerOf({ id: 'd/abcdef123456/run/2026-06-01T07:00:00.000Z~r1', strategy: 'd', rule: 'run' })).toBe('2026-06-01T07:00:00.000Z');
   });
+
+  it('a placement whose order ended unfilled is placed again as a retry, at once', () => {
+    const placed = row(ID, 'confirmed', null, 5);
+    const ended = (r: IntentRow): boolean => r.id === ID;
+    expect(nextAttempt(journal(placed), input, 10)).toEqual({ kind: 'plan', input });
+    expect(nextAttempt(journal(placed), input, 6, ended)).toMatchObject({
+      kind: 'plan',
+      input: { id: `${ID}~r1`, evidence: { previousError: 'VAULT_ORDER_ENDED' } },
+    });
+  });
 });

@@ -77,4 +77,10 @@ describe('strategyProgress', () => {
     expect([...strategyProgress([placed, tp, renewed], T, () => undefined).filledRules]).toEqual([]);
     expect([...strategyProgress([placed, tp, renewed], T, () => undefined, new Set([placed.id, renewed.id])).filledRules].sort()).toEqual(['stop_loss', 'take_profit[0]']);
   });
+
+  it('a placement whose orders all ended unfilled no longer handles its slot', () => {
+    const placed = row({ id: 's/abcdefabcdef/stop_loss/g0', kind: 'place-vault-order', rule: 'stop_loss', state: 'confirmed' });
+    expect([...strategyProgress([placed], T, () => undefined).handled]).toEqual(['stop_loss/g0']);
+    expect([...strategyProgress([placed], T, () => undefined, new Set(), new Set([placed.id])).handled]).toEqual([]);
+  });
 });

@@ -87,6 +87,60 @@ describe('tick loop: swap intents', () => {
     await second.stop();
   });
 
+  it('re-arms a finished generation at the price then, so a relative level fires again (rearm: true)', async () => {
+    const w = world('tick-rearm');
+    w.sim.control.fund(w.wallet.address, 10_000_000_000n);
+    w.sim.control.setPrice(SOL, 150);
+    const loaded = await strategies(`${HEADER}name: sol-rearm
+kind: price-order
+sell: SOL
+receive: USDC
+amount: "1"
+execution: local
+rearm: true
+take_profit:
+  - at: "+1%"
+    sell: "100%"
+`);
+    const r = await run(w, loaded);
+    await ticks(w, r, 2);
+    const swapped = async (n: number): Promise<void> => {
+      for (let i = 0; i < 6 && w.swapsLanded().length < n; i++) await ticks(w, r, 1);
+      expect(w.swapsLanded()).toHaveLength(n);
+    };
+    w.sim.control.setPrice(SOL, 151.6); // +1.07% over 150
+    await swapped(1);
+    await ticks(w, r, 3); // generation 1 arms at 151.6
+    w.sim.control.setPrice(SOL, 152.5); // +0.6% over 151.6: not yet
+    await ticks(w, r, 3);
+    expect(w.swapsLanded()).toHaveLength(1);
+    w.sim.control.setPrice(SOL, 153.5); // +1.25%
+    await swapped(2);
+    expect(intentRows(r.stack.db).map((row) => row.id.replace(/^.*\/take_profit\[0\]\//, ''))).toEqual(['g0', 'g1']);
+    const armed = actions(r.stack.db, 'strategy.armed').map((a) => JSON.parse(a.data) as { generation: number; referencePriceUsd: string });
+    // Generation 1's reference is the price when it armed (about 151.6), not 150 and not the price of each tick.
+    expect(armed.map((a) => a.generation)).toEqual([0, 1]);
+    expect(Number(armed[1]?.referencePriceUsd)).toBeGreaterThan(151);
+    expect(Number(armed[1]?.referencePriceUsd)).toBeLessThan(152.3);
+    await r.stop();
+  });
+
+  it('a strategy that acts every tick does not starve the others (round robin)', async () => {
+    const w = world('tick-round-robin');
+    w.sim.control.fund(w.wallet.address, 10_000_000_000n);
+    w.sim.control.setPrice(SOL, 150);
+    const everyMinute = DCA_SWAP.replace('name: sol-dca', 'name: a-dca').replace('"5 13 * * *"', '"* * * * *"');
+    const loaded = await strategies(everyMinute, LOCAL_TP.replace('name: sol-local-tp', 'name: b-tp'));
+    const r = await run(w, loaded, { intervalMs: 60_000 });
+    await ticks(w, r, 3, 60_000);
+    expect(intentRows(r.stack.db).filter((row) => row.rule === 'run').length).toBeGreaterThan(0);
+    // b-tp's level is crossed while a-dca is due at every tick.
+    w.sim.control.setPrice(SOL, 210);
+    for (let i = 0; i < 8 && !intentRows(r.stack.db).some((row) => row.rule === 'take_profit[0]'); i++) await ticks(w, r, 1, 60_000);
+    expect(intentRows(r.stack.db).filter((row) => row.rule === 'take_profit[0]')).toHaveLength(1);
+    await r.stop();
+  });
+
   it('a hot reload (a new version of the file) does not fire a rule that already swapped', async () => {
     const w = world('tick-reload');
     w.sim.control.fund(w.wallet.address, 10_000_000_000n);

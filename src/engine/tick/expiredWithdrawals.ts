@@ -1,0 +1,44 @@
+/**
+ * Trigger V2 keeps an expired order's funds in the vault until they are withdrawn with the same
+ * two-step cancel flow (reference §4, "Expired orders keep funds in the vault"). An order that
+ * expired unfilled — the daemon was down through its renewal window, say — would otherwise lock
+ * the tokens it was protecting: decide() would see a balance too small to place the rule again.
+ *
+ * So every tick first asks for a withdrawal of each expired order of ours that still holds funds:
+ * one `cancel-vault-order` intent per order, with a deterministic id (`<strategy>/engine/withdraw/
+ * <orderId>`), journaled and executed like any other — a restart finds it, nothing is withdrawn twice.
+ * Only the leg the placing intent recorded is withdrawn: an OCO's two legs share one deposit.
+ */
+import type { Db } from '../../store/db.js';
+import type { PlanInput } from '../../store/journal.js';
+import { vaultCancelPlan } from '../executor/vaultParams.js';
+
+interface ExpiredRow {
+  id: string;
+  strategy: string;
+  input_mint: string;
+  remaining: string;
+}
+
+const EXPIRED_WITH_FUNDS = `
+  SELECT o.id, o.strategy, o.input_mint, coalesce(o.remaining_input_amount, o.input_amount) AS remaining
+  FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
+  WHERE o.state = 'expired' AND o.family = 'price' AND o.adopted = 0 AND o.strategy IS NOT NULL
+    AND coalesce(o.remaining_input_amount, o.input_amount) <> '0'
+  ORDER BY o.expires_at, o.id`;
+
+/** The withdrawals to ask for now, oldest expiry first. */
+export function expiredWithdrawals(db: Db): PlanInput[] {
+  return (db.prepare(EXPIRED_WITH_FUNDS).all() as ExpiredRow[]).map((row) => {
+    const key = { strategy: row.strategy, version: 'engine', rule: 'withdraw', trigger: row.id };
+    return vaultCancelPlan({
+      kind: 'cancel-vault-order',
+      key,
+      id: `${row.strategy}/engine/withdraw/${row.id}`,
+      reason: `withdraw ${row.remaining} base units of ${row.input_mint} left in the vault by expired order ${row.id}`,
+      evidence: { orderId: row.id, remaining: row.remaining, mint: row.input_mint },
+      orderId: row.id,
+      family: 'price',
+    });
+  });
+}

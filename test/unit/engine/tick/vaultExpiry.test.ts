@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { startVaultOrderSync } from '../../../../src/engine/executor/vaultSync.js';
+import { createPriceOrdersFeed } from '../../../../src/engine/feeds/orders.js';
+import { createSolanaRpc } from '../../../../src/solana/rpc.js';
+import { HEADER } from '../../strategies/helpers.js';
+import { simFetch } from '../executor/support.js';
+import { SOL, vaultWorld, type VaultWorld } from '../executor/vaultSupport.js';
+import { runOn, strategies, ticks } from './support.js';
+
+const HOUR = 3_600_000;
+
+const VAULT_SL = `${HEADER}name: sol-vault-sl
+kind: price-order
+sell: SOL
+receive: USDC
+amount: "1"
+execution: vault
+stop_loss:
+  at: "100"
+expires_after: 2h
+renew_before: 10m
+`;
+
+/** The vault tick stack plus the orders feed and its sync, as trading.ts wires them. */
+async function run(w: VaultWorld, loaded: Awaited<ReturnType<typeof strategies>>) {
+  const stack = w.bootVault();
+  const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: simFetch(w.sim) });
+  const feed = createPriceOrdersFeed({ client: stack.authed, clock: w.clock, intervalMs: 10_000 });
+  const stopSync = startVaultOrderSync({ feed, orders: stack.orders, journal: stack.journal, clock: w.clock });
+  const abort = new AbortController();
+  const firstRead = feed.events.next('updated');
+  feed.start(abort.signal);
+  await firstRead;
+  const running = await runOn(w, { ...stack, client: stack.authed, rpc }, loaded, { vaultOrders: true });
+  return {
+    stack,
+    running,
+    async stop() {
+      stopSync();
+      abort.abort();
+      await feed.done;
+      await running.stop();
+    },
+  };
+}
+
+describe('a vault order that expired while the daemon was down', () => {
+  it('has its funds withdrawn from the vault and is placed again after the restart (as a retry of its rule), once', async () => {
+    const w = vaultWorld('vault-expiry');
+    w.sim.control.setPrice(SOL, 150);
+    const loaded = await strategies(VAULT_SL);
+    const first = await run(w, loaded);
+    await ticks(w, first.running, 3);
+    const [order] = w.simOrders();
+    expect(w.simOrders()).toHaveLength(1);
+    await first.stop();
+
+    // Down for 3 hours: the 2 h order expired unfilled in the vault (its deposit returned).
+    await w.clock.advance(3 * HOUR);
+
+    const second = await run(w, loaded);
+    await ticks(w, second.running, 4);
+
+    const rows = second.stack.db.prepare("SELECT id, state FROM intents WHERE kind = 'place-vault-order' ORDER BY created_at").all() as { id: string; state: string }[];
+    expect(rows.map((r) => [r.id.replace(/^.*\/stop_loss\//, ''), r.state])).toEqual([
+      ['g0', 'confirmed'],
+      ['g0~r1', 'confirmed'],
+    ]);
+    // First the expired order's funds came back out of the vault, once.
+    expect(second.stack.db.prepare("SELECT id, state FROM intents WHERE kind = 'cancel-vault-order'").all()).toEqual([
+      { id: `sol-vault-sl/engine/withdraw/${order?.id ?? ''}`, state: 'confirmed' },
+    ]);
+    const live = w.simOrders().filter((o) => o.orderState === 'open');
+    expect(live).toHaveLength(1);
+    expect(live[0]?.id).not.toBe(order?.id);
+    const planned = second.stack.db.prepare("SELECT data FROM actions WHERE kind = 'intent.planned' AND intent_id LIKE '%~r1'").get() as { data: string };
+    expect(JSON.parse(planned.data)).toMatchObject({ evidence: { previousError: 'VAULT_ORDER_ENDED', retry: 1 } });
+    await ticks(w, second.running, 3);
+    expect(w.simOrders().filter((o) => o.orderState === 'open')).toHaveLength(1);
+    await second.stop();
+  });
+});
