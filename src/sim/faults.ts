@@ -2,10 +2,20 @@ import type { SimRequest } from './http.js';
 
 export type FaultKind = 'status' | 'delay' | 'malformed' | 'reset';
 
-/** One injected fault. Matching is on the path (exact, or a prefix when it ends in `*`) and optionally the method. */
+/**
+ * One injected fault. Matching is on the path (exact, or a prefix when it ends in `*`), optionally the
+ * method and optionally request headers. The Solana RPC (`POST /rpc`, `POST /`) is matched too: a
+ * `status` or `reset` fault on `/rpc` is an RPC outage.
+ */
 export interface FaultSpec {
   readonly path: string;
   readonly method?: string;
+  /**
+   * Headers the request must carry with exactly these values (names case-insensitive). With
+   * `authorization: 'Bearer <jwt>'` and Trigger's 401 body it revokes one JWT: every call still
+   * using it is refused until the client logs in again, while a fresh token passes.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly kind: FaultKind;
   /** `status`: the code to answer with (default 503) and an optional JSON body. */
   readonly status?: number;
@@ -67,6 +77,7 @@ export class Faults {
     for (const fault of this.#faults) {
       const { spec } = fault;
       if (spec.method && spec.method.toUpperCase() !== req.method) continue;
+      if (spec.headers && !Object.entries(spec.headers).every(([name, value]) => req.headers[name.toLowerCase()] === value)) continue;
       const matches = spec.path.endsWith('*') ? req.path.startsWith(spec.path.slice(0, -1)) : req.path === spec.path;
       if (!matches) continue;
       if (spec.fromMs !== undefined && now < spec.fromMs) continue;

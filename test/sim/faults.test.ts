@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- raw JSON answers are read loosely here; their shapes are checked against the wire schemas. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { SOL, startSim, type Harness } from './support/simHarness.js';
+import { JUP, SOL, startSim, wallet, type Harness } from './support/simHarness.js';
 
 let h: Harness;
 afterEach(async () => h.close());
@@ -70,4 +70,48 @@ describe('fault injection and the control surface', () => {
     const state = (await h.call('GET', '/__sim/state')).body;
     expect(state.now).toBe(h.clock.now());
   });
+
+  it('revokes one JWT by matching its Authorization header; a fresh token still passes', async () => {
+    h = await startSim();
+    const owner = wallet('revoked').publicKey.toBase58();
+    const revoked = h.sim.control.triggerToken(owner);
+    h.sim.control.injectFault({ path: '/trigger/v2/*', headers: { Authorization: `Bearer ${revoked}` }, kind: 'status', status: 401, body: { error: 'Unauthorized' } });
+    const refused = await h.call('GET', '/trigger/v2/orders/history?state=active', { jwt: revoked });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'Unauthorized' });
+    await h.clock.advance(1_000);
+    const fresh = h.sim.control.triggerToken(owner);
+    expect(fresh).not.toBe(revoked);
+    expect((await h.call('GET', '/trigger/v2/orders/history?state=active', { jwt: fresh })).status).toBe(200);
+    // The login routes carry no bearer, so a revocation never blocks logging in again.
+    expect((await h.call('POST', '/trigger/v2/auth/challenge', { body: { walletPubkey: owner, type: 'message' } })).status).toBe(200);
+  });
+
+  it('takes the Solana RPC down: connections dropped, then 503, then back', async () => {
+    h = await startSim();
+    const getSlot = { jsonrpc: '2.0', id: 1, method: 'getSlot', params: [] };
+    const now = h.clock.now();
+    h.sim.control.injectFault({ path: '/rpc', kind: 'reset', fromMs: now, untilMs: now + 60_000 });
+    h.sim.control.injectFault({ path: '/rpc', kind: 'status', status: 503, body: { jsonrpc: '2.0', error: { code: -32603, message: 'Service Unavailable' }, id: null }, fromMs: now + 60_000, untilMs: now + 120_000 });
+    await expect(h.call('POST', '/rpc', { body: getSlot })).rejects.toThrow();
+    // The APIs are not affected by a fault on /rpc.
+    expect((await h.call('GET', search)).status).toBe(200);
+    await h.clock.advance(60_000);
+    const down = await h.call('POST', '/rpc', { body: getSlot });
+    expect(down.status).toBe(503);
+    expect(down.body.error.code).toBe(-32603);
+    await h.clock.advance(60_000);
+    const up = await h.call('POST', '/rpc', { body: getSlot });
+    expect(up.status).toBe(200);
+    expect(typeof up.body.result).toBe('number');
+  });
+
+  it('holds prices still between setPrice calls with priceWalk: false', async () => {
+    h = await startSim({ priceWalk: false });
+    h.sim.control.setPrice(JUP, 1.25);
+    await h.sim.control.advance(3_600_000);
+    expect(h.sim.control.price(JUP)).toBe(1.25);
+    expect(h.sim.control.price(SOL)).toBe(150);
+  });
 });
+

@@ -1,0 +1,152 @@
+/**
+ * The daemon's network to the simulator, in process, and the knowledge of when the daemon is idle.
+ *
+ * `globalThis.fetch` is replaced (the Jupiter client and the Solana RPC both read it when they are
+ * built or called): a request to {@link SIM_ORIGIN} goes straight to `sim.dispatch`, the same pipeline
+ * the simulator's HTTP listener runs, and comes back as a real `Response`. No sockets: a loopback
+ * exchange costs 5-15 ms on a busy machine and a day makes ~15,000 of them. A `reset` fault rejects as
+ * undici does (`TypeError: fetch failed`, cause ECONNRESET); an abort rejects with the signal's reason.
+ *
+ * Idle means: no exchange in flight except those the simulator holds on the clock (a `delay` fault),
+ * and nothing new for a few event-loop turns. The driver waits for that before moving the clock, so a
+ * run depends on the seed and the clock only, never on I/O speed.
+ */
+import type { Clock } from '../../../src/clock.js';
+import type { SimRequest, SimResponse } from '../../../src/sim/http.js';
+import type { Simulator } from '../../../src/sim/simulator.js';
+
+/** Where the daemon thinks the simulator is (loopback, so live-mode config accepts http). Nothing listens there. */
+export const SIM_ORIGIN = 'http://127.0.0.1:58999';
+
+/** One answer as the daemon saw it, for counting the faults that actually hit something. */
+export interface Exchange {
+  readonly path: string;
+  readonly status: number;
+  /** The connection was dropped without an answer. */
+  readonly reset: boolean;
+  /** The body did not parse as JSON. */
+  readonly malformed: boolean;
+  /** The simulator held it on the clock (a `delay` fault). */
+  readonly held: boolean;
+  /** The caller gave up (its timeout) before the answer came. */
+  readonly abandoned: boolean;
+  readonly at: number;
+}
+
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+function abortable<T>(pending: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) return pending;
+  return new Promise<T>((resolve, reject) => {
+    // fetch rejects with the signal's reason, whatever it is (the clients pass an Error or a DOMException).
+    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** The simulator's `malformed` fault cuts the JSON in half and appends this (parsing every body would cost seconds a day). */
+const MALFORMED_TAIL = '\u0000{';
+
+export class QuietNetwork {
+  readonly #inFlight = new Set<number>();
+  readonly #held = new Set<number>();
+  #dispatching: number | undefined;
+  #nextId = 1;
+  #started = 0;
+  #finished = 0;
+  readonly exchanges: Exchange[] = [];
+  readonly #realFetch = globalThis.fetch;
+
+  constructor(readonly clock: Clock & { readonly pendingSleeps: number }) {}
+
+  /** The clock to give the simulator: a sleep during dispatch marks that exchange as held. */
+  simClock(): Clock {
+    return {
+      now: () => this.clock.now(),
+      monotonic: () => this.clock.monotonic(),
+      sleep: (ms, signal) => {
+        const id = this.#dispatching;
+        if (id !== undefined) this.#held.add(id);
+        return this.clock.sleep(ms, signal).finally(() => {
+          if (id !== undefined) this.#held.delete(id);
+        });
+      },
+    };
+  }
+
+  /** Routes fetches to {@link SIM_ORIGIN} into `sim.dispatch` until `uninstall`. */
+  install(sim: Simulator): void {
+    const real = this.#realFetch;
+    globalThis.fetch = async (input, init) => {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      if (url.origin !== SIM_ORIGIN) return await real(input, init);
+      const signal = init?.signal;
+      if (signal?.aborted) throw signal.reason;
+      const headers: Record<string, string> = {};
+      new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+      const req: SimRequest = {
+        method: (init?.method ?? 'GET').toUpperCase(),
+        path: url.pathname,
+        query: url.searchParams,
+        headers,
+        rawBody: typeof init?.body === 'string' ? init.body : '',
+      };
+      const id = this.#nextId++;
+      const at = this.clock.now();
+      this.#inFlight.add(id);
+      this.#started++;
+      let pending: Promise<SimResponse>;
+      // dispatch runs synchronously up to its first await, which is the hold of a `delay` fault.
+      this.#dispatching = id;
+      try {
+        pending = sim.dispatch(req);
+      } finally {
+        this.#dispatching = undefined;
+      }
+      const held = this.#held.has(id);
+      pending.catch(() => undefined);
+      try {
+        let out: SimResponse;
+        try {
+          out = await abortable(pending, signal);
+        } catch (error) {
+          this.exchanges.push({ path: req.path, status: 0, reset: false, malformed: false, held, abandoned: true, at });
+          throw error;
+        }
+        this.exchanges.push({ path: req.path, status: out.status, reset: out.reset === true, malformed: out.body.endsWith(MALFORMED_TAIL), held, abandoned: false, at });
+        if (out.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+        return new Response(NULL_BODY.has(out.status) ? null : out.body, { status: out.status, headers: out.headers });
+      } finally {
+        this.#inFlight.delete(id);
+        this.#finished++;
+      }
+    };
+  }
+
+  uninstall(): void {
+    globalThis.fetch = this.#realFetch;
+  }
+
+  /** Resolves once nothing is in flight (held exchanges aside) and nothing changed for a few turns. */
+  async settle(): Promise<void> {
+    let quiet = 0;
+    let last = '';
+    while (quiet < 3) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const busy = [...this.#inFlight].some((id) => !this.#held.has(id));
+      const signature = `${this.#started}/${this.#finished}/${this.clock.pendingSleeps}`;
+      quiet = !busy && signature === last ? quiet + 1 : 0;
+      last = signature;
+    }
+  }
+}
