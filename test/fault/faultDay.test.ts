@@ -16,14 +16,11 @@ import { stateDiff } from './support/stateDiff.js';
 const SEED = process.env['FAULT_DAY_SEED'] ?? 'fault-day';
 
 /**
- * Known daemon bug, seen with this seed: a 502 burst at 12:00 fails the quote of the 12:00 DCA run
- * once or more; reconciliation then cancels the planned intent as STALE_INTENT, and the run is never
- * planned again. retries.ts would plan `…~r1` if decide() asked for the run again, but it does not:
- * the tick loop recorded 12:00 as `scheduledThrough` (strategyMemory.scheduled) when the run was
- * decided, so decideDca's `since` is already 12:00. The fault-free run buys six times, the faulted
- * one five. Seeds s2 and s3 converge exactly. Make this `it` again once fixed.
+ * With this seed a 502 burst at 12:00 fails the quote of the 12:00 DCA run; reconciliation cancels
+ * the planned intent as stale, and the tick loop plans its retry while the run is still on time
+ * (retries.ts `runRetries`). Before that fix the faulted day bought five times instead of six.
  */
-const finalStateTest = SEED === 'fault-day' ? it.fails : it;
+const finalStateTest = it;
 
 let calm: DayResult;
 let stormy: DayResult;

@@ -30,10 +30,10 @@ import { planOf, type IntentRoutes } from '../executor/intentRoute.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
 import { expiredWithdrawals } from './expiredWithdrawals.js';
-import { nextAttempt } from './retries.js';
+import { nextAttempt, runRetries } from './retries.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { StrategyStates } from '../../store/strategyStates.js';
-import { endedVaultIntents, filledVaultIntents, strategyProgress, strategyRows } from './strategyProgress.js';
+import { endedVaultIntents, filledVaultIntents, strategyProgress, strategyRows, triggerOf } from './strategyProgress.js';
 
 export interface TickEvents {
   /** One tick ran. `skipped` says why nothing was decided (no fresh balances), else null. */
@@ -87,6 +87,13 @@ export interface TickLoop {
   status(): TickStatus;
   /** Settles when the loop has stopped (signal aborted), after the tick in hand. */
   readonly done: Promise<void>;
+}
+
+/** A scheduled run's instant, from its journal id (`…/run/<ISO>`). */
+function instantOf(row: Parameters<typeof triggerOf>[0]): number | null {
+  const trigger = triggerOf(row);
+  const at = trigger === null ? Number.NaN : Date.parse(trigger);
+  return Number.isFinite(at) ? at : null;
 }
 
 const DEFER_REASON = 'no handler for this intent kind yet: not journaled, not executed';
@@ -192,7 +199,8 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     for (const strategy of acted ? [] : rotated) {
       if (executor.stopped || signal.aborted) break;
       const ended = endedVaultIntents(db, strategy.name);
-      const progress = strategyProgress(strategyRows(db, strategy.name), now, (mint) => snapshot.prices.get(mint)?.usd, filledVaultIntents(db, strategy.name), ended);
+      const rows = strategyRows(db, strategy.name);
+      const progress = strategyProgress(rows, now, (mint) => snapshot.prices.get(mint)?.usd, filledVaultIntents(db, strategy.name), ended);
       const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
       memory.scheduled(strategy.name, decision.scheduledThrough);
       holds += decision.holds.length;
@@ -208,6 +216,12 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
           continue;
         }
         if (await act(strategy, input, ended)) acted = true;
+      }
+      if (strategy.spec.kind === 'dca' && !acted) {
+        for (const retry of runRetries(options.journal, rows, strategy.spec.on_time_within, now, instantOf)) {
+          if (executor.stopped || signal.aborted) break;
+          if (await act(strategy, retry)) acted = true;
+        }
       }
       // The balances moved: the strategies after this one decide next tick, on a fresh read.
       if (acted) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRIES, nextAttempt, RETRY_AFTER_MS, retryId, withoutRetry } from '../../../../src/engine/tick/retries.js';
+import { MAX_RETRIES, nextAttempt, RETRY_AFTER_MS, retryId, runRetries, withoutRetry } from '../../../../src/engine/tick/retries.js';
 import { triggerOf } from '../../../../src/engine/tick/strategyProgress.js';
 import type { IntentRow, PlanInput } from '../../../../src/store/journal.js';
 
@@ -56,5 +56,18 @@ describe('retries of failed decisions', () => {
       kind: 'plan',
       input: { id: `${ID}~r1`, evidence: { previousError: 'VAULT_ORDER_ENDED' } },
     });
+  });
+
+  it('a scheduled run that failed retryably is retried from its journal row while still on time', () => {
+    const RUN = 'd/abcdef123456/run/2026-06-01T07:00:00.000Z';
+    const at = Date.parse('2026-06-01T07:00:00.000Z');
+    const instantOf = (r: IntentRow): number | null => (r.id.startsWith(RUN) ? at : null);
+    const failed = { ...row(RUN, 'cancelled', 'STALE_INTENT', at + 120_000), rule: 'run', kind: 'swap', strategy: 'd', params: { amount: '25' } } as IntentRow;
+    const j = journal(failed);
+    expect(runRetries(j, [failed], 600_000, at + 121_000, instantOf)).toEqual([]); // cooling down
+    expect(runRetries(j, [failed], 600_000, at + 180_000, instantOf)).toMatchObject([{ id: `${RUN}~r1`, kind: 'swap', params: { amount: '25' }, evidence: { retry: 1, previousError: 'STALE_INTENT' } }]);
+    expect(runRetries(j, [failed], 600_000, at + 600_001, instantOf)).toEqual([]); // no longer on time
+    const refused = { ...failed, state: 'failed', errorCode: 'GUARD_REFUSED' } as IntentRow;
+    expect(runRetries(journal(refused), [refused], 600_000, at + 180_000, instantOf)).toEqual([]);
   });
 });
