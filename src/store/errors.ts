@@ -26,6 +26,7 @@ export type StoreErrorCode =
   | 'STORE_INTENT_UNKNOWN'
   /** An intent state change the journal's state machine does not allow. */
   | 'STORE_INTENT_TRANSITION'
+  | 'STORE_SIGNATURE_TAKEN'
   /** A journal row that does not parse (a damaged or newer database). */
   | 'STORE_INTENT_ROW_INVALID';
 

@@ -265,6 +265,13 @@ export class Journal {
       try {
         this.#db.prepare(`UPDATE intents SET ${columns.join(', ')} WHERE id = ?`).run(to, this.#clock.now(), ...set.map(([, v]) => v), id);
       } catch (error) {
+        // Two intents whose transactions came out byte-identical (two equal vault deposits crafted
+        // in one slot) share a signature: only one can exist. Nothing was sent; the second is signed
+        // again on its next pass, with a newer blockhash.
+        if (error instanceof Error && /UNIQUE constraint failed: intents\.signature/.test(error.message)) {
+          const holder = this.#db.prepare('SELECT id FROM intents WHERE signature = ?').get(spec.set?.signature ?? null) as { id: string } | undefined;
+          throw new StoreError('STORE_SIGNATURE_TAKEN', `intent ${id}: its signed transaction is identical to intent ${holder?.id ?? '?'}'s; not recorded, it will be signed again`, { cause: error, details: { intentId: id, other: holder?.id ?? null } });
+        }
         throw new StoreError('STORE_INTENT_TRANSITION', `intent ${id}: cannot go from ${before.state} to ${to}`, { cause: error, details: { intentId: id, from: before.state, to } });
       }
       const action = spec.action(before);

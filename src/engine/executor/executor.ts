@@ -25,6 +25,7 @@ import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
 import { GuardRefusal } from '../../solana/guardRefusal.js';
+import { StoreError } from '../../store/errors.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
 import type { FillInput, IntentRow, Journal, PlanInput } from '../../store/journal.js';
 import { TypedEmitter } from '../../typedEmitter.js';
@@ -134,7 +135,15 @@ export function createExecutor(options: ExecutorOptions): Executor {
           return transient(row, error);
         }
         // Persisted even if we are stopping now: durable bytes are harmless, unrecorded ones are not.
-        events.emit('signed', { row: journal.recordSigned(id, signed) });
+        let signedRow: IntentRow;
+        try {
+          signedRow = journal.recordSigned(id, signed);
+        } catch (error) {
+          // Identical bytes to another intent's: nothing was sent; sign again on the next pass.
+          if (error instanceof StoreError && error.code === 'STORE_SIGNATURE_TAKEN') return transient(row, error);
+          throw error;
+        }
+        events.emit('signed', { row: signedRow });
         continue;
       }
 

@@ -45,6 +45,18 @@ describe('journal', () => {
     expect(verifyAuditChain(db).ok).toBe(true);
   });
 
+  it('refuses a signed transaction identical to another intent\'s with STORE_SIGNATURE_TAKEN, leaving it planned', () => {
+    const { journal, db } = setup();
+    journal.plan(input);
+    journal.plan({ ...input, id: 'dca/abc/run/2026-01-02' });
+    journal.recordSigned(input.id, signed);
+    expect(() => journal.recordSigned('dca/abc/run/2026-01-02', signed)).toThrow(
+      expect.objectContaining({ code: 'STORE_SIGNATURE_TAKEN', message: expect.stringContaining(`identical to intent ${input.id}'s`) as unknown }),
+    );
+    expect(journal.require('dca/abc/run/2026-01-02')).toMatchObject({ state: 'planned', attempts: 0, signature: null });
+    expect(kinds(db)).toEqual(['intent.planned', 'intent.planned', 'intent.signed']);
+  });
+
   it('expires and re-arms an attempt: the dead transaction is cleared, the audit keeps it', () => {
     const { journal, db } = setup();
     journal.plan(input);
