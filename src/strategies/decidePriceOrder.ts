@@ -126,14 +126,17 @@ function decideLocal(t: Tick, exits: readonly Exit[]): void {
   const { spec } = strategy;
   const trigger = `g${t.generation}`;
   const maxImpact = spec.risk?.max_price_impact;
+  const soldByRungs = exits.reduce((sum, e) => (e.fires === 'above' && t.filled.has(e.rule) ? sum + e.amount : sum), 0n);
   for (const exit of exits) {
     if (t.filled.has(exit.rule)) continue;
     const crossed = exit.fires === 'above' ? price >= exit.level : price <= exit.level;
     if (!crossed) continue;
     const { key, id, slot } = makeKey(strategy, exit.rule, trigger);
     if (t.handled.has(slot)) continue;
-    // A stop sells what is still held, whatever the rungs already took.
-    const amount = exit.fires === 'below' && exit.amount > t.balance ? t.balance : exit.amount;
+    // A stop sells what is left of the strategy's amount after the rungs that filled — never more
+    // than that (the wallet may hold tokens this strategy does not manage), nor more than is held.
+    const left = exit.fires === 'below' ? exit.amount - soldByRungs : exit.amount;
+    const amount = left > t.balance ? t.balance : left;
     const impact = t.snapshot.priceImpactBps.get(`${sell.mint}>${receive.mint}`);
     if (maxImpact && impact !== undefined && impact > toBps(maxImpact.fraction)) {
       hold(t, exit.rule, `price impact ${impact} bps is above risk.max_price_impact (${maxImpact.text})`);

@@ -216,3 +216,16 @@ describe('exitRules and generationDone', () => {
     expect(generationDone(local as never, new Set(['take_profit[0]']))).toBe(false);
   });
 });
+
+describe('decidePriceOrder, local stops after rungs', () => {
+  it('a stop sells what is left of the strategy amount after filled rungs, not the whole wallet', async () => {
+    const s = await po('execution: local\ntake_profit:\n  - { at: "+20%", sell: "50%" }\nstop_loss: { at: "-10%" }\n');
+    const state: StrategyState = { filledRules: new Set(['take_profit[0]']), handled: new Set(['take_profit[0]/g0']), armedAmount: 100_000_000_000n };
+    // The wallet holds 100 SOL; the strategy manages 10, of which the rung sold 5.
+    const d = decidePriceOrder(s, state, snapshot({ sol: '130', balances: new Map([[SOL_MINT, 100_000_000_000n], [USDC_MINT, 0n]]) }), T0);
+    expect(brief(d.intents)).toEqual([{ kind: 'swap', rule: 'stop_loss', amount: 5_000_000_000n }]);
+    // Less held than that: what is held.
+    const low = decidePriceOrder(s, state, snapshot({ sol: '130', balances: new Map([[SOL_MINT, 2_000_000_000n], [USDC_MINT, 0n]]) }), T0);
+    expect(brief(low.intents)).toEqual([{ kind: 'swap', rule: 'stop_loss', amount: 2_000_000_000n }]);
+  });
+});
