@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import { startEngine, type Engine } from './engine/engine.js';
 import type { Logger } from './ops/log.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
+import { meterActions } from './ops/actionMetrics.js';
 import { reportActions } from './ops/actionReports.js';
 import { createNotifier, type Notifier } from './ops/notify.js';
 import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
@@ -112,6 +113,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   let simulator: { url: string; seed: string } | null = null;
   // Trades, order changes and failures as log lines and webhooks, from the audit log as it is written.
   const stopReports = reportActions({ audit, log, notify: (n) => notifier.notify(n) });
+  const stopMetering = meterActions({ audit, db: store.db, metrics });
 
   let ops: OpsServer;
   let engine: Engine | undefined;
@@ -154,6 +156,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   } catch (error) {
     await engine?.stop();
     stopReports();
+    stopMetering();
     outages.close();
     notifier.close();
     await paper?.close();
@@ -185,6 +188,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       try {
         await running.stop();
         stopReports();
+        stopMetering();
         outages.close();
         notifier.close();
         await ops.close();
