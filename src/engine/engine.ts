@@ -4,6 +4,7 @@ import { searchTokens } from '../jupiter/tokens.js';
 import { createJupiterClient, type JupiterClient } from '../jupiter/transport.js';
 import { createTriggerSession, type TriggerSession } from '../jupiter/session.js';
 import type { Logger } from '../ops/log.js';
+import { auditFeed } from '../ops/feedAudit.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { ReadinessCheck } from '../ops/opsServer.js';
 import type { OutageMonitor } from '../ops/outage.js';
@@ -144,6 +145,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     outages,
   });
 
+  for (const feed of feeds.all) auditFeed(feed, audit, clock);
   const abort = new AbortController();
   // The first scan completes before the feeds start, so their first poll already covers the strategies.
   await strategies.poll();
@@ -169,7 +171,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     strategies: () => strategies.active,
     feeds,
     watchFeed: (feed) => {
-      const detach = [metrics.attachFeed(feed), outages.watchFeed(feed)];
+      const detach = [metrics.attachFeed(feed), outages.watchFeed(feed), auditFeed(feed, audit, clock)];
       void feed.done.then(() => detach.forEach((off) => off()));
     },
   });
