@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { Clock } from '../clock.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
@@ -107,7 +107,9 @@ export class StrategyWatcher {
     const texts = new Map<string, string>();
     for (const path of paths) {
       try {
-        texts.set(shown(path, cwd), await readFile(path, 'utf8'));
+        // Sync on purpose: a rescan reads every file, and fs/promises' readFile costs ~10x the CPU
+        // (about 170 ms against 16 ms a scan for 1,000 small files, bench/daemon.ts).
+        texts.set(shown(path, cwd), readFileSync(path, 'utf8'));
       } catch {
         // Deleted between listing and reading: the next scan sees it gone.
       }
