@@ -10,6 +10,7 @@
  * Only the leg the placing intent recorded is withdrawn: an OCO's two legs share one deposit.
  */
 import type { Db } from '../../store/db.js';
+import { statement } from '../../store/statementCache.js';
 import type { PlanInput } from '../../store/journal.js';
 import { vaultCancelPlan } from '../executor/vaultParams.js';
 
@@ -29,7 +30,7 @@ const EXPIRED_WITH_FUNDS = `
 
 /** The withdrawals to ask for now, oldest expiry first. */
 export function expiredWithdrawals(db: Db): PlanInput[] {
-  return (db.prepare(EXPIRED_WITH_FUNDS).all() as ExpiredRow[]).map((row) => {
+  return (statement(db, EXPIRED_WITH_FUNDS).all() as ExpiredRow[]).map((row) => {
     const key = { strategy: row.strategy, version: 'engine', rule: 'withdraw', trigger: row.id };
     return vaultCancelPlan({
       kind: 'cancel-vault-order',

@@ -15,6 +15,7 @@
  * back from the id with the row's own strategy and rule, never by splitting on "/".
  */
 import type { Db } from '../../store/db.js';
+import { statement } from '../../store/statementCache.js';
 import { type IntentRow, parseIntentRow } from '../../store/intentRow.js';
 import { type Fixed, mulFixed, unitsToFixed } from '../../strategies/decimal.js';
 import { DAY_MS } from '../../strategies/snapshot.js';
@@ -41,12 +42,12 @@ export function triggerOf(row: Pick<IntentRow, 'id' | 'strategy' | 'rule'>): str
 }
 
 export function strategyRows(db: Db, strategy: string): IntentRow[] {
-  return db.prepare('SELECT * FROM intents WHERE strategy = ? ORDER BY created_at, id').all(strategy).map(parseIntentRow);
+  return statement(db, 'SELECT * FROM intents WHERE strategy = ? ORDER BY created_at, id').all(strategy).map(parseIntentRow);
 }
 
 /** The placing intents of `strategy` whose vault order (either leg of an OCO) has filled. */
 export function filledVaultIntents(db: Db, strategy: string): Set<string> {
-  const rows = db.prepare("SELECT DISTINCT intent_id FROM trigger_orders WHERE strategy = ? AND state IN ('filled', 'completed') AND intent_id IS NOT NULL").all(strategy) as { intent_id: string }[];
+  const rows = statement(db, "SELECT DISTINCT intent_id FROM trigger_orders WHERE strategy = ? AND state IN ('filled', 'completed') AND intent_id IS NOT NULL").all(strategy) as { intent_id: string }[];
   return new Set(rows.map((r) => r.intent_id));
 }
 
@@ -56,12 +57,11 @@ export function filledVaultIntents(db: Db, strategy: string): Set<string> {
  * (retries.ts). DCA orders are not included: one that ended was completed or deliberately cancelled.
  */
 export function endedVaultIntents(db: Db, strategy: string): Set<string> {
-  const rows = db
-    .prepare(
-      `SELECT intent_id FROM trigger_orders WHERE strategy = ? AND family = 'price' AND intent_id IS NOT NULL AND adopted = 0
-       GROUP BY intent_id HAVING sum(state IN ('cancelled', 'expired', 'failed')) = count(*)`,
-    )
-    .all(strategy) as { intent_id: string }[];
+  const rows = statement(
+    db,
+    `SELECT intent_id FROM trigger_orders WHERE strategy = ? AND family = 'price' AND intent_id IS NOT NULL AND adopted = 0
+     GROUP BY intent_id HAVING sum(state IN ('cancelled', 'expired', 'failed')) = count(*)`,
+  ).all(strategy) as { intent_id: string }[];
   return new Set(rows.map((r) => r.intent_id));
 }
 

@@ -12,6 +12,7 @@
  *   it is journaled.
  */
 import type { Db } from '../../store/db.js';
+import { statement } from '../../store/statementCache.js';
 import { parseFixed } from '../../strategies/decimal.js';
 import type { VaultOrderView } from '../../strategies/snapshot.js';
 
@@ -61,7 +62,7 @@ export function vaultOrderViews(db: Db): Map<string, VaultOrderView[]> {
     if (list) list.push(view);
     else out.set(strategy, [view]);
   };
-  for (const row of db.prepare(MIRRORED).all() as MirrorRow[]) {
+  for (const row of statement(db, MIRRORED).all() as MirrorRow[]) {
     add(row.strategy, {
       id: row.id,
       rule: row.rule,
@@ -75,7 +76,7 @@ export function vaultOrderViews(db: Db): Map<string, VaultOrderView[]> {
       inputAmount: BigInt(row.remaining_input_amount ?? row.input_amount),
     });
   }
-  for (const row of db.prepare(PENDING).all() as PendingRow[]) add(row.strategy, pendingView(row));
+  for (const row of statement(db, PENDING).all() as PendingRow[]) add(row.strategy, pendingView(row));
   return out;
 }
 
