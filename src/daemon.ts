@@ -16,6 +16,7 @@ import { createSimulator } from './sim/simulator.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
+import { archiveDatabase } from './store/archiveDatabase.js';
 import { databaseFile } from './store/paths.js';
 import { TypedEmitter } from './typedEmitter.js';
 
@@ -104,7 +105,14 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const random = deps.random ?? createRandom();
   const events = new TypedEmitter<DaemonEvents>();
   const file = databaseFile(config.data_dir, config.mode);
-  const store = openStore(file, { clock });
+  let store = openStore(file, { clock });
+  // Paper mode: a new simulated world needs a new database (archiveDatabase.ts explains why).
+  if (config.mode === 'paper' && store.db.prepare('SELECT 1 FROM actions LIMIT 1').get() !== undefined) {
+    store.db.close();
+    const archived = archiveDatabase(file, clock.now());
+    log.info({ archived }, 'paper mode: the simulated world starts anew, and so does its database; the previous run is kept');
+    store = openStore(file, { clock });
+  }
   const audit = new AuditLog(store.db, clock);
   const startedAt = clock.now();
   const metrics = createMetrics();
