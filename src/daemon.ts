@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import { version } from './cli/version.js';
+import { forwardActions, type DaemonEvents } from './daemonEvents.js';
 import type { Config } from './config/config.js';
 import { startEngine, type Engine } from './engine/engine.js';
 import type { Logger } from './ops/log.js';
@@ -20,18 +21,7 @@ import { archiveDatabase } from './store/archiveDatabase.js';
 import { databaseFile } from './store/paths.js';
 import { TypedEmitter } from './typedEmitter.js';
 
-/** What the daemon reports as it runs; tests await these instead of sleeping. */
-export interface DaemonEvents {
-  started: {
-    database: string;
-    opsUrl: string;
-    schemaVersion: number;
-    migrationsApplied: readonly number[];
-    /** Paper mode: where the embedded simulator answers, and the seed that replays it. */
-    simulator: { url: string; seed: string } | null;
-  };
-  stopped: { reason: string };
-}
+export type { DaemonEvents } from './daemonEvents.js';
 
 export interface DaemonDeps {
   readonly clock: Clock;
@@ -122,6 +112,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   // Trades, order changes and failures as log lines and webhooks, from the audit log as it is written.
   const stopReports = reportActions({ audit, log, notify: (n) => notifier.notify(n) });
   const stopMetering = meterActions({ audit, db: store.db, metrics });
+  const stopForwarding = forwardActions(audit, events);
 
   let ops: OpsServer;
   let engine: Engine | undefined;
@@ -165,6 +156,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     await engine?.stop();
     stopReports();
     stopMetering();
+    stopForwarding();
     outages.close();
     notifier.close();
     await paper?.close();
@@ -197,6 +189,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
         await running.stop();
         stopReports();
         stopMetering();
+        stopForwarding();
         outages.close();
         notifier.close();
         await ops.close();
