@@ -53,3 +53,16 @@ export class IntentRefusedError extends JupbotError {
     super(code, message, { details });
   }
 }
+
+/**
+ * Not a failure: the intent is waiting for someone else (a keeper to fill the order its landed
+ * transaction opened). It stays where it is and the next pass looks again; recorded as
+ * `intent.waiting`, logged at info, and not counted as an error.
+ */
+export class IntentWaitingError extends JupbotError {
+  override name = 'IntentWaitingError';
+
+  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
+    super(code, message, { details });
+  }
+}

@@ -29,7 +29,7 @@ import { StoreError } from '../../store/errors.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
 import type { FillInput, IntentRow, Journal, PlanInput } from '../../store/journal.js';
 import { TypedEmitter } from '../../typedEmitter.js';
-import { IntentRefusedError } from './errors.js';
+import { IntentRefusedError, IntentWaitingError } from './errors.js';
 import type { ExecutorEvents } from './events.js';
 import { type CallHandler, type CallResult, type HandlerContext, type IntentHandler, isCallHandler, type SignedRow, type SigningHandler, type SubmitResult, type Successor } from './handler.js';
 import { resolveInFlight } from './inFlight.js';
@@ -81,6 +81,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
   };
 
   const transient = (row: IntentRow, error: unknown): IntentRow => {
+    if (error instanceof IntentWaitingError) {
+      journal.note(row.id, 'intent.waiting', { state: row.state, code: error.code, message: error.message });
+      log?.info({ intentId: row.id, code: error.code, state: row.state }, error.message);
+      return journal.require(row.id);
+    }
     const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'EXECUTOR_ERROR';
     const message = errorMessage(error);
     journal.note(row.id, 'intent.error', { state: row.state, code, message });

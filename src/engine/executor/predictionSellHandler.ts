@@ -15,7 +15,7 @@ import type { Clock } from '../../clock.js';
 import type { GuardedSigner } from '../../solana/guardedSigner.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
 import type { Journal, SignedRecord } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
+import { IntentRefusedError, IntentWaitingError } from './errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
 import { parsePredictionSellParams, PREDICTION_PARTIAL_SELL_KIND, PREDICTION_SELL_KIND, type PredictionSellParams } from './predictionParams.js';
 import { positionHistory, sellFill } from './predictionHistory.js';
@@ -129,7 +129,7 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
     async landed(row): Promise<LandedReport> {
       const report = await keeperAnswer(row, parsePredictionSellParams(kind, row.params));
       // Until the keeper answers the intent stays sent; every pass reads history again.
-      if (!report) throw new Error(`sell ${row.signature} landed; the keeper has not filled order ${row.orderId ?? ''} yet`);
+      if (!report) throw new IntentWaitingError('PREDICTION_AWAITING_KEEPER', `sell ${row.signature} landed; the keeper has not filled order ${row.orderId ?? ''} yet`);
       return report;
     },
   };

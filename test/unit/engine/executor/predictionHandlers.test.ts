@@ -45,7 +45,7 @@ describe('prediction sell handler', () => {
     expect((await s.executor.execute(sellIntent(position))).state).toBe('confirmed');
     expect(s.routes.length).toBe(before);
     expect(predictionFills(s.db, row.id)).toHaveLength(1);
-    expect(actionKinds(s.db, row.id)).toEqual(['intent.planned', 'prediction.built', 'intent.signed', 'intent.sent', 'intent.outcome_unknown', 'intent.error', 'intent.confirmed', 'fill']);
+    expect(actionKinds(s.db, row.id)).toEqual(['intent.planned', 'prediction.built', 'intent.signed', 'intent.sent', 'intent.outcome_unknown', 'intent.waiting', 'intent.confirmed', 'fill']);
     expect(w.simOrders()).toHaveLength(1);
   });
 
