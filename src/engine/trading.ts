@@ -10,7 +10,6 @@
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
-import { searchTokens } from '../jupiter/tokens.js';
 import type { AuthedJupiterClient, JupiterClient } from '../jupiter/transport.js';
 import type { Logger } from '../ops/log.js';
 import type { Redactor } from '../ops/redact.js';
@@ -22,22 +21,8 @@ import { Journal } from '../store/journal.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import { STALE_PRICE_MS } from '../strategies/snapshot.js';
 import { createExecutor, type Executor } from './executor/executor.js';
-import { createDcaPlaceHandler } from './executor/dcaPlaceHandler.js';
-import { placeDcaVaultOrderRoute } from './executor/dcaParams.js';
+import { createHandlerSet, decimalsResolver } from './executor/handlerSet.js';
 import { startDcaOrderSync } from './executor/dcaSync.js';
-import { intentRoutes } from './executor/intentRoute.js';
-import { createPredictionClaimHandler } from './executor/predictionClaimHandler.js';
-import { predictionRoutes } from './executor/predictionParams.js';
-import { createPredictionPartialSellHandler, createPredictionSellHandler } from './executor/predictionSellHandler.js';
-import { createSwapHandler } from './executor/swapHandler.js';
-import { swapRoute } from './executor/swapParams.js';
-import { cancelVaultOrderRoute, placeVaultOrderRoute } from './executor/vaultParams.js';
-import { createVaultPatchHandler } from './executor/vaultPatchHandler.js';
-import { patchVaultOrderRoute } from './executor/vaultPatchParams.js';
-import { createVaultRenewHandler } from './executor/vaultRenewHandler.js';
-import { renewVaultOrderRoute } from './executor/vaultRenewParams.js';
-import { createVaultCancelHandler } from './executor/vaultCancelHandler.js';
-import { createVaultPlaceHandler } from './executor/vaultPlaceHandler.js';
 import { startVaultOrderSync } from './executor/vaultSync.js';
 import { TriggerOrders } from '../store/triggerOrders.js';
 import { createBalancesFeed } from './feeds/balances.js';
@@ -86,39 +71,14 @@ export function startTrading(options: TradingOptions): Trading {
   const balances = createBalancesFeed({ rpc, clock, wallet: options.wallet, intervalMs: config.poll.prices, log });
   options.watchFeed?.(balances);
 
-  /** Output decimals for a fill: from the strategies' resolved tokens, else the price feed, else a search. */
-  const decimalsOf = async (mint: string): Promise<number> => {
-    for (const strategy of options.strategies().values()) {
-      for (const token of Object.values(strategy.tokens)) if (token?.mint === mint) return token.decimals;
-    }
-    const priced = feeds.prices.state().value?.get(mint);
-    if (priced) return priced.decimals;
-    const found = (await searchTokens(client, { query: mint })).find((t) => t.id === mint);
-    if (!found) throw new Error(`decimals of ${mint} unknown`);
-    return found.decimals;
-  };
-  const swaps = createSwapHandler({ client, rpc, signer: options.signer, clock, decimalsOf });
+  const decimalsOf = decimalsResolver({ strategies: options.strategies, prices: () => feeds.prices.state().value, client });
   const orders = new TriggerOrders(db);
-  const vaultDeps = options.authed === undefined ? undefined : { authed: options.authed, rpc, signer: options.signer, journal, orders, clock, decimalsOf };
-  // A renewal is a cancel that plans its replacement when it confirms: the renew wrapper is the cancel handler.
-  const vault = vaultDeps && [
-    createVaultPlaceHandler(vaultDeps),
-    createVaultRenewHandler(createVaultCancelHandler(vaultDeps), clock),
-    createVaultPatchHandler(vaultDeps),
-    createDcaPlaceHandler(vaultDeps),
-  ];
-  const predictionDeps = { client, rpc, signer: options.signer, journal, clock };
-  const prediction = [createPredictionSellHandler(predictionDeps), createPredictionPartialSellHandler(predictionDeps), createPredictionClaimHandler(predictionDeps)];
-  const executor = createExecutor({ journal, rpc, clock, handlers: [swaps, ...(vault ?? []), ...prediction], log });
+  const set = createHandlerSet({ client, authed: options.authed, rpc, signer: options.signer, journal, orders, clock, decimalsOf });
+  const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, log });
 
   const abort = new AbortController();
   balances.start(abort.signal);
   const reconcile = startReconcileLoop({ journal, executor, clock, audit, log, intervalMs: config.poll.orders, staleAfterMs: STALE_PRICE_MS, signal: abort.signal });
-  const routes = intentRoutes(
-    swapRoute,
-    ...predictionRoutes,
-    ...(vault ? [placeVaultOrderRoute, cancelVaultOrderRoute, patchVaultOrderRoute, renewVaultOrderRoute, placeDcaVaultOrderRoute] : []),
-  );
   const ticks = startTickLoop({
     clock,
     db,
@@ -137,12 +97,12 @@ export function startTrading(options: TradingOptions): Trading {
     intervalMs: config.poll.prices,
     ready: reconcile.ready,
     signal: abort.signal,
-    routes,
+    routes: set.routes,
   });
   // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
   // not place are adopted (recorded, never touched).
   const sync = { orders, journal, clock, log, audit, decimalsOf };
-  const stopSyncs = vault
+  const stopSyncs = set.vault
     ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter((s) => s !== null)
     : [];
 

@@ -6,27 +6,13 @@
  * reconciliation and the decide loop. Only the sockets differ: the Jupiter client and the RPC talk
  * to `sim.dispatch` in process.
  *
- * KEEP IN STEP with startTrading: trading.ts builds its RPC from a URL (no injectable fetch) and its
- * handlers and routes inline, so this file repeats that wiring instead of calling it.
+ * The handlers and routes are trading.ts's own (createHandlerSet); the rest repeats startTrading's
+ * few lines of wiring because its RPC is built from a URL (no injectable fetch): keep them in step.
  */
 import type { Executor } from '../../../../src/engine/executor/executor.js';
 import { createExecutor } from '../../../../src/engine/executor/executor.js';
-import { createDcaPlaceHandler } from '../../../../src/engine/executor/dcaPlaceHandler.js';
-import { placeDcaVaultOrderRoute } from '../../../../src/engine/executor/dcaParams.js';
+import { createHandlerSet, decimalsResolver } from '../../../../src/engine/executor/handlerSet.js';
 import { startDcaOrderSync } from '../../../../src/engine/executor/dcaSync.js';
-import { intentRoutes } from '../../../../src/engine/executor/intentRoute.js';
-import { createPredictionClaimHandler } from '../../../../src/engine/executor/predictionClaimHandler.js';
-import { predictionRoutes } from '../../../../src/engine/executor/predictionParams.js';
-import { createPredictionPartialSellHandler, createPredictionSellHandler } from '../../../../src/engine/executor/predictionSellHandler.js';
-import { createSwapHandler } from '../../../../src/engine/executor/swapHandler.js';
-import { swapRoute } from '../../../../src/engine/executor/swapParams.js';
-import { cancelVaultOrderRoute, placeVaultOrderRoute } from '../../../../src/engine/executor/vaultParams.js';
-import { createVaultPatchHandler } from '../../../../src/engine/executor/vaultPatchHandler.js';
-import { patchVaultOrderRoute } from '../../../../src/engine/executor/vaultPatchParams.js';
-import { createVaultRenewHandler } from '../../../../src/engine/executor/vaultRenewHandler.js';
-import { renewVaultOrderRoute } from '../../../../src/engine/executor/vaultRenewParams.js';
-import { createVaultCancelHandler } from '../../../../src/engine/executor/vaultCancelHandler.js';
-import { createVaultPlaceHandler } from '../../../../src/engine/executor/vaultPlaceHandler.js';
 import { startVaultOrderSync } from '../../../../src/engine/executor/vaultSync.js';
 import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
 import { createFeedSet, type FeedSet } from '../../../../src/engine/feeds/feedSet.js';
@@ -34,7 +20,6 @@ import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
 import { startTickLoop, type TickEvents, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
 import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
-import { searchTokens } from '../../../../src/jupiter/tokens.js';
 import { withBearer } from '../../../../src/jupiter/transport.js';
 import { createRandom } from '../../../../src/random.js';
 import { ProgramId } from '../../../../src/sim/programIds.js';
@@ -118,28 +103,14 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
   const journal = new Journal(db, audit, clock);
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock, fetch });
   const balances = createBalancesFeed({ rpc, clock, wallet: w.wallet.address, intervalMs });
-  const decimalsOf = async (mint: string): Promise<number> => {
-    for (const strategy of loaded.values()) {
-      for (const token of Object.values(strategy.tokens)) if (token?.mint === mint) return token.decimals;
-    }
-    const priced = feeds.prices.state().value?.get(mint);
-    if (priced) return priced.decimals;
-    const found = (await searchTokens(client, { query: mint })).find((t) => t.id === mint);
-    if (!found) throw new Error(`decimals of ${mint} unknown`);
-    return found.decimals;
-  };
-  const swaps = createSwapHandler({ client, rpc, signer, clock, decimalsOf });
+  const decimalsOf = decimalsResolver({ strategies: () => loaded, prices: () => feeds.prices.state().value, client });
   const orders = new TriggerOrders(db);
-  const vaultDeps = { authed, rpc, signer, journal, orders, clock, decimalsOf };
-  const vault = [createVaultPlaceHandler(vaultDeps), createVaultRenewHandler(createVaultCancelHandler(vaultDeps), clock), createVaultPatchHandler(vaultDeps), createDcaPlaceHandler(vaultDeps)];
-  const predictionDeps = { client, rpc, signer, journal, clock };
-  const prediction = [createPredictionSellHandler(predictionDeps), createPredictionPartialSellHandler(predictionDeps), createPredictionClaimHandler(predictionDeps)];
-  const executor = createExecutor({ journal, rpc, clock, handlers: [swaps, ...vault, ...prediction] });
+  const set = createHandlerSet({ client, authed, rpc, signer, journal, orders, clock, decimalsOf });
+  const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers });
 
   balances.start(abort.signal);
   await Promise.all([firstValues, balances.events.next('updated')]);
   const reconcile = startReconcileLoop({ journal, executor, clock, audit, intervalMs, staleAfterMs: STALE_PRICE_MS, signal: abort.signal });
-  const routes = intentRoutes(swapRoute, ...predictionRoutes, placeVaultOrderRoute, cancelVaultOrderRoute, patchVaultOrderRoute, renewVaultOrderRoute, placeDcaVaultOrderRoute);
   const ticks = startTickLoop({
     clock,
     db,
@@ -160,7 +131,7 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
     intervalMs,
     ready: reconcile.ready,
     signal: abort.signal,
-    routes,
+    routes: set.routes,
   });
   const sync = { orders, journal, clock, audit, decimalsOf };
   const stopSyncs = [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter((s) => s !== null);
