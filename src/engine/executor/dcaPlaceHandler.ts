@@ -18,7 +18,7 @@ import type { IntentRow } from '../../store/journal.js';
 import { DCA_PLACE_KIND, type DcaPlaceParams, parseDcaPlaceParams } from './dcaParams.js';
 import { IntentRefusedError } from './errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
-import { classify, findDcaOrderByDeposit, signDeposit } from './vaultOrders.js';
+import { beforeCreate, classify, findDcaOrderByDeposit, signDeposit } from './vaultOrders.js';
 import type { VaultHandlerOptions } from './vaultPlaceHandler.js';
 
 export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandler {
@@ -53,18 +53,10 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
 
     async submit(row, mode): Promise<SubmitResult> {
       const params = parseDcaPlaceParams(row.params);
-      const depositRequestId = row.depositRequestId ?? row.requestId;
-      if (depositRequestId === null) return { kind: 'rejected', code: 'NO_DEPOSIT_REQUEST', message: 'no depositRequestId recorded', data: {} };
-      if (mode === 'resend') {
-        // The last call's outcome is unknown: history first. Only if it shows no order are the SAME
-        // bytes posted again (a used depositRequestId is refused; one signature lands once).
-        try {
-          const found = await lookUp(row, params);
-          if (found) return { kind: 'confirmed', data: { ...found, via: 'history' }, fills: [] };
-        } catch (error) {
-          return classify(error, mode);
-        }
-      }
+      // No depositRequestId journaled, or a re-send whose order history already shows: settled here.
+      const ready = await beforeCreate(row, mode, () => lookUp(row, params));
+      if (!('depositRequestId' in ready)) return ready;
+      const { depositRequestId } = ready;
       let answer;
       try {
         // No stop signal: a create that started finishes, so its answer is not lost needlessly.

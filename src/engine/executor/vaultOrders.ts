@@ -138,3 +138,23 @@ export function classify(error: unknown, mode: string): SubmitResult {
   }
   return { kind: 'unknown', code: 'SUBMIT_ERROR', message, data: { mode } };
 }
+
+/**
+ * The start of a vault create's submit: the deposit's `depositRequestId` must be journaled, and a
+ * re-send (the last call's outcome unknown) asks history first — only if it shows no order are the
+ * SAME bytes posted again (one signature lands once). Returns the settled result, or the request id
+ * to post with.
+ */
+export async function beforeCreate(row: IntentRow, mode: 'first' | 'resend', lookUp: () => Promise<Record<string, unknown> | undefined>): Promise<SubmitResult | { readonly depositRequestId: string }> {
+  const depositRequestId = row.depositRequestId ?? row.requestId;
+  if (depositRequestId === null) return { kind: 'rejected', code: 'NO_DEPOSIT_REQUEST', message: 'no depositRequestId recorded', data: {} };
+  if (mode === 'resend') {
+    try {
+      const found = await lookUp();
+      if (found) return { kind: 'confirmed', data: { ...found, via: 'history' }, fills: [] };
+    } catch (error) {
+      return classify(error, mode);
+    }
+  }
+  return { depositRequestId };
+}

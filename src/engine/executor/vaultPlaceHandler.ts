@@ -20,7 +20,7 @@ import type { TriggerOrders } from '../../store/triggerOrders.js';
 import { IntentRefusedError } from './errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
 import { parseVaultPlaceParams, VAULT_PLACE_KIND, type VaultPlaceParams } from './vaultParams.js';
-import { classify, findOrderByDeposit, signDeposit } from './vaultOrders.js';
+import { beforeCreate, classify, findOrderByDeposit, signDeposit } from './vaultOrders.js';
 
 export interface VaultHandlerOptions {
   /** The Trigger V2 client with the session's JWT. */
@@ -69,18 +69,10 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
 
     async submit(row, mode): Promise<SubmitResult> {
       const params = parseVaultPlaceParams(row.params);
-      const depositRequestId = row.depositRequestId ?? row.requestId;
-      if (depositRequestId === null) return { kind: 'rejected', code: 'NO_DEPOSIT_REQUEST', message: 'no depositRequestId recorded', data: {} };
-      if (mode === 'resend') {
-        // The last call's outcome is unknown: history first. Only if it shows no order are the SAME
-        // bytes posted again (an identical create is answered idempotently; one signature lands once).
-        try {
-          const found = await lookUp(row, params);
-          if (found) return { kind: 'confirmed', data: { ...found, via: 'history' }, fills: [] };
-        } catch (error) {
-          return classify(error, mode);
-        }
-      }
+      // No depositRequestId journaled, or a re-send whose order history already shows: settled here.
+      const ready = await beforeCreate(row, mode, () => lookUp(row, params));
+      if (!('depositRequestId' in ready)) return ready;
+      const { depositRequestId } = ready;
       let answer;
       try {
         // No stop signal: a create that started finishes, so its answer is not lost needlessly.
