@@ -20,7 +20,7 @@ import type { IntentRow, SignedRecord } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
 import { parseVaultCancelParams, VAULT_CANCEL_KIND, type VaultCancelParams } from './vaultParams.js';
-import { classify, ensureVault, withdrawalRecord } from './vaultOrders.js';
+import { classify, ensureVault, signedRecord } from './vaultOrders.js';
 import type { VaultHandlerOptions } from './vaultPlaceHandler.js';
 
 /** The two steps of one family's cancel, as `{ requestId, transaction }` and `{ txSignature }`. */
@@ -68,7 +68,7 @@ export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'dec
       const extra = 'refundAmount' in cancel ? { refundAmount: cancel.refundAmount, roundsRemaining: cancel.roundsRemaining } : {};
       journal.recordTriggerIds(row.id, { cancelRequestId: cancel.requestId, orderId }, 'cancel.requested', { family: params.family, transaction: cancel.transaction, ...extra });
       const signed = await signer.signBase64(cancel.transaction, { kind: 'vault-withdrawal', vault: vault.vaultPubkey }, { strategy: row.strategy, intentId: row.id });
-      return withdrawalRecord(rpc, signed, cancel.requestId, { orderId, family: params.family, cancelRequestId: cancel.requestId, vault: vault.vaultPubkey });
+      return signedRecord(rpc, signed, cancel.requestId, { orderId, family: params.family, cancelRequestId: cancel.requestId, vault: vault.vaultPubkey });
     },
 
     async submit(row, mode): Promise<SubmitResult> {

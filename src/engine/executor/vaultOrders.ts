@@ -105,20 +105,14 @@ export async function signDeposit(deps: DepositDeps, row: IntentRow, craftParams
   }
   // The guard decodes the bytes themselves: the craft's own fields above are only a first check.
   const signed = await signer.signBase64(craft.transaction, { kind: 'vault-deposit', mint: craftParams.inputMint, amount: craftParams.amount, vault: vault.vaultPubkey }, { strategy: row.strategy, intentId: row.id });
-  const bytes = Buffer.from(signed.signed, 'base64');
-  return {
-    bytes,
-    signature: signed.signature,
-    blockhash: VersionedTransaction.deserialize(bytes).message.recentBlockhash,
-    // The craft gives no lastValidBlockHeight: now + 150 is an upper bound (safe to wait longer).
-    lastValidBlockHeight: (await rpc.getBlockHeight()) + BLOCKHASH_VALID_BLOCKS,
-    requestId: craft.requestId,
-    data: { vault: vault.vaultPubkey, depositRequestId: craft.requestId, guard: { programs: signed.summary.programs, feePayer: signed.summary.feePayer } },
-  };
+  return signedRecord(rpc, signed, craft.requestId, { vault: vault.vaultPubkey, depositRequestId: craft.requestId, guard: { programs: signed.summary.programs, feePayer: signed.summary.feePayer } });
 }
 
-/** The signed record of a withdrawal the guard let through (cancel step 1 gives no lastValidBlockHeight). */
-export async function withdrawalRecord(rpc: SolanaRpc, signed: { signed: string; signature: string }, requestId: string, data: object): Promise<SignedRecord> {
+/**
+ * The journal record of a deposit or withdrawal the guard let through. Trigger's craft and cancel
+ * answers give no lastValidBlockHeight: now + 150 blocks is an upper bound (safe to wait longer).
+ */
+export async function signedRecord(rpc: SolanaRpc, signed: { signed: string; signature: string }, requestId: string, data: object): Promise<SignedRecord> {
   const bytes = Buffer.from(signed.signed, 'base64');
   return {
     bytes,
