@@ -29,8 +29,19 @@ import type { SubmitResult } from './handler.js';
 /** Solana: a blockhash is accepted for 150 blocks after it was issued. */
 const BLOCKHASH_VALID_BLOCKS = 150;
 
+/** A wallet's vault never changes once it exists: one look-up per client (per wallet login). */
+const knownVaults = new WeakMap<AuthedJupiterClient, Vault>();
+
 /** GET /vault; on 404 register it; a 409 from register (another caller won) carries the existing vault. */
 export async function ensureVault(client: AuthedJupiterClient, signal?: AbortSignal): Promise<Vault> {
+  const known = knownVaults.get(client);
+  if (known) return known;
+  const vault = await findOrRegisterVault(client, signal);
+  knownVaults.set(client, vault);
+  return vault;
+}
+
+async function findOrRegisterVault(client: AuthedJupiterClient, signal?: AbortSignal): Promise<Vault> {
   try {
     return await getVault(client, { signal });
   } catch (error) {
