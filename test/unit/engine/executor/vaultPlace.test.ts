@@ -53,6 +53,10 @@ describe('vault handler: placing a Trigger V2 order', () => {
     expect(crafted.depositRequestId).toBe(row.depositRequestId);
     expect(crafted.transaction.length).toBeGreaterThan(0);
     expect(s.routes).toEqual(['/trigger/v2/vault', '/trigger/v2/vault/register', '/trigger/v2/deposit/craft', '/trigger/v2/orders/price', '/trigger/v2/orders/history']);
+    // The vault is known from then on: the next order goes straight to its deposit.
+    s.routes.length = 0;
+    await s.executor.execute(vaultIntent({}, 'take_profit[1]'));
+    expect(s.routes[0]).toBe('/trigger/v2/deposit/craft');
   });
 
   it('a crash after recordSigned, before the create: on restart the same deposit, one order', async () => {
