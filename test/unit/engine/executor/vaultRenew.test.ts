@@ -6,7 +6,7 @@ import { STALE_PRICE_MS } from '../../../../src/strategies/snapshot.js';
 import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
 import type { PlanInput } from '../../../../src/store/journal.js';
 import { bootFull, crash, depositAmounts, type FullVaultStack, simOrder } from './patchRenewSupport.js';
-import { actions, cancelIntent, SOL, USDC, vaultIntent, vaultWorld, type VaultWorld } from './vaultSupport.js';
+import { actions, cancelIntent, SOL, SOL_TAKE_PROFIT, vaultIntent, vaultWorld, type VaultWorld } from './vaultSupport.js';
 
 const OLD_EXPIRY = Date.UTC(2026, 0, 8);
 const NEW_EXPIRY = Date.UTC(2026, 0, 11);
@@ -21,14 +21,7 @@ function renewIntent(orderId: string, replacement: Partial<VaultOrderParams> = {
     evidence: { expiresAt: OLD_EXPIRY },
     orderId,
     replacement: {
-      orderType: 'single',
-      inputMint: SOL,
-      inputDecimals: 9,
-      outputMint: USDC,
-      inputAmount: 1_000_000_000n,
-      triggerMint: SOL,
-      triggerCondition: 'above',
-      triggerPriceUsd: '300',
+      ...SOL_TAKE_PROFIT,
       expiresAt: NEW_EXPIRY,
       ...replacement,
     },

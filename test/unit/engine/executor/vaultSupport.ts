@@ -76,6 +76,18 @@ export function vaultWorld(seed = 'vault'): VaultWorld {
   };
 }
 
+/** 1 SOL sold for USDC when SOL reaches $300: the vault tests' order (its expiry is each test's). */
+export const SOL_TAKE_PROFIT: Omit<VaultOrderParams, 'expiresAt'> = {
+  orderType: 'single',
+  inputMint: SOL,
+  inputDecimals: 9,
+  outputMint: USDC,
+  inputAmount: 1_000_000_000n,
+  triggerMint: SOL,
+  triggerCondition: 'above',
+  triggerPriceUsd: '300',
+};
+
 /** 1 SOL into the vault, sold for USDC by a take-profit (single) or a TP/SL pair (oco). */
 /** `order` overrides the take-profit's fields; a key set to undefined removes that field. */
 export function vaultIntent(order: { [K in keyof VaultOrderParams]?: VaultOrderParams[K] | undefined } = {}, rule = 'take_profit[0]'): PlanInput {
@@ -87,14 +99,7 @@ export function vaultIntent(order: { [K in keyof VaultOrderParams]?: VaultOrderP
     reason: 'take profit on SOL through a vault order',
     evidence: { solUsd: '150' },
     order: {
-      orderType: 'single',
-      inputMint: SOL,
-      inputDecimals: 9,
-      outputMint: USDC,
-      inputAmount: 1_000_000_000n,
-      triggerMint: SOL,
-      triggerCondition: 'above',
-      triggerPriceUsd: '300',
+      ...SOL_TAKE_PROFIT,
       expiresAt: Date.UTC(2026, 0, 8),
       ...(Object.fromEntries(Object.entries(order).filter(([, v]) => v !== undefined)) as Partial<VaultOrderParams>),
     },
