@@ -17,6 +17,7 @@ import type { Db } from '../store/db.js';
 import { StrategyVersions } from '../store/strategyVersions.js';
 import { TokenPins } from '../store/tokenPins.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
+import { cachedSearch } from './cachedSearch.js';
 import { createFeedSet, type FeedSet } from './feeds/feedSet.js';
 import { StrategyWatcher } from './strategyWatcher.js';
 import { feedReadinessChecks } from './feeds/readiness.js';
@@ -125,7 +126,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     dir: config.strategies_dir,
     clock,
     intervalMs: config.poll.strategies,
-    search: (query) => searchTokens(client, { query }),
+    search: cachedSearch((query) => searchTokens(client, { query }), clock),
     pins: new TokenPins(db),
     versions: new StrategyVersions(db),
     audit,
