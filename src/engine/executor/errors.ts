@@ -29,6 +29,8 @@ export type ExecutorErrorCode =
   | 'VAULT_ORDER_EXPIRED'
   /** The order to cancel was adopted (placed elsewhere): the daemon never acts on it. */
   | 'VAULT_ORDER_ADOPTED'
+  /** The order to cancel or update is no longer open (filled, completed, cancelled): nothing to act on. */
+  | 'VAULT_ORDER_NOT_OPEN'
   /** A prediction sell build's floor (`minSellPriceUsd`) is below the intent's minimum sell price: nothing signed. */
   | 'RISK_MIN_SELL_PRICE'
   /** The intent has a minimum sell price but the build states no floor: nothing signed. */

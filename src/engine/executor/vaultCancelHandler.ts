@@ -39,6 +39,9 @@ function steps(params: VaultCancelParams, authed: VaultHandlerOptions['authed'])
   };
 }
 
+/** Mirrored states in which an order holds nothing a cancel could withdraw. */
+const NOTHING_LEFT = new Set(['filled', 'completed', 'cancelled']);
+
 export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'decimalsOf'>): IntentHandler {
   const { authed, rpc, signer, journal, orders, clock } = options;
 
@@ -61,7 +64,13 @@ export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'dec
     async prepare(row, context): Promise<SignedRecord> {
       const params = parseVaultCancelParams(row.params);
       const { orderId } = params;
-      if (orders.get(orderId)?.adopted === true) throw new IntentRefusedError('VAULT_ORDER_ADOPTED', `order ${orderId} was adopted (not placed by this daemon): it is never cancelled`, { orderId });
+      const mirrored = orders.get(orderId);
+      if (mirrored?.adopted === true) throw new IntentRefusedError('VAULT_ORDER_ADOPTED', `order ${orderId} was adopted (not placed by this daemon): it is never cancelled`, { orderId });
+      // Filled, completed or already cancelled: nothing left in the vault to withdraw. Trigger refuses
+      // the cancel (400), and retrying it every pass would never end. An expired order is withdrawn.
+      if (mirrored !== undefined && NOTHING_LEFT.has(mirrored.state)) {
+        throw new IntentRefusedError('VAULT_ORDER_NOT_OPEN', `order ${orderId} is ${mirrored.state}: nothing left to cancel`, { orderId, state: mirrored.state });
+      }
       const vault = await ensureVault(authed, context.signal);
       const cancel = await steps(params, authed).request(context.signal);
       // Journaled before signing: the id that confirm-cancel needs and the exact bytes offered.

@@ -32,6 +32,20 @@ describe('vault handler: the two-step cancel', () => {
     expect(withdrawals(w)).toBe(1);
   });
 
+  it('a cancel of an order that already filled fails VAULT_ORDER_NOT_OPEN at once, with no call, instead of retrying forever', async () => {
+    const w = vaultWorld('vault-cancel-filled');
+    const s = w.bootVault();
+    const placed = await s.executor.execute(vaultIntent());
+    const orderId = placed.orderId ?? '';
+    // As the orders feed's sync records it once the keeper has filled the order.
+    s.db.prepare("UPDATE trigger_orders SET state = 'filled' WHERE id = ?").run(orderId);
+    s.routes.length = 0;
+    const row = await s.executor.execute(cancelIntent(orderId));
+    expect(row).toMatchObject({ state: 'failed', errorCode: 'VAULT_ORDER_NOT_OPEN' });
+    expect(s.routes).toEqual([]);
+    expect(withdrawals(w)).toBe(0);
+  });
+
   it('a crash between the steps (withdrawal signed, not confirmed): the restart confirms the same bytes, once', async () => {
     const w = vaultWorld('vault-cancel-crash');
     const first = w.bootVault();
