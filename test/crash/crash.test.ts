@@ -5,7 +5,8 @@
  * executed twice, no fill missing or doubled, every order placed by one journaled intent, the audit
  * chain intact.
  *
- * The flows are the strategies in test/crash/strategies (drop a YAML file there to add one). The
+ * The flows are the strategies in test/crash/strategies (drop a YAML file there to add one): swaps,
+ * vault orders (single, OCO, ladder, ratchet by PATCH, DCA), local DCA and two prediction exits. The
  * test moves prices as the daemon polls (every PRICE_STEP_REQUESTS requests it serves), so orders
  * fill, stops fire and strategies arm again. The daemon and the simulator share the system clock;
  * nothing here sleeps: every wait is on a request, a log line or an exit, under one overall timeout.
@@ -39,6 +40,11 @@ const ALTERNATE_CHANCE = 0.25;
 const FUNDING_REASONS = ['paper-wallet', 'fund'];
 const TEST_TIMEOUT_MS = 600_000;
 const SETTLE_TIMEOUT_MS = 60_000;
+/**
+ * Settled (NO wins) before the last start, so the half of the paper wallet's NO position there that
+ * prediction-part-btc-no.yaml kept is claimed (`claim-position`) by the last daemon.
+ */
+const CLAIM_MARKET = 'BTC-1006-M1';
 
 interface Life {
   readonly point: KillPoint;
@@ -101,8 +107,13 @@ async function settle(cs: CrashSim, ws: Workspace, daemon: DaemonProcess): Promi
   const orderQuery = db.prepare('SELECT 1 FROM trigger_orders WHERE id = ?');
   const caughtUp = (): boolean => {
     if ((pendingQuery.get() as { n: number }).n > 0) return false;
-    for (const e of cs.sim.control.dumpLedger().entries) {
+    const ledger = cs.sim.control.dumpLedger().entries;
+    if (!ledger.some((e) => e.wallet === ws.wallet && e.reason === 'prediction-claim')) return false;
+    for (const e of ledger) {
       if (e.wallet === ws.wallet && (e.reason === 'swap' || e.reason === 'keeper-fill') && fillQuery.get(e.ref) === undefined) return false;
+      // A prediction sale's proceeds (ref `<sell signature>:fill`) and a claim are recorded under
+      // the signature that asked for them.
+      if (e.wallet === ws.wallet && (e.reason === 'prediction-sell' || e.reason === 'prediction-claim') && fillQuery.get(e.ref.replace(/:fill$/, '')) === undefined) return false;
     }
     const orders = cs.sim.control.dumpOrders() as { price: SimPriceOrder[]; dca: SimDcaOrder[] };
     return (
@@ -166,9 +177,11 @@ describe.skipIf(process.env.JUPBOT_CRASH === '0')('crash test: SIGKILL at random
         }
 
         // The last start: no kill, prices at levels where no local exit fires, so the work in hand
-        // settles. A clean stop may leave an intent mid-way on purpose (the next start reconciles
-        // it); then the daemon is started once more to let reconciliation finish it.
+        // settles, and the BTC prediction market settles so the last daemon claims. A clean stop may
+        // leave an intent mid-way on purpose (the next start reconciles it); then the daemon is
+        // started once more to let reconciliation finish it.
         settlePrices(cs.sim.control);
+        cs.sim.control.settleMarket(CLAIM_MARKET, 'no');
         let unsettled: string | null = null;
         let exit: Awaited<DaemonProcess['exited']> | undefined;
         let last: DaemonProcess | undefined;
@@ -220,6 +233,13 @@ describe.skipIf(process.env.JUPBOT_CRASH === '0')('crash test: SIGKILL at random
         expect(report.counts.swaps).toBeGreaterThanOrEqual(5);
         expect(report.counts.deposits).toBeGreaterThanOrEqual(3);
         expect(report.counts.keeperFills).toBeGreaterThanOrEqual(1);
+        // Both prediction exits (a partial sell of the BTC NO position, a whole sell of the NBA YES
+        // one), each once, and the claim of what the partial sell kept.
+        expect(report.counts.predictionSales).toBe(2);
+        expect(report.counts.predictionClaims).toBe(1);
+        expect(report.counts.intents['partial-sell:confirmed']).toBe(1);
+        expect(report.counts.intents['sell-position:confirmed']).toBe(1);
+        expect(report.counts.intents['claim-position:confirmed']).toBe(1);
         // Kept on failure: the database and the summary's workspace path are the evidence.
         rmSync(ws.dir, { recursive: true, force: true });
       } finally {

@@ -7,6 +7,10 @@
  *   `intent.signed` actions name every signature an intent ever had), and no intent landed twice;
  * - every swap and every keeper fill that paid the wallet has exactly one `fills` row, with the
  *   amounts the ledger moved, and no `fills` row is without a ledger counterpart;
+ * - the same for prediction sales and claims (source 'prediction'): a sale's transaction only opens
+ *   an order, and the keeper's fill pays the wallet later under the ref `<signature>:fill`, so the
+ *   sale is the intent that signed `<signature>`, and its fills row is keyed by that signature; a
+ *   claim pays on landing, under its own signature;
  * - every Trigger order (price or DCA) of the wallet was placed by exactly one journaled intent (one
  *   deposit each) and is mirrored once in trigger_orders;
  * - each balance equals the funding plus what the database says happened (fills, deposits,
@@ -60,6 +64,8 @@ export interface CheckReport {
     landedTransactions: number;
     swaps: number;
     keeperFills: number;
+    predictionSales: number;
+    predictionClaims: number;
     deposits: number;
     withdrawals: number;
     simOrders: number;
@@ -103,7 +109,18 @@ const PENDING = new Set(['planned', 'signed', 'sent', 'expired']);
 /** Intent kinds whose confirmed transaction is a deposit of `params.inputAmount` of `params.inputMint`. */
 const DEPOSIT_KINDS = new Set(['place-vault-order', 'place-dca-vault-order']);
 /** Intent kinds that, once confirmed, must have moved money on chain. */
-const MOVING_KINDS = new Set(['swap', ...DEPOSIT_KINDS]);
+const MOVING_KINDS = new Set(['swap', ...DEPOSIT_KINDS, 'sell-position', 'partial-sell', 'claim-position']);
+/** Prediction intents whose params name the micro-contracts they sell (the fills row's `in_amount`). */
+const PREDICTION_SELL_KINDS = new Set(['sell-position', 'partial-sell']);
+/** The ledger's ref of the keeper's fill of the prediction order opened by a transaction (src/sim/prediction/trading.ts). */
+const KEEPER_FILL_SUFFIX = ':fill';
+/** Ledger reasons of the wallet's prediction payouts: the keeper's sale proceeds and a settled position's claim. */
+const PREDICTION_REASONS = new Set(['prediction-sell', 'prediction-claim']);
+
+/** The transaction a prediction payout answers: the sell that opened the order, or the claim itself. */
+function predictionSignature(ref: string, reasons: ReadonlySet<string>): string {
+  return reasons.has('prediction-sell') && ref.endsWith(KEEPER_FILL_SUFFIX) ? ref.slice(0, -KEEPER_FILL_SUFFIX.length) : ref;
+}
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
@@ -159,15 +176,17 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
   // 1. Every landed transaction belongs to exactly one journaled intent; no intent landed twice.
   const landedByIntent = new Map<string, string[]>();
   let unjournaled = 0;
-  const KNOWN = new Set(['network-fee', 'swap', 'deposit', 'withdrawal', 'keeper-fill']);
+  const KNOWN = new Set(['network-fee', 'swap', 'deposit', 'withdrawal', 'keeper-fill', ...PREDICTION_REASONS]);
   for (const [ref, entries] of byRef) {
     const reasons = new Set(entries.map((e) => e.reason));
     for (const reason of reasons) if (!KNOWN.has(reason)) problems.push(`ledger entry ${ref} has a reason this check does not know (${reason}): extend ledgerCheck.ts`);
     if (reasons.has('keeper-fill')) continue; // The keeper signs those, not the wallet.
-    const signers = signerOf.get(ref);
+    // A prediction sale is paid by the keeper: it counts for the intent that signed the opening sell.
+    const signed = reasons.has('prediction-sell') ? predictionSignature(ref, reasons) : ref;
+    const signers = signerOf.get(signed);
     if (!signers) {
       unjournaled += 1;
-      problems.push(`transaction ${ref} landed for the wallet (${[...reasons].join(', ')}) but no intent.signed action names it`);
+      problems.push(`transaction ${ref} landed for the wallet (${[...reasons].join(', ')}) but no intent.signed action names ${signed === ref ? 'it' : `the sell ${signed} it fills`}`);
       continue;
     }
     const id = signers[0]?.intent_id as string;
@@ -196,7 +215,48 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
   let missingFills = 0;
   let swaps = 0;
   let keeperFills = 0;
+  let predictionSales = 0;
+  let predictionClaims = 0;
   const seenFillSignatures = new Set<string>();
+  /**
+   * One prediction payout: exactly one `fills` row (source 'prediction') under the signature of the
+   * transaction that asked for it, written by the intent that signed it, with the USDC the ledger
+   * paid and, for a sale, the contracts the intent sold.
+   */
+  function checkPredictionFill(ref: string, entries: readonly Entry[], reasons: ReadonlySet<string>): 'sale' | 'claim' | undefined {
+    const what = reasons.has('prediction-sell') ? 'prediction sale' : 'prediction claim';
+    if (reasons.has('prediction-sell') && !ref.endsWith(KEEPER_FILL_SUFFIX)) {
+      problems.push(`${what} ${ref}: the keeper's proceeds are not under a '${KEEPER_FILL_SUFFIX}' ref (has the simulator changed?)`);
+      return undefined;
+    }
+    const signature = predictionSignature(ref, reasons);
+    seenFillSignatures.add(signature);
+    const rows = fillsBySignature.get(signature) ?? [];
+    if (rows.length !== 1) {
+      if (rows.length === 0) missingFills += 1;
+      problems.push(`${what} ${ref} has ${rows.length} fills rows under ${signature} (expected 1)`);
+      return undefined;
+    }
+    const fill = rows[0] as FillRow;
+    const signer = signerOf.get(signature)?.[0]?.intent_id;
+    const intent = signer === undefined ? undefined : intentById.get(signer);
+    if (fill.source !== 'prediction') problems.push(`${what} ${ref}: its fills row has source ${fill.source} (expected prediction)`);
+    if (signer !== undefined && fill.intent_id !== signer) problems.push(`${what} ${ref}: its fills row names intent ${fill.intent_id ?? 'none'}, the signature was signed by ${signer}`);
+    const paid = delta(entries.filter((e) => PREDICTION_REASONS.has(e.reason)), fill.out_mint);
+    if (paid !== BigInt(fill.out_amount)) problems.push(`${what} ${ref}: the wallet received ${paid} of ${fill.out_mint}, the fills row says ${fill.out_amount}`);
+    if (!fill.in_mint.startsWith('prediction:')) problems.push(`${what} ${ref}: its fills row's in_mint ${fill.in_mint} is not a prediction contract leg`);
+    if (reasons.has('prediction-sell')) {
+      if (!intent || !PREDICTION_SELL_KINDS.has(intent.kind)) {
+        problems.push(`${what} ${ref}: signed by ${intent ? `a ${intent.kind} intent` : 'no known intent'}, expected sell-position or partial-sell`);
+      } else {
+        const params = JSON.parse(intent.params) as { contractsMicro?: string };
+        if (params.contractsMicro !== fill.in_amount) problems.push(`${what} ${ref}: intent ${intent.id} sold ${params.contractsMicro ?? '?'} micro-contracts, the fills row says ${fill.in_amount}`);
+      }
+      return 'sale';
+    }
+    if (intent && intent.kind !== 'claim-position') problems.push(`${what} ${ref}: signed by a ${intent.kind} intent, expected claim-position`);
+    return 'claim';
+  }
   // The wallet's vault: where its deposits went.
   const depositRefs = new Set(movements.filter((e) => e.reason === 'deposit').map((e) => e.ref));
   const vaults = new Set(input.ledger.entries.filter((e) => e.reason === 'deposit' && depositRefs.has(e.ref) && e.wallet !== wallet).map((e) => e.wallet));
@@ -204,6 +264,12 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
     const reasons = new Set(entries.map((e) => e.reason));
     const isSwap = reasons.has('swap');
     const isKeeper = reasons.has('keeper-fill');
+    if ([...reasons].some((r) => PREDICTION_REASONS.has(r))) {
+      const counted = checkPredictionFill(ref, entries, reasons);
+      if (counted === 'sale') predictionSales += 1;
+      if (counted === 'claim') predictionClaims += 1;
+      continue;
+    }
     if (!isSwap && !isKeeper) continue;
     if (isSwap) swaps += 1;
     else keeperFills += 1;
@@ -227,7 +293,7 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
   for (const [signature, rows] of fillsBySignature) {
     if (seenFillSignatures.has(signature)) continue;
     phantomFills += rows.length;
-    problems.push(`fills row ${signature} (${rows[0]?.source}) matches no swap or keeper fill of the wallet in the simulator`);
+    problems.push(`fills row ${signature} (${rows[0]?.source}) matches no swap, keeper fill or prediction payout of the wallet in the simulator`);
   }
 
   // 3. Orders: each sim order group was placed by exactly one confirmed place intent, mirrored once.
@@ -279,7 +345,8 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
   }
 
   // 4. Balances: funding + what the database recorded (fees from the ledger, see the header).
-  const mints = new Set([...mine.map((e) => e.mint), ...fills.flatMap((f) => [f.in_mint, f.out_mint])]);
+  // Prediction contracts (`prediction:<market>:yes|no`) are positions, not ledger tokens: they have no balance here.
+  const mints = new Set([...mine.map((e) => e.mint), ...fills.flatMap((f) => [f.in_mint, f.out_mint])].filter((m) => !m.startsWith('prediction:')));
   for (const mint of mints) {
     const actual = delta(mine, mint);
     let expected = delta(funding, mint);
@@ -304,9 +371,12 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
     counts: {
       intents: intentCounts,
       pendingIntents: pending.length,
-      landedTransactions: [...byRef.values()].filter((es) => !es.some((e) => e.reason === 'keeper-fill')).length,
+      // Keeper fills and a prediction sale's proceeds are paid by the keeper: no transaction of the wallet.
+      landedTransactions: [...byRef.values()].filter((es) => !es.some((e) => e.reason === 'keeper-fill' || e.reason === 'prediction-sell')).length,
       swaps,
       keeperFills,
+      predictionSales,
+      predictionClaims,
       deposits: movements.filter((e) => e.reason === 'deposit').length,
       withdrawals: movements.filter((e) => e.reason === 'withdrawal').length,
       simOrders: myOrders.length + myDca.length,

@@ -9,6 +9,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Keypair } from '@solana/web3.js';
+import { ProgramId } from '../../../src/sim/programIds.js';
 import type { Random } from '../../../src/random.js';
 import { databaseFile } from '../../../src/store/paths.js';
 
@@ -81,6 +82,10 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       'log:',
       '  level: info',
       '  format: json',
+      // Live mode: the guard refuses every prediction transaction whose program is not listed; the
+      // simulator's stand-in program is what its prediction builds call.
+      'prediction:',
+      `  program_ids: [${ProgramId.jupiterPredictionSim.toBase58()}]`,
       '',
     ].join('\n'),
   );
