@@ -48,38 +48,38 @@ function checkRecentPast(n: number): number {
   return n;
 }
 
-/** Trigger price orders (single, OCO, OTOCO, trailing) of the JWT's wallet. */
-export function createPriceOrdersFeed(options: OrdersFeedOptions): Poller<OrderSnapshot<OrderHistoryItem>> {
+type HistoryCall = { readonly priority: Priority; readonly signal: AbortSignal };
+type PageQuery = { state: 'past'; limit: number; offset: 0; sort: 'updated_at'; dir: 'desc' };
+
+/** One order family's feed: every active order (all pages) and the `recentPast` most recently updated past ones. */
+function historyFeed<T>(
+  options: OrdersFeedOptions,
+  name: string,
+  all: (client: AuthedJupiterClient, query: { state: 'active'; limit: number }, call: HistoryCall) => Promise<T[]>,
+  page: (client: AuthedJupiterClient, query: PageQuery, call: HistoryCall) => Promise<{ orders: T[] }>,
+): Poller<OrderSnapshot<T>> {
   const recentPast = checkRecentPast(options.recentPast ?? 100);
-  return createPoller<OrderSnapshot<OrderHistoryItem>>({
-    name: options.name ?? 'orders',
+  return createPoller<OrderSnapshot<T>>({
+    name: options.name ?? name,
     intervalMs: options.intervalMs,
     clock: options.clock,
     log: options.log,
     async poll(signal) {
       const client = resolveClient(options.client);
       const call = { priority: Priority.PollState, signal };
-      const active = await getAllOrderHistory(client, { state: 'active', limit: 100 }, call);
-      const past = await getOrderHistory(client, { state: 'past', limit: recentPast, offset: 0, sort: 'updated_at', dir: 'desc' }, call);
+      const active = await all(client, { state: 'active', limit: 100 }, call);
+      const past = await page(client, { state: 'past', limit: recentPast, offset: 0, sort: 'updated_at', dir: 'desc' }, call);
       return { active, recentPast: past.orders };
     },
   });
 }
 
+/** Trigger price orders (single, OCO, OTOCO, trailing) of the JWT's wallet. */
+export function createPriceOrdersFeed(options: OrdersFeedOptions): Poller<OrderSnapshot<OrderHistoryItem>> {
+  return historyFeed(options, 'orders', getAllOrderHistory, getOrderHistory);
+}
+
 /** Trigger DCA orders of the JWT's wallet. */
 export function createDcaOrdersFeed(options: OrdersFeedOptions): Poller<OrderSnapshot<DcaHistoryItem>> {
-  const recentPast = checkRecentPast(options.recentPast ?? 100);
-  return createPoller<OrderSnapshot<DcaHistoryItem>>({
-    name: options.name ?? 'dca',
-    intervalMs: options.intervalMs,
-    clock: options.clock,
-    log: options.log,
-    async poll(signal) {
-      const client = resolveClient(options.client);
-      const call = { priority: Priority.PollState, signal };
-      const active = await getAllDcaHistory(client, { state: 'active', limit: 100 }, call);
-      const past = await getDcaHistory(client, { state: 'past', limit: recentPast, offset: 0, sort: 'updated_at', dir: 'desc' }, call);
-      return { active, recentPast: past.orders };
-    },
-  });
+  return historyFeed(options, 'dca', getAllDcaHistory, getDcaHistory);
 }
