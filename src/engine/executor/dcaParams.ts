@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { PlaceDcaVaultOrderIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
-import type { IntentRoute } from './intentRoute.js';
+import { journalEntry, type IntentRoute } from './intentRoute.js';
 
 export const DCA_PLACE_KIND = 'place-dca-vault-order';
 
@@ -42,27 +42,18 @@ export type DcaPlaceParams = z.output<typeof DcaPlaceParams>;
 
 /** The journal entry for a decided DCA order. */
 export function dcaPlacePlan(intent: PlaceDcaVaultOrderIntent): PlanInput {
-  return {
-    id: intent.id,
-    kind: DCA_PLACE_KIND,
-    strategy: intent.key.strategy,
-    rule: intent.key.rule,
-    params: {
-      orderType: intent.orderType,
-      inputMint: intent.inputMint,
-      inputDecimals: intent.inputDecimals,
-      outputMint: intent.outputMint,
-      inputAmount: intent.inputAmount.toString(),
-      orderCount: intent.orderCount,
-      intervalSeconds: intent.intervalSeconds,
-      ...(intent.minPriceUsd === undefined ? {} : { minPriceUsd: intent.minPriceUsd }),
-      ...(intent.maxPriceUsd === undefined ? {} : { maxPriceUsd: intent.maxPriceUsd }),
-      ...(intent.triggerMint === undefined ? {} : { triggerMint: intent.triggerMint }),
-      strategyHash: intent.key.version,
-    },
-    evidence: { ...intent.evidence, trigger: intent.key.trigger },
-    reason: intent.reason,
-  };
+  return journalEntry(intent, DCA_PLACE_KIND, {
+    orderType: intent.orderType,
+    inputMint: intent.inputMint,
+    inputDecimals: intent.inputDecimals,
+    outputMint: intent.outputMint,
+    inputAmount: intent.inputAmount.toString(),
+    orderCount: intent.orderCount,
+    intervalSeconds: intent.intervalSeconds,
+    ...(intent.minPriceUsd === undefined ? {} : { minPriceUsd: intent.minPriceUsd }),
+    ...(intent.maxPriceUsd === undefined ? {} : { maxPriceUsd: intent.maxPriceUsd }),
+    ...(intent.triggerMint === undefined ? {} : { triggerMint: intent.triggerMint }),
+  });
 }
 
 /** `place-dca-vault-order` → the journal (the tick loop's route; executed by dcaPlaceHandler.ts). */

@@ -29,3 +29,20 @@ export function planOf(routes: IntentRoutes, intent: Intent): PlanInput | undefi
   const route = routes.get(intent.kind) as IntentRoute | undefined;
   return route?.plan(intent);
 }
+
+/**
+ * The journal entry of a decided intent: its id, strategy and rule, `params` plus the strategy file's
+ * sha256 (`strategyHash`: the key's version), and the evidence that fired it with its trigger (the
+ * `intent.planned` audit row, "why did it act?"). Every route builds its entry through this.
+ */
+export function journalEntry(intent: Intent, kind: string, params: Record<string, unknown>): PlanInput {
+  return {
+    id: intent.id,
+    kind,
+    strategy: intent.key.strategy,
+    rule: intent.key.rule,
+    params: { ...params, strategyHash: intent.key.version },
+    evidence: { ...intent.evidence, trigger: intent.key.trigger },
+    reason: intent.reason,
+  };
+}

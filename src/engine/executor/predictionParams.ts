@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ClaimPositionIntent, PartialSellIntent, SellPositionIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
-import type { AnyIntentRoute, IntentRoute } from './intentRoute.js';
+import { journalEntry, type AnyIntentRoute, type IntentRoute } from './intentRoute.js';
 
 export const PREDICTION_SELL_KIND = 'sell-position';
 export const PREDICTION_PARTIAL_SELL_KIND = 'partial-sell';
@@ -36,22 +36,13 @@ const ClaimParams = z.strictObject({
 export type PredictionClaimParams = z.output<typeof ClaimParams>;
 
 function sellPlan(kind: string, intent: SellPositionIntent | PartialSellIntent): PlanInput {
-  return {
-    id: intent.id,
-    kind,
-    strategy: intent.key.strategy,
-    rule: intent.key.rule,
-    params: {
-      positionPubkey: intent.positionPubkey,
-      marketId: intent.marketId,
-      isYes: intent.isYes,
-      contractsMicro: intent.contractsMicro.toString(),
-      ...(intent.minSellPriceMicroUsd === undefined ? {} : { minSellPriceMicroUsd: intent.minSellPriceMicroUsd.toString() }),
-      strategyHash: intent.key.version,
-    },
-    evidence: { ...intent.evidence, trigger: intent.key.trigger },
-    reason: intent.reason,
-  };
+  return journalEntry(intent, kind, {
+    positionPubkey: intent.positionPubkey,
+    marketId: intent.marketId,
+    isYes: intent.isYes,
+    contractsMicro: intent.contractsMicro.toString(),
+    ...(intent.minSellPriceMicroUsd === undefined ? {} : { minSellPriceMicroUsd: intent.minSellPriceMicroUsd.toString() }),
+  });
 }
 
 /** `sell-position` → the journal (DELETE /positions/{pubkey}). */
@@ -69,15 +60,7 @@ export const partialSellRoute: IntentRoute<'partial-sell'> = {
 /** `claim-position` → the journal (POST /positions/{pubkey}/claim). */
 export const claimPositionRoute: IntentRoute<'claim-position'> = {
   kind: 'claim-position',
-  plan: (intent: ClaimPositionIntent): PlanInput => ({
-    id: intent.id,
-    kind: PREDICTION_CLAIM_KIND,
-    strategy: intent.key.strategy,
-    rule: intent.key.rule,
-    params: { positionPubkey: intent.positionPubkey, marketId: intent.marketId, strategyHash: intent.key.version },
-    evidence: { ...intent.evidence, trigger: intent.key.trigger },
-    reason: intent.reason,
-  }),
+  plan: (intent: ClaimPositionIntent): PlanInput => journalEntry(intent, PREDICTION_CLAIM_KIND, { positionPubkey: intent.positionPubkey, marketId: intent.marketId }),
 };
 
 /** The three prediction routes, for `intentRoutes(...)`. */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { SwapIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
-import type { IntentRoute } from './intentRoute.js';
+import { journalEntry, type IntentRoute } from './intentRoute.js';
 
 export const SWAP_KIND = 'swap';
 
@@ -25,23 +25,14 @@ export type SwapParams = z.output<typeof SwapParams>;
 
 /** The journal entry for a decided swap: params, plus the evidence that fired it for `intent.planned`. */
 export function swapPlan(intent: SwapIntent): PlanInput {
-  return {
-    id: intent.id,
-    kind: SWAP_KIND,
-    strategy: intent.key.strategy,
-    rule: intent.key.rule,
-    params: {
-      inputMint: intent.inputMint,
-      inputDecimals: intent.inputDecimals,
-      outputMint: intent.outputMint,
-      amount: intent.amount.toString(),
-      ...(intent.slippageBps === undefined ? {} : { slippageBps: intent.slippageBps }),
-      ...(intent.maxPriceImpactBps === undefined ? {} : { maxPriceImpactBps: intent.maxPriceImpactBps }),
-      strategyHash: intent.key.version,
-    },
-    evidence: { ...intent.evidence, trigger: intent.key.trigger },
-    reason: intent.reason,
-  };
+  return journalEntry(intent, SWAP_KIND, {
+    inputMint: intent.inputMint,
+    inputDecimals: intent.inputDecimals,
+    outputMint: intent.outputMint,
+    amount: intent.amount.toString(),
+    ...(intent.slippageBps === undefined ? {} : { slippageBps: intent.slippageBps }),
+    ...(intent.maxPriceImpactBps === undefined ? {} : { maxPriceImpactBps: intent.maxPriceImpactBps }),
+  });
 }
 
 /** Swaps reach the journal through {@link swapPlan}. */

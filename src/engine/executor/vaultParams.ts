@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { CancelVaultOrderIntent, PlaceVaultOrderIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
-import type { IntentRoute } from './intentRoute.js';
+import { journalEntry, type IntentRoute } from './intentRoute.js';
 
 export const VAULT_PLACE_KIND = 'place-vault-order';
 export const VAULT_CANCEL_KIND = 'cancel-vault-order';
@@ -44,43 +44,26 @@ export type VaultCancelParams = z.output<typeof VaultCancelParams>;
 /** The journal entry for a decided vault order. */
 export function vaultPlacePlan(intent: PlaceVaultOrderIntent): PlanInput {
   const o = intent.order;
-  return {
-    id: intent.id,
-    kind: VAULT_PLACE_KIND,
-    strategy: intent.key.strategy,
-    rule: intent.key.rule,
-    params: {
-      orderType: o.orderType,
-      inputMint: o.inputMint,
-      inputDecimals: o.inputDecimals,
-      outputMint: o.outputMint,
-      inputAmount: o.inputAmount.toString(),
-      triggerMint: o.triggerMint,
-      ...(o.triggerCondition === undefined ? {} : { triggerCondition: o.triggerCondition }),
-      ...(o.triggerPriceUsd === undefined ? {} : { triggerPriceUsd: o.triggerPriceUsd }),
-      ...(o.trailingBps === undefined ? {} : { trailingBps: o.trailingBps }),
-      ...(o.tpPriceUsd === undefined ? {} : { tpPriceUsd: o.tpPriceUsd }),
-      ...(o.slPriceUsd === undefined ? {} : { slPriceUsd: o.slPriceUsd }),
-      ...(o.slippageBps === undefined ? {} : { slippageBps: o.slippageBps }),
-      expiresAt: o.expiresAt,
-      strategyHash: intent.key.version,
-    },
-    evidence: { ...intent.evidence, trigger: intent.key.trigger },
-    reason: intent.reason,
-  };
+  return journalEntry(intent, VAULT_PLACE_KIND, {
+    orderType: o.orderType,
+    inputMint: o.inputMint,
+    inputDecimals: o.inputDecimals,
+    outputMint: o.outputMint,
+    inputAmount: o.inputAmount.toString(),
+    triggerMint: o.triggerMint,
+    ...(o.triggerCondition === undefined ? {} : { triggerCondition: o.triggerCondition }),
+    ...(o.triggerPriceUsd === undefined ? {} : { triggerPriceUsd: o.triggerPriceUsd }),
+    ...(o.trailingBps === undefined ? {} : { trailingBps: o.trailingBps }),
+    ...(o.tpPriceUsd === undefined ? {} : { tpPriceUsd: o.tpPriceUsd }),
+    ...(o.slPriceUsd === undefined ? {} : { slPriceUsd: o.slPriceUsd }),
+    ...(o.slippageBps === undefined ? {} : { slippageBps: o.slippageBps }),
+    expiresAt: o.expiresAt,
+  });
 }
 
 /** The journal entry for a decided cancel of a price or DCA order. */
 export function vaultCancelPlan(intent: CancelVaultOrderIntent): PlanInput {
-  return {
-    id: intent.id,
-    kind: VAULT_CANCEL_KIND,
-    strategy: intent.key.strategy,
-    rule: intent.key.rule,
-    params: { orderId: intent.orderId, family: intent.family, strategyHash: intent.key.version },
-    evidence: { ...intent.evidence, trigger: intent.key.trigger },
-    reason: intent.reason,
-  };
+  return journalEntry(intent, VAULT_CANCEL_KIND, { orderId: intent.orderId, family: intent.family });
 }
 
 /** `place-vault-order` → the journal (executed by vaultPlaceHandler.ts). */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { PatchVaultOrderIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
-import type { IntentRoute } from './intentRoute.js';
+import { journalEntry, type IntentRoute } from './intentRoute.js';
 
 export const VAULT_PATCH_KIND = 'patch-vault-order';
 
@@ -27,22 +27,13 @@ export type VaultPatchParams = z.output<typeof VaultPatchParams>;
 
 /** The journal entry for a decided PATCH. */
 export function vaultPatchPlan(intent: PatchVaultOrderIntent): PlanInput {
-  return {
-    id: intent.id,
-    kind: VAULT_PATCH_KIND,
-    strategy: intent.key.strategy,
-    rule: intent.key.rule,
-    params: {
-      orderId: intent.orderId,
-      orderType: intent.orderType,
-      ...(intent.triggerPriceUsd === undefined ? {} : { triggerPriceUsd: intent.triggerPriceUsd }),
-      ...(intent.tpPriceUsd === undefined ? {} : { tpPriceUsd: intent.tpPriceUsd }),
-      ...(intent.slPriceUsd === undefined ? {} : { slPriceUsd: intent.slPriceUsd }),
-      strategyHash: intent.key.version,
-    },
-    evidence: { ...intent.evidence, trigger: intent.key.trigger },
-    reason: intent.reason,
-  };
+  return journalEntry(intent, VAULT_PATCH_KIND, {
+    orderId: intent.orderId,
+    orderType: intent.orderType,
+    ...(intent.triggerPriceUsd === undefined ? {} : { triggerPriceUsd: intent.triggerPriceUsd }),
+    ...(intent.tpPriceUsd === undefined ? {} : { tpPriceUsd: intent.tpPriceUsd }),
+    ...(intent.slPriceUsd === undefined ? {} : { slPriceUsd: intent.slPriceUsd }),
+  });
 }
 
 /** `patch-vault-order` → the journal (executed by vaultPatchHandler.ts). */

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { RenewVaultOrderIntent } from '../../strategies/intents.js';
 import type { IntentRow, PlanInput } from '../../store/journal.js';
 import { IntentRefusedError } from './errors.js';
-import type { IntentRoute } from './intentRoute.js';
+import { journalEntry, type IntentRoute } from './intentRoute.js';
 import { VAULT_CANCEL_KIND, VAULT_PLACE_KIND, vaultPlacePlan } from './vaultParams.js';
 
 /** The intents table's limit on ids (0001_init.sql). */
@@ -53,15 +53,8 @@ export function vaultRenewPlan(intent: RenewVaultOrderIntent): PlanInput | undef
     evidence: intent.evidence,
     order: intent.replacement,
   });
-  return {
-    id: intent.id,
-    kind: VAULT_CANCEL_KIND,
-    strategy: intent.key.strategy,
-    rule: intent.key.rule,
-    params: { orderId: intent.orderId, family: 'price', strategyHash: intent.key.version, then: { params: place.params, reason: place.reason ?? intent.reason } },
-    evidence: { ...intent.evidence, trigger: intent.key.trigger, replacement: id },
-    reason: intent.reason,
-  };
+  const entry = journalEntry(intent, VAULT_CANCEL_KIND, { orderId: intent.orderId, family: 'price', then: { params: place.params, reason: place.reason ?? intent.reason } });
+  return { ...entry, evidence: { ...entry.evidence, replacement: id } };
 }
 
 /** `renew-vault-order` → the journal (executed by the cancel handler wrapped in vaultRenewHandler.ts). */
