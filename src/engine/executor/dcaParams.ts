@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { PlaceDcaVaultOrderIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
+import { parseJournalParams } from './journalParams.js';
 import { journalEntry, type IntentRoute } from './intentRoute.js';
 
 export const DCA_PLACE_KIND = 'place-dca-vault-order';
@@ -60,9 +60,5 @@ export function dcaPlacePlan(intent: PlaceDcaVaultOrderIntent): PlanInput {
 export const placeDcaVaultOrderRoute: IntentRoute<'place-dca-vault-order'> = { kind: 'place-dca-vault-order', plan: dcaPlacePlan };
 
 export function parseDcaPlaceParams(params: unknown): DcaPlaceParams {
-  const parsed = DcaPlaceParams.safeParse(params);
-  if (!parsed.success) {
-    throw new IntentRefusedError('PARAMS_INVALID', `${DCA_PLACE_KIND} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
+  return parseJournalParams(DcaPlaceParams, DCA_PLACE_KIND, params);
 }

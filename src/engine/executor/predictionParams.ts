@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ClaimPositionIntent, PartialSellIntent, SellPositionIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
+import { parseJournalParams } from './journalParams.js';
 import { journalEntry, type AnyIntentRoute, type IntentRoute } from './intentRoute.js';
 
 export const PREDICTION_SELL_KIND = 'sell-position';
@@ -66,13 +66,5 @@ export const claimPositionRoute: IntentRoute<'claim-position'> = {
 /** The three prediction routes, for `intentRoutes(...)`. */
 export const predictionRoutes: readonly AnyIntentRoute[] = [sellPositionRoute, partialSellRoute, claimPositionRoute];
 
-function parse<S extends z.ZodType>(schema: S, what: string, params: unknown): z.output<S> {
-  const parsed = schema.safeParse(params);
-  if (!parsed.success) {
-    throw new IntentRefusedError('PARAMS_INVALID', `${what} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
-}
-
-export const parsePredictionSellParams = (kind: string, params: unknown): PredictionSellParams => parse(SellParams, kind, params);
-export const parsePredictionClaimParams = (params: unknown): PredictionClaimParams => parse(ClaimParams, PREDICTION_CLAIM_KIND, params);
+export const parsePredictionSellParams = (kind: string, params: unknown): PredictionSellParams => parseJournalParams(SellParams, kind, params);
+export const parsePredictionClaimParams = (params: unknown): PredictionClaimParams => parseJournalParams(ClaimParams, PREDICTION_CLAIM_KIND, params);

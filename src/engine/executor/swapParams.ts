@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { SwapIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
+import { parseJournalParams } from './journalParams.js';
 import { journalEntry, type IntentRoute } from './intentRoute.js';
 
 export const SWAP_KIND = 'swap';
@@ -39,9 +39,5 @@ export function swapPlan(intent: SwapIntent): PlanInput {
 export const swapRoute: IntentRoute<'swap'> = { kind: 'swap', plan: swapPlan };
 
 export function parseSwapParams(params: unknown): SwapParams {
-  const parsed = SwapParams.safeParse(params);
-  if (!parsed.success) {
-    throw new IntentRefusedError('PARAMS_INVALID', `swap params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
+  return parseJournalParams(SwapParams, 'swap', params);
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { CancelVaultOrderIntent, PlaceVaultOrderIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
+import { parseJournalParams } from './journalParams.js';
 import { journalEntry, type IntentRoute } from './intentRoute.js';
 
 export const VAULT_PLACE_KIND = 'place-vault-order';
@@ -72,13 +72,5 @@ export const placeVaultOrderRoute: IntentRoute<'place-vault-order'> = { kind: 'p
 /** `cancel-vault-order`, price and DCA families alike (executed by vaultCancelHandler.ts). */
 export const cancelVaultOrderRoute: IntentRoute<'cancel-vault-order'> = { kind: 'cancel-vault-order', plan: vaultCancelPlan };
 
-function parse<S extends z.ZodType>(schema: S, what: string, params: unknown): z.output<S> {
-  const parsed = schema.safeParse(params);
-  if (!parsed.success) {
-    throw new IntentRefusedError('PARAMS_INVALID', `${what} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
-}
-
-export const parseVaultPlaceParams = (params: unknown): VaultPlaceParams => parse(VaultPlaceParams, VAULT_PLACE_KIND, params);
-export const parseVaultCancelParams = (params: unknown): VaultCancelParams => parse(VaultCancelParams, VAULT_CANCEL_KIND, params);
+export const parseVaultPlaceParams = (params: unknown): VaultPlaceParams => parseJournalParams(VaultPlaceParams, VAULT_PLACE_KIND, params);
+export const parseVaultCancelParams = (params: unknown): VaultCancelParams => parseJournalParams(VaultCancelParams, VAULT_CANCEL_KIND, params);

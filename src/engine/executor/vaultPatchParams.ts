@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { PatchVaultOrderIntent } from '../../strategies/intents.js';
 import type { PlanInput } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
+import { parseJournalParams } from './journalParams.js';
 import { journalEntry, type IntentRoute } from './intentRoute.js';
 
 export const VAULT_PATCH_KIND = 'patch-vault-order';
@@ -40,9 +40,5 @@ export function vaultPatchPlan(intent: PatchVaultOrderIntent): PlanInput {
 export const patchVaultOrderRoute: IntentRoute<'patch-vault-order'> = { kind: 'patch-vault-order', plan: vaultPatchPlan };
 
 export function parseVaultPatchParams(params: unknown): VaultPatchParams {
-  const parsed = VaultPatchParams.safeParse(params);
-  if (!parsed.success) {
-    throw new IntentRefusedError('PARAMS_INVALID', `${VAULT_PATCH_KIND} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
+  return parseJournalParams(VaultPatchParams, VAULT_PATCH_KIND, params);
 }

@@ -15,8 +15,8 @@
 import { z } from 'zod';
 import type { RenewVaultOrderIntent } from '../../strategies/intents.js';
 import type { IntentRow, PlanInput } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
 import { journalEntry, type IntentRoute } from './intentRoute.js';
+import { parseJournalParams } from './journalParams.js';
 import { VAULT_CANCEL_KIND, VAULT_PLACE_KIND, vaultPlacePlan } from './vaultParams.js';
 
 /** The intents table's limit on ids (0001_init.sql). */
@@ -62,11 +62,7 @@ export const renewVaultOrderRoute: IntentRoute<'renew-vault-order'> = { kind: 'r
 
 /** The `then` of a cancel row, if it renews; throws PARAMS_INVALID when the row does not parse. */
 export function renewalOf(row: Pick<IntentRow, 'params'>): z.output<typeof Then> | undefined {
-  const parsed = RenewParams.safeParse(row.params);
-  if (!parsed.success) {
-    throw new IntentRefusedError('PARAMS_INVALID', `${VAULT_CANCEL_KIND} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data.then;
+  return parseJournalParams(RenewParams, VAULT_CANCEL_KIND, row.params).then;
 }
 
 /** The cancel's params as the plain cancel handler knows them (without `then`). */
