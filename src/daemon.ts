@@ -132,8 +132,6 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       apiBaseUrl: paper?.url ?? config.api.base_url,
       apiKey: paper ? PAPER_API_KEY : config.api.key?.reveal(),
       onWallet: paper ? (address) => paper?.fund(address) : undefined,
-      // The simulator's prediction program is a stand-in (src/sim/programIds.ts): trusted in paper mode only.
-      predictionPrograms: paper ? [...config.prediction.program_ids, ProgramId.jupiterPredictionSim.toBase58()] : config.prediction.program_ids,
     });
     const started = engine;
     ops = await startOpsServer({

@@ -56,6 +56,7 @@ export type Config = DeepReadonly<{
   };
   session: ConfigFile['session'];
   prediction: ConfigFile['prediction'];
+  guard: ConfigFile['guard'];
   source: {
     /** Absolute path of the file this config was read from. */
     file: string;
@@ -113,6 +114,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     },
     session: file.session,
     prediction: file.prediction,
+    guard: file.guard,
     source: { file: configFile },
   });
 }

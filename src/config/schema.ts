@@ -46,6 +46,8 @@ const apiSchema = z.strictObject({
   // No default here: it depends on `keyless` (0.5 without a key, 1 with one), resolved in loadConfig.
   requests_per_second: z.number().positive().max(100_000).optional(),
   timeout: durationSchema({ max: parseDuration('5m') }).default(parseDuration(DEFAULTS.apiTimeout)),
+  /** Swap routers never to ask for (`excludeRouters` on every /order). */
+  exclude_routers: z.array(z.enum(['metis', 'jupiterz', 'dflow', 'okx', 'iris'])).default([]),
   key: forbiddenKey(`${SECRET_IN_FILE}: put the API key in the environment variable named by api.key_env`),
   api_key: forbiddenKey(`${SECRET_IN_FILE}: put the API key in the environment variable named by api.key_env`),
 });
@@ -113,11 +115,18 @@ const addressSchema = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error:
 
 const predictionSchema = z.strictObject({
   /**
-   * Jupiter's prediction-market program id(s). Our reference names none, so the guard refuses every
-   * prediction transaction until the operator has checked the id and put it here. Paper mode adds
-   * the simulator's stand-in.
+   * Jupiter's prediction-market program id(s). Jupiter does not publish it; the default is the id
+   * public trackers and clients built against captured orders agree on (docs/security.md). The
+   * simulator uses the same id.
    */
-  program_ids: z.array(addressSchema).default([]),
+  program_ids: z.array(addressSchema).min(1).default(['3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp']),
+});
+
+const guardSchema = z.strictObject({
+  /** The most slippage a swap route may allow when the strategy sets none lower (basis points). */
+  max_slippage_bps: z.int().min(0).max(5_000).default(300),
+  /** Token accounts of ours that may receive a swap's platform fee; without one, routes may carry no fee. */
+  platform_fee_accounts: z.array(addressSchema).default([]),
 });
 
 /** The whole file. Sections default to `{}` so their own defaults apply when a section is left out. */
@@ -135,6 +144,7 @@ export const configFileSchema = z.strictObject({
   sim: simSchema.prefault({}),
   session: sessionSchema.prefault({}),
   prediction: predictionSchema.prefault({}),
+  guard: guardSchema.prefault({}),
 });
 
 /** The file as validated: durations in ms, `http.listen` split, paths still as written. */

@@ -11,6 +11,8 @@ import type { OutageMonitor } from '../ops/outage.js';
 import type { Redactor } from '../ops/redact.js';
 import type { Random } from '../random.js';
 import { createGuardedSigner } from '../solana/guardedSigner.js';
+import { createLookupTableResolver } from '../solana/lookupTables.js';
+import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
 import { loadWallet } from '../solana/loadWallet.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
@@ -42,7 +44,8 @@ export interface EngineOptions {
    */
   readonly onWallet?: ((address: string) => void) | undefined;
   /** Prediction program ids the guard lets a prediction sell or claim call: `prediction.program_ids`, plus the simulator's in paper mode. */
-  readonly predictionPrograms?: readonly string[] | undefined;
+  /** The Solana RPC (tests inject one); by default the simulator's in paper mode, `rpc.url` live. */
+  readonly rpc?: SolanaRpc | undefined;
 }
 
 /** What runs between the daemon's start and stop: the strategies, the wallet's login and the feeds. */
@@ -111,7 +114,17 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const detachClient = metrics.attachClient(client);
   const wallet = await loadWallet(config, { redactor });
   options.onWallet?.(wallet.address);
-  const signer = createGuardedSigner({ wallet, audit, log, predictionPrograms: options.predictionPrograms ?? config.prediction.program_ids });
+  // The simulator serves the RPC next to the APIs; live mode has its own node.
+  const rpc = options.rpc ?? createSolanaRpc({ url: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url, clock, redactor });
+  const signer = createGuardedSigner({
+    wallet,
+    audit,
+    log,
+    effects: rpc,
+    resolveLookupTable: createLookupTableResolver({ rpc, clock }),
+    predictionPrograms: config.prediction.program_ids,
+    platformFeeAccounts: config.guard.platform_fee_accounts,
+  });
   const session = createTriggerSession({
     client,
     wallet,
@@ -167,8 +180,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     authed: session.authed,
     signer,
     wallet: wallet.address,
-    // The simulator serves the RPC next to the APIs; live mode has its own node.
-    rpcUrl: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url,
+    rpc,
     strategies: () => strategies.active,
     feeds,
     watchFeed: (feed) => {

@@ -45,8 +45,8 @@ export interface TradingOptions {
   readonly authed?: AuthedJupiterClient | undefined;
   readonly signer: GuardedSigner;
   readonly wallet: string;
-  /** The simulator's `<url>/rpc` in paper mode, `rpc.url` live. */
-  readonly rpcUrl: string;
+  /** The node the executor sends through and the guard simulates with (the simulator's `<url>/rpc` in paper mode, `rpc.url` live). */
+  readonly rpc: SolanaRpc;
   readonly strategies: () => ReadonlyMap<string, LoadedStrategy>;
   readonly feeds: FeedSet;
   /** Metrics and outage alerts for the balances feed, like the other feeds. */
@@ -67,13 +67,13 @@ export interface Trading {
 export function startTrading(options: TradingOptions): Trading {
   const { config, clock, log, db, audit, client, feeds } = options;
   const journal = new Journal(db, audit, clock);
-  const rpc = createSolanaRpc({ url: options.rpcUrl, clock, redactor: options.redactor });
+  const rpc = options.rpc;
   const balances = createBalancesFeed({ rpc, clock, wallet: options.wallet, intervalMs: config.poll.prices, log });
   options.watchFeed?.(balances);
 
   const decimalsOf = decimalsResolver({ strategies: options.strategies, prices: () => feeds.prices.state().value, client });
   const orders = new TriggerOrders(db);
-  const set = createHandlerSet({ client, authed: options.authed, rpc, signer: options.signer, journal, orders, clock, decimalsOf });
+  const set = createHandlerSet({ client, authed: options.authed, rpc, signer: options.signer, journal, orders, clock, decimalsOf, swap: { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps } });
   const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, log });
 
   const abort = new AbortController();

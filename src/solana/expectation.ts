@@ -8,14 +8,29 @@ export interface LoginChallengeExpectation {
   readonly kind: 'login-challenge';
 }
 
-/** A swap from /order: at most `maxInAmount` of `inputMint` leaves, the output lands in our own account. */
+/** A swap from /order: at most `maxInAmount` of `inputMint` leaves, at least `minOutAmount` of the output lands in our own account. */
 export interface SwapExpectation {
   readonly kind: 'swap';
   readonly inputMint: string;
   readonly outputMint: string;
   readonly maxInAmount: bigint;
-  /** Gasless orders are paid by Jupiter's gas wallet (reference §3.2). @default false */
-  readonly gasless?: boolean;
+  /** The least output the intent accepts once slippage is spent (the answer's `otherAmountThreshold`, checked against the strategy). */
+  readonly minOutAmount: bigint;
+  /** The output the checked quote promised: a route may not quote less. */
+  readonly quotedOutAmount?: bigint | undefined;
+  /** The strategy's (or the config's) slippage cap. */
+  readonly maxSlippageBps: number;
+  /**
+   * The answer said someone else pays the fees (`gasless: true`, or an RFQ maker): the fee payer may
+   * be that account when its own signature is present and valid. @default false
+   */
+  readonly gasless?: boolean | undefined;
+  /** Who the answer says pays the signature fee (`signatureFeePayer`), when not us. */
+  readonly feePayer?: string | undefined;
+  /** Lamports the answer declares the taker pays back to a gasless fee payer (signature + prioritization fees). @default 0 */
+  readonly declaredFeeLamports?: bigint | undefined;
+  /** RFQ (`router: jupiterz`): the market maker the answer names, whose signature slot may be empty. */
+  readonly rfqMaker?: string | undefined;
 }
 
 /** A Trigger V2 deposit: exactly `amount` of `mint` to our own vault, nothing else out. */
@@ -41,10 +56,30 @@ export interface PredictionBuyExpectation {
   readonly maxAmount: bigint;
 }
 
-/** A prediction sell (whole or partial) or claim: proceeds come in; nothing leaves the wallet but fees. */
-export interface PredictionExitExpectation {
-  readonly kind: 'prediction-sell' | 'prediction-partial-sell' | 'prediction-claim';
+/**
+ * A prediction sell (whole or partial): the order instruction must sell (never buy) at most
+ * `maxContracts` of our `position` on side `isYes`, at a price floor of at least `minPriceMicroUsd`,
+ * under the order id the API answered. Proceeds come in; nothing leaves the wallet.
+ */
+export interface PredictionSellExpectation {
+  readonly kind: 'prediction-sell' | 'prediction-partial-sell';
+  readonly position: string;
+  readonly isYes: boolean;
+  /** Millionths of a contract. */
+  readonly maxContracts: bigint;
+  /** The strategy's floor, micro-USD per contract (0 when it sets none). */
+  readonly minPriceMicroUsd: bigint;
+  /** The `externalOrderId` the API answered; null when it gave none. */
+  readonly externalOrderId: string | null;
 }
+
+/** A claim of a settled position: payout comes in; nothing leaves the wallet. */
+export interface PredictionClaimExpectation {
+  readonly kind: 'prediction-claim';
+  readonly position: string;
+}
+
+export type PredictionExitExpectation = PredictionSellExpectation | PredictionClaimExpectation;
 
 export type Expectation =
   | LoginChallengeExpectation
@@ -52,7 +87,8 @@ export type Expectation =
   | VaultDepositExpectation
   | VaultWithdrawalExpectation
   | PredictionBuyExpectation
-  | PredictionExitExpectation;
+  | PredictionSellExpectation
+  | PredictionClaimExpectation;
 
 export type ExpectationKind = Expectation['kind'];
 

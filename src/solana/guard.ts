@@ -1,22 +1,28 @@
 /**
- * The transaction guard (house rule 5): before any signature, a transaction is decoded and checked
- * against the intent that asked for it. It must be paid by the expected fee payer, signed by our
- * wallet and by nobody unexpected, call only the programs allowed for that kind of intent, and move
- * out of the wallet only what the intent states, to where it states. Anything else is a
- * {@link GuardRefusal} with a stable reason. What the guard cannot see into (Jupiter's own programs)
- * is constrained from outside and documented in docs/security.md.
+ * The transaction guard's static half: before any signature, a transaction is decoded (lookup
+ * tables resolved) and checked against the intent that asked for it. It must be paid by our wallet
+ * or by a payer the intent allows, signed by nobody unexpected (every signature already present
+ * valid), call only the programs allowed for that kind of intent, and move out of the wallet only
+ * what the intent states, to where it states. Jupiter's swap and prediction instructions are
+ * decoded by their layouts and checked field by field. Anything else is a {@link GuardRefusal} with a
+ * stable reason. The other half, proving the effects on our accounts by simulation, is effects.ts.
  */
 import type { VersionedTransaction } from '@solana/web3.js';
-import { decodeEffect, type Effect, isMemoProgram } from './instructionEffects.js';
+import type { JupiterSwapInstruction } from './decode/jupiterSwapInstruction.js';
+import type { PredictionInstruction } from './decode/predictionOrder.js';
 import type { Expectation, ExpectationKind } from './expectation.js';
 import { GuardRefusal, type RefusalReason } from './guardRefusal.js';
+import { decodeEffect, type Effect, isMemoProgram } from './instructionEffects.js';
+import type { LookupTableState } from './lookupTables.js';
+import { checkPredictionInstruction, decodePrediction } from './predictionRules.js';
 import {
   ASSOCIATED_TOKEN_PROGRAM,
   associatedTokenAccount,
   associatedTokenAccounts,
   COMPUTE_BUDGET_PROGRAM,
   JUPITER_AGGREGATOR_V6,
-  JUPITER_GAS_WALLET,
+  JUPITER_ORDER_ENGINE,
+  JUPITER_PREDICTION_PROGRAM,
   MEMO_PROGRAM,
   MEMO_V1_PROGRAM,
   SOL_MINT,
@@ -25,19 +31,22 @@ import {
   TOKEN_PROGRAM,
 } from './programIds.js';
 import { type LookupTableResolver, resolveTransaction } from './resolveAccounts.js';
-import { jupiterRouteFacts } from './jupiterRoute.js';
+import { checkSigners, type SignerFacts } from './signatureRules.js';
+import { checkInnerJupiterSwap, checkJupiterSwap } from './swapRules.js';
 
 export interface GuardOptions {
   /** Our wallet's address. */
   readonly wallet: string;
-  /** Resolves address lookup tables (the RPC adapter). Without it, a transaction that uses one is refused. */
+  /** Resolves address lookup tables (through the RPC, or a fixed set offline). Without it, a transaction that uses one is refused. */
   readonly resolveLookupTable?: LookupTableResolver | undefined;
   /** Programs a swap may call besides the base set. @default [Jupiter Aggregator v6] */
   readonly swapPrograms?: readonly string[] | undefined;
-  /** Jupiter's prediction program(s): not in the reference, so configured. @default [] (prediction refused) */
+  /** Jupiter's prediction program(s). @default [3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp] */
   readonly predictionPrograms?: readonly string[] | undefined;
   /** Highest priority fee (compute units × price) the wallet may pay. @default 10_000_000 lamports (0.01 SOL) */
   readonly maxPriorityFeeLamports?: bigint | undefined;
+  /** Platform-fee token accounts of ours; without one, a swap may carry no platform fee. */
+  readonly platformFeeAccounts?: readonly string[] | undefined;
 }
 
 export interface Outflow {
@@ -46,36 +55,55 @@ export interface Outflow {
   readonly to: string;
 }
 
-/** What an accepted transaction does, for the audit log. */
+/** What an accepted transaction does, for the audit log (and for the effects check that follows). */
 export interface GuardSummary {
   readonly kind: ExpectationKind;
   readonly feePayer: string;
   readonly signers: readonly string[];
+  readonly signatures: readonly SignerFacts[];
   readonly programs: readonly string[];
+  readonly lookupTables: readonly string[];
   /** What leaves the wallet to someone else, by the decoded instructions (swap input via Jupiter included). */
   readonly outflows: readonly Outflow[];
   readonly priorityFeeLamports: bigint;
+  /** Most lamports the wallet may lose to fees, rent and declared fee refunds: the effects check's SOL budget. */
+  readonly solBudgetLamports: bigint;
+  /** Every account the transaction touches, lookup tables resolved. */
+  readonly accounts: readonly string[];
+  /** Those it may write. */
+  readonly writableAccounts: readonly string[];
+  readonly swaps: readonly JupiterSwapInstruction[];
+  readonly predictions: readonly PredictionInstruction[];
 }
 
 const BASE_PROGRAMS = [SYSTEM_PROGRAM, TOKEN_PROGRAM, TOKEN_2022_PROGRAM, ASSOCIATED_TOKEN_PROGRAM, COMPUTE_BUDGET_PROGRAM, MEMO_PROGRAM, MEMO_V1_PROGRAM].map((p) =>
   p.toBase58(),
 );
+const JUPITER = JUPITER_AGGREGATOR_V6.toBase58();
+const ORDER_ENGINE = JUPITER_ORDER_ENGINE.toBase58();
 const DEFAULT_MAX_PRIORITY_FEE = 10_000_000n;
 /** The runtime's default compute limit per instruction and per transaction. */
 const DEFAULT_UNITS_PER_IX = 200_000;
 const MAX_UNITS = 1_400_000;
+const SIGNATURE_FEE_LAMPORTS = 5_000n;
+/** Rent of a token account (165 bytes), which whoever creates it pays. */
+export const TOKEN_ACCOUNT_RENT_LAMPORTS = 2_039_280n;
 
-function allowedPrograms(kind: ExpectationKind, options: GuardOptions): Set<string> {
-  switch (kind) {
+const predictionKinds = new Set<ExpectationKind>(['prediction-buy', 'prediction-sell', 'prediction-partial-sell', 'prediction-claim']);
+
+function allowedPrograms(expectation: Expectation, options: GuardOptions): Set<string> {
+  const prediction = options.predictionPrograms ?? [JUPITER_PREDICTION_PROGRAM];
+  switch (expectation.kind) {
     case 'login-challenge':
       return new Set([MEMO_PROGRAM.toBase58(), MEMO_V1_PROGRAM.toBase58()]);
     case 'swap':
-      return new Set([...BASE_PROGRAMS, ...(options.swapPrograms ?? [JUPITER_AGGREGATOR_V6.toBase58()])]);
+      return new Set([...BASE_PROGRAMS, ...(options.swapPrograms ?? [JUPITER]), ...(expectation.rfqMaker === undefined ? [] : [ORDER_ENGINE])]);
     case 'vault-deposit':
     case 'vault-withdrawal':
       return new Set(BASE_PROGRAMS);
     default:
-      return new Set([...BASE_PROGRAMS, ...(options.predictionPrograms ?? [])]);
+      // Prediction orders may swap into the provider's dollar token through Aggregator v6 first.
+      return new Set([...BASE_PROGRAMS, ...prediction, JUPITER]);
   }
 }
 
@@ -92,19 +120,8 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
   const kind = expectation.kind;
   const resolved = await resolveTransaction(tx, options.resolveLookupTable);
 
-  const gasless = expectation.kind === 'swap' && expectation.gasless === true;
-  const vault = expectation.kind === 'vault-deposit' || expectation.kind === 'vault-withdrawal' ? expectation.vault : null;
-  const expectedPayer = gasless ? JUPITER_GAS_WALLET : wallet;
-  if (resolved.feePayer !== expectedPayer) {
-    throw new GuardRefusal('FEE_PAYER_MISMATCH', `fee payer is ${resolved.feePayer}, expected ${expectedPayer}`, { feePayer: resolved.feePayer, expected: expectedPayer });
-  }
-  if (!resolved.signers.includes(wallet)) throw new GuardRefusal('WALLET_NOT_SIGNER', `our wallet ${wallet} is not a required signer`, { signers: resolved.signers });
-  const allowedSigners = new Set([wallet, ...(gasless ? [JUPITER_GAS_WALLET] : []), ...(kind === 'vault-withdrawal' && vault ? [vault] : [])]);
-  for (const signer of resolved.signers) {
-    if (!allowedSigners.has(signer)) throw new GuardRefusal('UNEXPECTED_SIGNER', `unexpected signer ${signer}`, { signer, signers: resolved.signers });
-  }
-
-  const programs = allowedPrograms(kind, options);
+  const programs = allowedPrograms(expectation, options);
+  const predictionPrograms = new Set(options.predictionPrograms ?? [JUPITER_PREDICTION_PROGRAM]);
   for (const ix of resolved.instructions) {
     if (kind === 'login-challenge' && !isMemoProgram(ix.program)) {
       throw new GuardRefusal('MEMO_ONLY_VIOLATION', `a login challenge must be memo-only; instruction ${ix.index} calls ${ix.program}`, { instruction: ix.index, program: ix.program });
@@ -115,16 +132,28 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
   }
   if (kind === 'login-challenge' && resolved.instructions.length === 0) throw new GuardRefusal('MEMO_ONLY_VIOLATION', 'a login challenge must carry its memo', {});
 
+  // The prediction program names its protocol co-signer; only that signer may have signed already.
+  const predictionIxs = predictionKinds.has(kind) ? resolved.instructions.filter((ix) => predictionPrograms.has(ix.program)) : [];
+  const coSigners = predictionIxs.map((ix) => decodePrediction(ix).protocol);
+  const signatures = checkSigners(tx, resolved, expectation, { wallet, coSigners });
+
+  const vault = expectation.kind === 'vault-deposit' || expectation.kind === 'vault-withdrawal' ? expectation.vault : null;
   const walletWsol = associatedTokenAccount(wallet, SOL_MINT, TOKEN_PROGRAM);
   const ownAccounts = (mint: string | null): string[] => [wallet, ...(mint === null ? [walletWsol] : associatedTokenAccounts(wallet, mint))];
   const knownMints = mintsOf(expectation);
   const mintOfSource = (owner: string, source: string): string | null => knownMints.find((m) => associatedTokenAccounts(owner, m).includes(source)) ?? null;
+  const feePayer = resolved.feePayer;
+  const declaredFee = expectation.kind === 'swap' ? (expectation.declaredFeeLamports ?? 0n) : 0n;
 
   const outflows: Outflow[] = [];
+  const swaps: JupiterSwapInstruction[] = [];
+  const predictions: PredictionInstruction[] = [];
   let units: number | null = null;
   let microLamports = 0n;
   let swapIn = 0n;
-  let routes = 0;
+  let feeRefund = 0n;
+  let rentWePay = 0n;
+  let rfqFills = 0;
   for (const ix of resolved.instructions) {
     const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown> = {}): never => {
       throw new GuardRefusal(reason, `instruction ${ix.index}: ${message}`, { instruction: ix.index, program: ix.program, kind, ...details });
@@ -137,6 +166,15 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
           if (effect.to === wallet || effect.to === walletWsol) break;
           if (expectation.kind === 'vault-deposit' && effect.to === vault) {
             if (expectation.mint !== SOL_MINT) refuse('MINT_MISMATCH', `sends SOL to the vault, but the deposit is of ${expectation.mint}`, { mint: SOL_MINT });
+            outflows.push({ mint: SOL_MINT, amount: effect.lamports, to: effect.to });
+            break;
+          }
+          // A gasless payer takes its fees back in SOL, up to what the answer declared.
+          if (feePayer !== wallet && effect.to === feePayer && expectation.kind === 'swap') {
+            feeRefund += effect.lamports;
+            if (feeRefund > declaredFee) {
+              refuse('GASLESS_FEE_EXCEEDS_DECLARED', `pays the fee payer ${feeRefund} lamports back, more than the ${declaredFee} the answer declared`, { lamports: feeRefund.toString(), declared: declaredFee.toString() });
+            }
             outflows.push({ mint: SOL_MINT, amount: effect.lamports, to: effect.to });
             break;
           }
@@ -172,6 +210,7 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
         // We pay its rent: only for our own accounts, or our vault's when depositing.
         const owners = [wallet, ...(expectation.kind === 'vault-deposit' ? [expectation.vault] : [])];
         if (effect.payer === wallet && !owners.includes(effect.owner)) refuse('ATA_FOR_STRANGER', `creates a token account for ${effect.owner} at our expense`, { owner: effect.owner });
+        if (effect.payer === wallet) rentWePay += TOKEN_ACCOUNT_RENT_LAMPORTS;
         break;
       }
       case 'close-account': {
@@ -189,19 +228,28 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
       case 'harmless':
         break;
       case 'opaque': {
-        if (expectation.kind !== 'swap') break; // prediction programs: see docs/security.md
-        const route = jupiterRouteFacts(ix);
-        if (route === null) refuse('INSTRUCTION_NOT_ALLOWED', 'is a Jupiter instruction jupbot does not sign (only ExactIn route / shared_accounts_route)');
-        const facts = route as NonNullable<typeof route>;
-        if (!associatedTokenAccounts(wallet, expectation.inputMint).includes(facts.source)) {
-          refuse('SWAP_ACCOUNT_MISMATCH', `takes input from ${facts.source}, not our ${expectation.inputMint} account`, { source: facts.source });
+        if (ix.program === JUPITER) {
+          if (expectation.kind === 'swap') {
+            const swap = checkJupiterSwap(ix, expectation, { wallet, platformFeeAccounts: options.platformFeeAccounts });
+            swaps.push(swap);
+            swapIn += swap.inAmount ?? 0n;
+            outflows.push({ mint: expectation.inputMint, amount: swap.inAmount ?? 0n, to: ix.program });
+          } else {
+            swaps.push(checkInnerJupiterSwap(ix, wallet));
+          }
+          break;
         }
-        if (!associatedTokenAccounts(wallet, expectation.outputMint).includes(facts.destination)) {
-          refuse('SWAP_ACCOUNT_MISMATCH', `sends output to ${facts.destination}, not our ${expectation.outputMint} account`, { destination: facts.destination });
+        if (ix.program === ORDER_ENGINE && expectation.kind === 'swap') {
+          // An RFQ fill: the maker the answer named must take part; its amounts are proven by simulation.
+          if (!ix.accounts.some((a) => a.address === expectation.rfqMaker)) refuse('RFQ_MAKER_MISMATCH', `the fill does not involve the maker ${expectation.rfqMaker ?? '(none)'} the answer named`);
+          rfqFills += 1;
+          break;
         }
-        swapIn += facts.inAmount;
-        routes += 1;
-        outflows.push({ mint: expectation.inputMint, amount: facts.inAmount, to: ix.program });
+        if (predictionPrograms.has(ix.program)) {
+          predictions.push(checkPredictionInstruction(ix, expectation, wallet));
+          break;
+        }
+        refuse('INSTRUCTION_NOT_ALLOWED', `calls ${ix.program}, whose instructions jupbot cannot read`);
         break;
       }
     }
@@ -211,12 +259,13 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
   const budgetUnits = BigInt(units ?? Math.min(MAX_UNITS, DEFAULT_UNITS_PER_IX * nonBudget));
   const priorityFeeLamports = (budgetUnits * microLamports + 999_999n) / 1_000_000n;
   const cap = options.maxPriorityFeeLamports ?? DEFAULT_MAX_PRIORITY_FEE;
-  if (expectedPayer === wallet && priorityFeeLamports > cap) {
+  const wePay = feePayer === wallet;
+  if (wePay && priorityFeeLamports > cap) {
     throw new GuardRefusal('PRIORITY_FEE_EXCEEDS_CAP', `priority fee ${priorityFeeLamports} lamports exceeds the cap of ${cap}`, { priorityFeeLamports: priorityFeeLamports.toString(), cap: cap.toString() });
   }
 
   if (expectation.kind === 'swap') {
-    if (routes === 0) throw new GuardRefusal('SWAP_ACCOUNT_MISMATCH', 'a swap without a Jupiter route instruction', { kind });
+    if (swaps.length === 0 && rfqFills === 0) throw new GuardRefusal('SWAP_ACCOUNT_MISMATCH', 'a swap without a Jupiter route or RFQ fill instruction', { kind });
     if (swapIn > expectation.maxInAmount) {
       throw new GuardRefusal('AMOUNT_EXCEEDS_INTENT', `swaps ${swapIn} of ${expectation.inputMint}, more than the intended ${expectation.maxInAmount}`, {
         kind,
@@ -232,14 +281,25 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
       throw new GuardRefusal(reason, `deposits ${total} of ${expectation.mint}, the intent states ${expectation.amount}`, { kind, amount: total.toString(), expected: expectation.amount.toString() });
     }
   }
+  if ((expectation.kind === 'prediction-sell' || expectation.kind === 'prediction-partial-sell' || expectation.kind === 'prediction-claim') && predictions.length !== 1) {
+    throw new GuardRefusal('PREDICTION_LAYOUT_UNKNOWN', `a ${kind} must carry exactly one prediction instruction; this one carries ${predictions.length}`, { kind, count: predictions.length });
+  }
 
+  const signatureFees = wePay ? SIGNATURE_FEE_LAMPORTS * BigInt(resolved.signers.length) + priorityFeeLamports : 0n;
   return {
     kind,
-    feePayer: resolved.feePayer,
+    feePayer,
     signers: resolved.signers,
+    signatures,
     programs: [...new Set(resolved.instructions.map((ix) => ix.program))],
+    lookupTables: resolved.lookupTables.map((t: LookupTableState) => t.address),
     outflows,
     priorityFeeLamports,
+    solBudgetLamports: signatureFees + rentWePay + feeRefund,
+    accounts: resolved.accounts.map((a) => a.address),
+    writableAccounts: [...new Set(resolved.accounts.filter((a) => a.writable).map((a) => a.address))],
+    swaps,
+    predictions,
   };
 }
 

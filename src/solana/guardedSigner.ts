@@ -1,12 +1,14 @@
 /**
- * The one way the daemon signs a transaction: check it with the guard against the intent, record a
- * refusal in the audit log (kind `guard.refused`) and the log, and sign only what was accepted.
- * The wallet itself stays a plain signer, so the rule lives in one place that is easy to audit.
+ * The one way the daemon signs a transaction: check it with the guard against the intent (the
+ * static checks, then its effects proven by simulation), record a refusal in the audit log (kind
+ * `guard.refused`) and the log, and sign only what was accepted. The wallet itself stays a plain
+ * signer, so the rule lives in one place that is easy to audit.
  */
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { Logger } from '../ops/log.js';
 import type { AuditLog } from '../store/audit.js';
+import { type EffectsReport, type EffectsRpc, proveEffects } from './effects.js';
 import { describeExpectation, type Expectation } from './expectation.js';
 import { checkTransaction, type GuardOptions, type GuardSummary } from './guard.js';
 import { GuardRefusal } from './guardRefusal.js';
@@ -14,6 +16,12 @@ import type { Wallet } from './wallet.js';
 
 export interface GuardedSignerOptions extends Omit<GuardOptions, 'wallet'> {
   readonly wallet: Wallet;
+  /**
+   * Runs the simulations that prove each transaction's effects. Without it every transaction that
+   * would be sent is refused (SIMULATION_UNAVAILABLE); only a login challenge, which is never sent,
+   * is signed on the static checks alone.
+   */
+  readonly effects?: EffectsRpc | undefined;
   readonly audit?: AuditLog | undefined;
   readonly log?: Logger | undefined;
 }
@@ -24,26 +32,48 @@ export interface SignContext {
   readonly intentId?: string | null | undefined;
 }
 
+/** An accepted transaction: the static summary plus, for anything that will be sent, its simulated effects. */
+export interface CheckedSummary extends GuardSummary {
+  readonly effects: EffectsReport | null;
+}
+
+export interface SignedBase64 {
+  readonly signed: string;
+  /**
+   * The transaction id as the chain will know it: its first signature. That is ours when we pay,
+   * Jupiter's when a gasless payer signed first, and null while the first slot waits for someone
+   * who signs after us (an RFQ maker at /execute).
+   */
+  readonly signature: string;
+  readonly transactionId: string | null;
+  /** Our own signature. */
+  readonly ownSignature: string;
+  readonly summary: CheckedSummary;
+}
+
 export interface GuardedSigner {
   readonly address: string;
   /** Checks `tx`; resolves with the summary, or records the refusal and rethrows it. Does not sign. */
-  check(tx: VersionedTransaction, expectation: Expectation, context?: SignContext): Promise<GuardSummary>;
+  check(tx: VersionedTransaction, expectation: Expectation, context?: SignContext): Promise<CheckedSummary>;
   /** Checks, then adds our signature to `tx` in place. Nothing is signed when the check fails. */
-  sign(tx: VersionedTransaction, expectation: Expectation, context?: SignContext): Promise<{ tx: VersionedTransaction; summary: GuardSummary }>;
-  /**
-   * The same for a base64 transaction as Jupiter hands them out: resolves with the signed base64 and our
-   * signature (base58; the transaction id when we pay the fee). Bytes that do not decode are refused.
-   */
-  signBase64(base64: string, expectation: Expectation, context?: SignContext): Promise<{ signed: string; signature: string; summary: GuardSummary }>;
+  sign(tx: VersionedTransaction, expectation: Expectation, context?: SignContext): Promise<{ tx: VersionedTransaction; summary: CheckedSummary }>;
+  /** The same for a base64 transaction as Jupiter hands them out. Bytes that do not decode are refused. */
+  signBase64(base64: string, expectation: Expectation, context?: SignContext): Promise<SignedBase64>;
 }
 
+const isEmpty = (sig: Uint8Array | undefined): boolean => sig === undefined || sig.every((b) => b === 0);
+
 export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigner {
-  const { wallet, audit, log, ...guard } = options;
+  const { wallet, audit, log, effects, ...guard } = options;
   const address = wallet.address;
-  const check = async (tx: VersionedTransaction | string, expectation: Expectation, context: SignContext = {}): Promise<GuardSummary> => {
+  const check = async (tx: VersionedTransaction | string, expectation: Expectation, context: SignContext = {}): Promise<CheckedSummary> => {
     try {
       const decoded = typeof tx === 'string' ? VersionedTransaction.deserialize(Buffer.from(tx, 'base64')) : tx;
-      return await checkTransaction(decoded, expectation, { ...guard, wallet: address });
+      const summary = await checkTransaction(decoded, expectation, { ...guard, wallet: address });
+      // A login challenge is signed to prove the key, never sent: there is nothing to simulate.
+      if (expectation.kind === 'login-challenge') return { ...summary, effects: null };
+      if (!effects) throw new GuardRefusal('SIMULATION_UNAVAILABLE', 'no RPC to simulate the transaction with: its effects cannot be proven', {});
+      return { ...summary, effects: await proveEffects(decoded, expectation, summary, { wallet: address, rpc: effects }) };
     } catch (error) {
       const refusal =
         error instanceof GuardRefusal
@@ -67,7 +97,10 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
       // Decoded again from the same bytes: what is signed is exactly what was checked.
       const tx = wallet.signTransaction(VersionedTransaction.deserialize(Buffer.from(base64, 'base64')));
       const index = tx.message.staticAccountKeys.findIndex((k) => k.toBase58() === address);
-      return { signed: Buffer.from(tx.serialize()).toString('base64'), signature: bs58.encode(tx.signatures[index] as Uint8Array), summary };
+      const ownSignature = bs58.encode(tx.signatures[index] as Uint8Array);
+      const first = tx.signatures[0];
+      const transactionId = isEmpty(first) ? null : bs58.encode(first as Uint8Array);
+      return { signed: Buffer.from(tx.serialize()).toString('base64'), signature: transactionId ?? ownSignature, transactionId, ownSignature, summary };
     },
   };
 }

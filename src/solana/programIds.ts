@@ -16,8 +16,16 @@ export const MEMO_PROGRAM = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDL
 export const MEMO_V1_PROGRAM = new PublicKey('Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo');
 export const JUPITER_AGGREGATOR_V6 = new PublicKey('JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4');
 
-/** Jupiter's gas wallet: the fee payer of gasless swaps (reference §3.2). */
+/** Jupiter's gas wallet: the fee payer of gasless swaps on mainnet (named in `signatureFeePayer`). */
 export const JUPITER_GAS_WALLET = 'gasTzr94Pmp4Gf8vknQnqxeYxdgwFjbgdJa4msYRpnB';
+/** Jupiter's Order Engine: the program RFQ (`jupiterz`) fills call, with the market maker as fee payer. */
+export const JUPITER_ORDER_ENGINE = new PublicKey('61DFfeTKM7trxYcPQCM78bJ794ddZprZpAwAnLiwTpYH');
+/**
+ * Jupiter's prediction-market program, as public portfolio trackers, wallet policy engines and
+ * clients built against captured orders name it. Jupiter does not publish it: operators should
+ * check it against a transaction of their own before going live (docs/security.md).
+ */
+export const JUPITER_PREDICTION_PROGRAM = '3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp';
 /** Wrapped SOL: native SOL's mint in token accounts. */
 export const SOL_MINT = 'So11111111111111111111111111111111111111112';
 

@@ -4,11 +4,11 @@
  * program and accounts as addresses. A key the guard cannot see is a key it cannot judge, so a lookup
  * table that cannot be resolved, or an index past its end, refuses the transaction.
  */
-import type { PublicKey, VersionedTransaction } from '@solana/web3.js';
+import type { VersionedTransaction } from '@solana/web3.js';
 import { GuardRefusal } from './guardRefusal.js';
+import { isActive, type LookupTableResolver, type LookupTableState } from './lookupTables.js';
 
-/** Fetches the addresses of a lookup table (the RPC adapter); undefined when it does not exist. */
-export type LookupTableResolver = (address: string) => Promise<readonly PublicKey[] | undefined>;
+export type { LookupTableResolver } from './lookupTables.js';
 
 export interface AccountMeta {
   readonly address: string;
@@ -28,6 +28,8 @@ export interface ResolvedTransaction {
   readonly signers: readonly string[];
   readonly accounts: readonly AccountMeta[];
   readonly instructions: readonly ResolvedInstruction[];
+  /** The tables the message names, as resolved. */
+  readonly lookupTables: readonly LookupTableState[];
 }
 
 export async function resolveTransaction(tx: VersionedTransaction, resolveLookupTable: LookupTableResolver | undefined): Promise<ResolvedTransaction> {
@@ -45,25 +47,32 @@ export async function resolveTransaction(tx: VersionedTransaction, resolveLookup
 
   // The runtime appends all tables' writable entries, then all tables' readonly entries.
   const lookups = message.addressTableLookups;
+  const tables: LookupTableState[] = [];
   if (lookups.length > 0) {
-    const tables: (readonly PublicKey[])[] = [];
-    for (const lookup of lookups) {
-      const table = lookup.accountKey.toBase58();
-      let addresses: readonly PublicKey[] | undefined;
-      try {
-        addresses = resolveLookupTable ? await resolveLookupTable(table) : undefined;
-      } catch (error) {
-        throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', `lookup table ${table} could not be fetched`, { table, cause: error instanceof Error ? error.message : String(error) });
-      }
-      if (!addresses) throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', `lookup table ${table} could not be resolved`, { table });
-      tables.push(addresses);
+    if (!resolveLookupTable) throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', 'the transaction uses lookup tables and no resolver was given', { tables: lookups.map((l) => l.accountKey.toBase58()) });
+    const requests = lookups.map((l) => ({ address: l.accountKey.toBase58(), minLength: Math.max(-1, ...l.writableIndexes, ...l.readonlyIndexes) + 1 }));
+    let answers;
+    try {
+      answers = await resolveLookupTable(requests);
+    } catch (error) {
+      throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', `lookup tables ${requests.map((r) => r.address).join(', ')} could not be fetched`, { cause: error instanceof Error ? error.message : String(error) });
     }
-    const pick = (tableIndex: number, index: number): string => {
-      const address = tables[tableIndex]?.[index];
-      const table = lookups[tableIndex]?.accountKey.toBase58();
-      if (!address) throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', `lookup table ${table} has no entry ${index}`, { table, index });
-      return address.toBase58();
-    };
+    requests.forEach((request, t) => {
+      const table = request.address;
+      const answer = answers[t];
+      if (answer === undefined || answer === 'missing') throw new GuardRefusal('LOOKUP_TABLE_MISSING', `lookup table ${table} does not exist`, { table });
+      if (answer === 'invalid') throw new GuardRefusal('LOOKUP_TABLE_INVALID', `account ${table} is not an address lookup table`, { table });
+      if (!isActive(answer)) throw new GuardRefusal('LOOKUP_TABLE_DEACTIVATED', `lookup table ${table} is deactivated (slot ${answer.deactivationSlot})`, { table, deactivationSlot: answer.deactivationSlot.toString() });
+      if (answer.addresses.length < request.minLength) {
+        throw new GuardRefusal('LOOKUP_TABLE_INDEX_OUT_OF_RANGE', `lookup table ${table} holds ${answer.addresses.length} addresses; the transaction reads index ${request.minLength - 1}`, {
+          table,
+          length: answer.addresses.length,
+          index: request.minLength - 1,
+        });
+      }
+      tables.push(answer);
+    });
+    const pick = (t: number, index: number): string => (tables[t] as LookupTableState).addresses[index] as string;
     lookups.forEach((l, t) => l.writableIndexes.forEach((i) => accounts.push({ address: pick(t, i), signer: false, writable: true })));
     lookups.forEach((l, t) => l.readonlyIndexes.forEach((i) => accounts.push({ address: pick(t, i), signer: false, writable: false })));
   }
@@ -85,5 +94,6 @@ export async function resolveTransaction(tx: VersionedTransaction, resolveLookup
     signers: statics.slice(0, numRequiredSignatures),
     accounts,
     instructions,
+    lookupTables: tables,
   };
 }

@@ -5,8 +5,8 @@
  * An RPC URL often carries a provider key (`…?api-key=…`): the URL is registered with the Redactor and
  * never appears in a message, so errors and logs name only the method.
  *
- * Not here: `getAddressLookupTable` (for the guard's `resolveLookupTable`). The simulator does not
- * serve it (its transactions use no lookup tables), so it could not be tested; see docs/executor.md.
+ * Accounts are read raw (`encoding: base64`): the guard parses lookup tables and token accounts
+ * itself rather than trusting a node's `jsonParsed` view.
  */
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
@@ -54,6 +54,23 @@ export interface TokenAccount {
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
 
+/** An account as the node holds it, data decoded from base64. */
+export interface AccountState {
+  readonly lamports: bigint;
+  readonly owner: string;
+  readonly data: Buffer;
+  readonly executable: boolean;
+}
+
+/** What `simulateTransaction` says: the error (null on success) and the asked-for accounts after. */
+export interface SimulationResult {
+  readonly err: unknown;
+  readonly logs: readonly string[];
+  readonly accounts: readonly (AccountState | null)[];
+  readonly unitsConsumed: number | null;
+  readonly slot: number;
+}
+
 export interface SolanaRpc {
   getLatestBlockhash(commitment?: Commitment): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
   getBlockHeight(commitment?: Commitment): Promise<number>;
@@ -63,6 +80,13 @@ export interface SolanaRpc {
   getSignatureStatuses(signatures: readonly string[]): Promise<(SignatureStatus | null)[]>;
   getBalance(address: string): Promise<bigint>;
   getTokenAccountsByOwner(owner: string, filter: { mint: string } | { programId: string }): Promise<TokenAccount[]>;
+  /** Raw accounts (null where none exists), at most 100 addresses a call. */
+  getMultipleAccounts(addresses: readonly string[], commitment?: Commitment): Promise<{ slot: number; accounts: (AccountState | null)[] }>;
+  /**
+   * Simulates unsigned (or partly signed) wire bytes without signature checks and returns the
+   * listed accounts as they would be afterwards. Nothing is committed on chain.
+   */
+  simulateTransaction(base64: string, options: { accounts: readonly string[]; commitment?: Commitment }): Promise<SimulationResult>;
 }
 
 export interface SolanaRpcOptions {
@@ -102,6 +126,30 @@ const TokenAccounts = z.looseObject({
     }),
   ),
 });
+
+const RawAccount = z
+  .looseObject({
+    lamports: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]),
+    owner: z.string().min(32).max(44),
+    data: z.tuple([z.string(), z.literal('base64')]).rest(z.unknown()),
+    executable: z.boolean(),
+  })
+  .nullable();
+const MultipleAccounts = z.looseObject({ context: Context, value: z.array(RawAccount) });
+const Simulation = z.looseObject({
+  context: Context,
+  value: z.looseObject({
+    err: z.unknown(),
+    logs: z.array(z.string()).nullish(),
+    accounts: z.array(RawAccount).nullish(),
+    unitsConsumed: z.number().nullish(),
+  }),
+});
+
+function accountState(raw: z.output<typeof RawAccount>): AccountState | null {
+  if (raw === null) return null;
+  return { lamports: BigInt(raw.lamports), owner: raw.owner, data: Buffer.from(raw.data[0], 'base64'), executable: raw.executable };
+}
 
 export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
   const redactor = options.redactor ?? new Redactor();
@@ -187,6 +235,26 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
         amount: BigInt(a.account.data.parsed.info.tokenAmount.amount),
         decimals: a.account.data.parsed.info.tokenAmount.decimals,
       }));
+    },
+    async getMultipleAccounts(addresses, commitment) {
+      const r = await call('getMultipleAccounts', [[...addresses], { encoding: 'base64', ...(commitment === undefined ? {} : { commitment }) }], MultipleAccounts);
+      if (r.value.length !== addresses.length) throw new RpcError('RPC_MALFORMED_RESPONSE', 'getMultipleAccounts', `asked for ${addresses.length} accounts, got ${r.value.length}`);
+      return { slot: r.context.slot, accounts: r.value.map(accountState) };
+    },
+    async simulateTransaction(base64, simulateOptions) {
+      const config = {
+        encoding: 'base64',
+        sigVerify: false,
+        replaceRecentBlockhash: false,
+        commitment: simulateOptions.commitment ?? 'confirmed',
+        accounts: { encoding: 'base64', addresses: [...simulateOptions.accounts] },
+      };
+      const r = await call('simulateTransaction', [base64, config], Simulation);
+      const accounts = (r.value.accounts ?? []).map(accountState);
+      if (accounts.length !== simulateOptions.accounts.length) {
+        throw new RpcError('RPC_MALFORMED_RESPONSE', 'simulateTransaction', `asked for ${simulateOptions.accounts.length} accounts after, got ${accounts.length}`);
+      }
+      return { err: r.value.err ?? null, logs: r.value.logs ?? [], accounts, unitsConsumed: r.value.unitsConsumed ?? null, slot: r.context.slot };
     },
   };
 }

@@ -21,7 +21,7 @@ import { intentRoutes, type IntentRoutes } from './intentRoute.js';
 import { createPredictionClaimHandler } from './predictionClaimHandler.js';
 import { predictionRoutes } from './predictionParams.js';
 import { createPredictionPartialSellHandler, createPredictionSellHandler } from './predictionSellHandler.js';
-import { createSwapHandler } from './swapHandler.js';
+import { createSwapHandler, DEFAULT_SWAP_POLICY, type SwapPolicy } from './swapHandler.js';
 import { swapRoute } from './swapParams.js';
 import { createVaultCancelHandler } from './vaultCancelHandler.js';
 import { cancelVaultOrderRoute, placeVaultOrderRoute } from './vaultParams.js';
@@ -41,6 +41,8 @@ export interface HandlerSetDeps {
   readonly orders: TriggerOrders;
   readonly clock: Clock;
   readonly decimalsOf: (mint: string) => Promise<number>;
+  /** Routers never asked for, and the slippage cap when a strategy sets none. */
+  readonly swap?: SwapPolicy | undefined;
 }
 
 export interface HandlerSet {
@@ -52,9 +54,10 @@ export interface HandlerSet {
 
 export function createHandlerSet(deps: HandlerSetDeps): HandlerSet {
   const { client, rpc, signer, journal, orders, clock, decimalsOf } = deps;
+  const policy = deps.swap ?? DEFAULT_SWAP_POLICY;
   const prediction = { client, rpc, signer, journal, clock };
   const handlers: IntentHandler[] = [
-    createSwapHandler({ client, rpc, signer, clock, decimalsOf }),
+    createSwapHandler({ client, rpc, signer, clock, decimalsOf, policy }),
     createPredictionSellHandler(prediction),
     createPredictionPartialSellHandler(prediction),
     createPredictionClaimHandler(prediction),

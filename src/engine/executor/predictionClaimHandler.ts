@@ -68,7 +68,7 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
           build: { positionPubkey: p.positionPubkey, ownerPubkey: p.ownerPubkey },
         });
       }
-      const signed = await signer.signBase64(build.transaction, { kind: 'prediction-claim' }, { strategy: row.strategy, intentId: row.id });
+      const signed = await signer.signBase64(build.transaction, { kind: 'prediction-claim', position: params.positionPubkey }, { strategy: row.strategy, intentId: row.id });
       const bytes = Buffer.from(signed.signed, 'base64');
       const execution = (build as { execution?: { context?: unknown } }).execution;
       if (execution && typeof execution.context === 'object' && execution.context !== null) contexts.set(signed.signature, execution.context as Record<string, unknown>);

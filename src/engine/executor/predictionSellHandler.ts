@@ -12,6 +12,7 @@
 import { type CreateOrderResponse, sellPartial, sellPosition } from '../../jupiter/prediction.js';
 import { type JupiterClient, Priority } from '../../jupiter/transport.js';
 import type { Clock } from '../../clock.js';
+import type { PredictionSellExpectation } from '../../solana/expectation.js';
 import type { GuardedSigner } from '../../solana/guardedSigner.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
 import type { Journal, SignedRecord } from '../../store/journal.js';
@@ -97,7 +98,14 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
       };
       // Journaled before anything is signed: the order these bytes open is how history is read later.
       journal.recordTriggerIds(row.id, { orderId: build.order.orderPubkey ?? undefined }, 'prediction.built', { ...summary, context: build.execution?.context ?? null });
-      const expectation = { kind: shape === 'whole' ? 'prediction-sell' : 'prediction-partial-sell' } as const;
+      const expectation: PredictionSellExpectation = {
+        kind: shape === 'whole' ? 'prediction-sell' : 'prediction-partial-sell',
+        position: params.positionPubkey,
+        isYes: params.isYes,
+        maxContracts: params.contractsMicro,
+        minPriceMicroUsd: params.minSellPriceMicroUsd ?? 0n,
+        externalOrderId: build.externalOrderId ?? null,
+      };
       const signed = await signer.signBase64(transaction, expectation, { strategy: row.strategy, intentId: row.id });
       const bytes = Buffer.from(signed.signed, 'base64');
       if (build.execution?.context) contexts.set(signed.signature, build.execution.context);

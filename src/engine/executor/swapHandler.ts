@@ -7,6 +7,8 @@
 import { VersionedTransaction } from '@solana/web3.js';
 import { ApiError, ExecuteFailedError, type JupiterClient, Priority, swap, SwapOrderError, TransportError } from '../../jupiter/index.js';
 import type { ExecuteResponse } from '../../jupiter/swap.js';
+import { type OrderResponse, ROUTERS } from '../../jupiter/schemas/swap.js';
+import type { SwapExpectation } from '../../solana/expectation.js';
 import type { GuardedSigner } from '../../solana/guardedSigner.js';
 import { RpcError, type SolanaRpc } from '../../solana/rpc.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
@@ -27,10 +29,29 @@ export interface SwapHandlerOptions {
   readonly clock: Clock;
   /** Decimals of a mint (token pins, search results): fills need both legs' decimals. */
   readonly decimalsOf: (mint: string) => number | Promise<number>;
+  readonly policy?: SwapPolicy | undefined;
+}
+
+/** What the operator's config says about every swap. */
+export interface SwapPolicy {
+  /** Routers never asked for (`api.exclude_routers`). */
+  readonly excludeRouters: readonly string[];
+  /** The slippage cap when the strategy sets none lower (`guard.max_slippage_bps`). */
+  readonly maxSlippageBps: number;
+}
+
+export const DEFAULT_SWAP_POLICY: SwapPolicy = { excludeRouters: [], maxSlippageBps: 300 };
+
+/** The least output an intent accepts: the checked quote's output less the slippage cap, rounded down. */
+export function minimumOut(quotedOut: bigint, slippageCapBps: number): bigint {
+  return (quotedOut * BigInt(10_000 - slippageCapBps)) / 10_000n;
 }
 
 export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
   const { client, rpc, signer, clock } = options;
+  const policy = options.policy ?? DEFAULT_SWAP_POLICY;
+  // `iris` is Metis's older name: the API takes the current one.
+  const routers = [...new Set(policy.excludeRouters.map((r) => (r === 'iris' ? 'metis' : r)))].filter((r): r is (typeof ROUTERS)[number] => (ROUTERS as readonly string[]).includes(r));
 
   return {
     kind: SWAP_KIND,
@@ -47,9 +68,7 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
             amount: params.amount,
             taker: signer.address,
             ...(params.slippageBps === undefined ? {} : { slippageBps: params.slippageBps }),
-            // RFQ transactions need a market maker's signature and a program the guard does not allow
-            // (docs/security.md): asking for them would only produce refusals.
-            excludeRouters: ['jupiterz'],
+            ...(routers.length === 0 ? {} : { excludeRouters: routers }),
           },
           { signal: context.signal, priority: Priority.Place },
         );
@@ -61,7 +80,7 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
       const transaction = quote.transaction;
       if (transaction === null || transaction === undefined || transaction === '') throw new IntentRefusedError('QUOTE_UNBUILDABLE', 'the order carries no transaction');
       const gasless = swap.isGasless(quote, signer.address);
-      const signed = await signer.signBase64(transaction, { kind: 'swap', inputMint: params.inputMint, outputMint: params.outputMint, maxInAmount: params.amount, gasless }, { strategy: row.strategy, intentId: row.id });
+      const signed = await signer.signBase64(transaction, swapExpectation(params, quote, signer.address, policy), { strategy: row.strategy, intentId: row.id });
       const bytes = Buffer.from(signed.signed, 'base64');
       const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
       // Without the order's lastValidBlockHeight, now + 150 is an upper bound (the blockhash is no
@@ -153,6 +172,33 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
 }
 
 /** Risk checks the intent carries, on the quote, before anything is signed. */
+/**
+ * What the guard holds the transaction to: the intent's input, the checked quote's output less the
+ * slippage cap, the answer's payer when someone else pays (gasless, or an RFQ maker) and the fees
+ * it declares we pay back to that payer.
+ */
+export function swapExpectation(params: SwapParams, quote: OrderResponse, wallet: string, policy: SwapPolicy): SwapExpectation {
+  const cap = Math.min(params.slippageBps ?? policy.maxSlippageBps, policy.maxSlippageBps);
+  const quotedOut = BigInt(quote.outAmount);
+  const rfq = quote.router === 'jupiterz' && typeof quote.maker === 'string' && quote.maker !== '';
+  const payer = quote.signatureFeePayer ?? null;
+  const someoneElsePays = payer !== null && payer !== wallet;
+  return {
+    kind: 'swap',
+    inputMint: params.inputMint,
+    outputMint: params.outputMint,
+    maxInAmount: params.amount,
+    minOutAmount: minimumOut(quotedOut, cap),
+    quotedOutAmount: quotedOut,
+    maxSlippageBps: cap,
+    gasless: someoneElsePays,
+    ...(someoneElsePays && payer !== null ? { feePayer: payer } : {}),
+    // A gasless payer takes its fees back from the taker in SOL: at most what the answer declares.
+    declaredFeeLamports: someoneElsePays ? BigInt(Math.ceil(quote.signatureFeeLamports ?? 0)) + BigInt(Math.ceil(quote.prioritizationFeeLamports ?? 0)) : 0n,
+    ...(rfq ? { rfqMaker: quote.maker as string } : {}),
+  };
+}
+
 function checkQuote(params: SwapParams, quote: { inputMint: string; outputMint: string; inAmount: string; priceImpact?: number | null | undefined; priceImpactPct?: string | null | undefined }): void {
   if (quote.inputMint !== params.inputMint || quote.outputMint !== params.outputMint || BigInt(quote.inAmount) !== params.amount) {
     throw new IntentRefusedError('QUOTE_MISMATCH', `the quote is for ${quote.inAmount} ${quote.inputMint} → ${quote.outputMint}, not the intent's ${params.amount} ${params.inputMint} → ${params.outputMint}`);
