@@ -97,11 +97,13 @@ export function createLookupTableResolver(options: LookupTableResolverOptions): 
 
 /** A resolver over fixed table accounts (address → base64 account data), for offline use. */
 export function staticLookupTables(tables: ReadonlyMap<string, Uint8Array>): LookupTableResolver {
-  return async (requests) =>
-    requests.map((r) => {
-      const data = tables.get(r.address);
-      if (data === undefined) return 'missing';
-      return parseLookupTable(r.address, ADDRESS_LOOKUP_TABLE_PROGRAM, data) ?? 'invalid';
-    });
+  return (requests) =>
+    Promise.resolve(
+      requests.map((r): LookupTableAnswer => {
+        const data = tables.get(r.address);
+        if (data === undefined) return 'missing';
+        return parseLookupTable(r.address, ADDRESS_LOOKUP_TABLE_PROGRAM, data) ?? 'invalid';
+      }),
+    );
 }
 

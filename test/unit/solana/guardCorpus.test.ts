@@ -1,44 +1,85 @@
-import { createHash } from 'node:crypto';
+import type { Keypair} from '@solana/web3.js';
 import { PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import type { Expectation } from '../../../src/solana/expectation.js';
+import type { Expectation, SwapExpectation } from '../../../src/solana/expectation.js';
 import { checkTransaction, type GuardOptions } from '../../../src/solana/guard.js';
 import { GuardRefusal, type RefusalReason } from '../../../src/solana/guardRefusal.js';
-import { JUPITER_GAS_WALLET } from '../../../src/solana/programIds.js';
+import { programAuthority } from '../../../src/solana/swapRules.js';
 import { ProgramId } from '../../../src/sim/programIds.js';
-import { computeBudget, jupiterRoute, memo, predictionCall, transferInstructions } from '../../../src/sim/txBuilder.js';
+import { computeBudget, memo, transferInstructions } from '../../../src/sim/txBuilder.js';
+import { claimIx, JUP as JUP6, ORDER_ENGINE, orderIx, type OrderArgs, presign, routeIx, type RouteArgs, routeV2Ix, sharedRouteIx, tablesResolver } from './jupiterTx.js';
 import {
   ata, BLOCKHASH, createAta, depositIxs, JUP, keypair, loginMemo, lookupTable, SOL, STRANGER, swapIxs, system, token, tx, unknownProgram, USDC, VAULT, vault, W, wallet, withdrawalIxs,
 } from './txFactory.js';
 
-const PREDICTION = ProgramId.jupiterPredictionSim.toBase58();
-const options: GuardOptions = { wallet, predictionPrograms: [PREDICTION] };
+const options: GuardOptions = { wallet };
 
 const login: Expectation = { kind: 'login-challenge' };
 const deposit: Expectation = { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault };
 const solDeposit: Expectation = { kind: 'vault-deposit', mint: SOL, amount: 1_000_000_000n, vault };
 const withdrawal: Expectation = { kind: 'vault-withdrawal', vault };
-const swap: Expectation = { kind: 'swap', inputMint: SOL, outputMint: USDC, maxInAmount: 100_000_000n };
-const sell: Expectation = { kind: 'prediction-sell' };
-const claim: Expectation = { kind: 'prediction-claim' };
+const swap: SwapExpectation = { kind: 'swap', inputMint: SOL, outputMint: USDC, maxInAmount: 100_000_000n, minOutAmount: 990_000n, quotedOutAmount: 1_000_000n, maxSlippageBps: 100 };
 
-const GAS = new PublicKey(JUPITER_GAS_WALLET);
+const GAS = keypair('guard-gas-payer');
+const PROTOCOL = keypair('guard-protocol-signer');
+const MAKER = keypair('guard-rfq-maker');
 const position = keypair('guard-position').publicKey;
+const market = keypair('guard-market').publicKey;
+const orderAccount = keypair('guard-order').publicKey;
 const other = keypair('guard-other-signer').publicKey;
+const sell: Expectation = { kind: 'prediction-sell', position: position.toBase58(), isYes: false, maxContracts: 5_000_000n, minPriceMicroUsd: 400_000n, externalOrderId: 'ext-1' };
+const claim: Expectation = { kind: 'prediction-claim', position: position.toBase58() };
 
-/** A Jupiter route whose account at `index` is replaced. */
-function routeWith(index: number, account: PublicKey, inAmount = 100_000_000n): TransactionInstruction {
-  const ix = jupiterRoute(W, SOL, USDC, inAmount, 1n, 50);
-  const keys = ix.keys.map((k, i) => (i === index ? { ...k, pubkey: account } : k));
-  return new TransactionInstruction({ programId: ix.programId, keys, data: ix.data });
+/** The route our swap intent expects, with `change` applied. */
+function route(change: Partial<RouteArgs> = {}): TransactionInstruction {
+  return routeIx({ authority: W, source: ata(W, SOL), userDestination: ata(W, USDC), destinationMint: new PublicKey(USDC), inAmount: 100_000_000n, quotedOutAmount: 1_000_000n, ...change });
 }
 
-function jupiterCall(name: string): TransactionInstruction {
-  const ix = jupiterRoute(W, SOL, USDC, 1n, 1n, 50);
-  const data = Buffer.from(ix.data);
-  createHash('sha256').update(`global:${name}`).digest().subarray(0, 8).copy(data, 0);
-  return new TransactionInstruction({ programId: ix.programId, keys: ix.keys, data });
+/** A prediction sale as Jupiter builds it: its payer and protocol co-signer have signed already. */
+function saleTx(change: Partial<OrderArgs> = {}, signers: Keypair[] = [GAS, PROTOCOL]): VersionedTransaction {
+  const ix = orderIx({
+    payer: GAS.publicKey,
+    owner: W,
+    protocol: PROTOCOL.publicKey,
+    market,
+    position,
+    order: orderAccount,
+    funding: ata(W, USDC),
+    mint: new PublicKey(USDC),
+    externalOrderId: 'ext-1',
+    isYes: false,
+    isBuy: false,
+    contracts: 5_000_000n,
+    priceBound: 400_000n,
+    ...change,
+  });
+  return presign(tx(change.payer ?? GAS.publicKey, [...computeBudget(200_000, 1_000), ix]), signers);
 }
+
+function claimTx(change: { position?: PublicKey; funding?: PublicKey } = {}): VersionedTransaction {
+  const ix = claimIx({ payer: GAS.publicKey, owner: W, protocol: PROTOCOL.publicKey, market, position: change.position ?? position, funding: change.funding ?? ata(W, USDC), mint: new PublicKey(USDC) });
+  return presign(tx(GAS.publicKey, [ix]), [GAS, PROTOCOL]);
+}
+
+/** A gasless swap: Jupiter's payer has signed, we pay back at most what the answer declared. */
+function gaslessTx(refund: bigint, signers: Keypair[] = [GAS]): VersionedTransaction {
+  return presign(tx(GAS.publicKey, [...computeBudget(300_000, 5_000), route(), system.transfer(W, GAS.publicKey, refund)]), signers);
+}
+const gasless: SwapExpectation = { ...swap, gasless: true, feePayer: GAS.publicKey.toBase58(), declaredFeeLamports: 10_000n };
+
+/** An RFQ fill: the maker pays and signs after us at /execute. */
+function rfqTx(payer: PublicKey): VersionedTransaction {
+  const fill = new TransactionInstruction({
+    programId: ORDER_ENGINE,
+    keys: [{ pubkey: W, isSigner: true, isWritable: true }, { pubkey: MAKER.publicKey, isSigner: true, isWritable: true }, { pubkey: ata(W, SOL), isSigner: false, isWritable: true }, { pubkey: ata(W, USDC), isSigner: false, isWritable: true }],
+    data: Buffer.alloc(32, 1),
+  });
+  return tx(payer, [fill]);
+}
+const rfq: SwapExpectation = { ...swap, gasless: true, rfqMaker: MAKER.publicKey.toBase58(), feePayer: MAKER.publicKey.toBase58() };
+
+const hiddenStrangerAta = lookupTable('stranger', [ata(STRANGER, USDC)]);
+const venueTable = lookupTable('venues', [keypair('pool-a').publicKey, keypair('pool-b').publicKey, ata(STRANGER, USDC)]);
 
 interface Case {
   name: string;
@@ -47,8 +88,6 @@ interface Case {
   reason: RefusalReason;
   options?: Partial<GuardOptions>;
 }
-
-const hiddenStrangerAta = lookupTable('stranger', [ata(STRANGER, USDC)]);
 
 const corpus: Case[] = [
   // Login challenges: memo-only, signed by us alone.
@@ -75,7 +114,7 @@ const corpus: Case[] = [
   { name: 'deposit that reassigns our wallet account', expectation: deposit, build: () => tx(W, [...depositIxs(50_000_000n), system.assign(W, STRANGER)]), reason: 'ACCOUNT_REASSIGN' },
   { name: 'deposit that allocates space in our wallet account', expectation: deposit, build: () => tx(W, [...depositIxs(50_000_000n), system.allocate(W, 1)]), reason: 'ACCOUNT_REASSIGN' },
   { name: 'deposit calling an unknown program', expectation: deposit, build: () => tx(W, [...depositIxs(50_000_000n), unknownProgram()]), reason: 'PROGRAM_NOT_ALLOWED' },
-  { name: 'deposit calling Jupiter (only swaps may)', expectation: deposit, build: () => tx(W, [...depositIxs(50_000_000n), jupiterRoute(W, USDC, SOL, 1n, 1n, 50)]), reason: 'PROGRAM_NOT_ALLOWED' },
+  { name: 'deposit calling Jupiter (only swaps may)', expectation: deposit, build: () => tx(W, [...depositIxs(50_000_000n), route()]), reason: 'PROGRAM_NOT_ALLOWED' },
   { name: 'deposit that pays rent for a stranger\'s account', expectation: deposit, build: () => tx(W, [...depositIxs(50_000_000n), createAta(W, STRANGER, JUP)]), reason: 'ATA_FOR_STRANGER' },
   { name: 'deposit co-signed by an unexpected key', expectation: deposit, build: () => tx(W, [...depositIxs(50_000_000n), memo('hi', other)]), reason: 'UNEXPECTED_SIGNER' },
   { name: 'deposit that mints tokens', expectation: deposit, build: () => tx(W, [...depositIxs(50_000_000n), token.mintTo(JUP, ata(W, JUP), W)]), reason: 'INSTRUCTION_NOT_ALLOWED' },
@@ -91,15 +130,15 @@ const corpus: Case[] = [
     name: 'deposit to a stranger hidden behind a resolved lookup table',
     expectation: deposit,
     build: () => tx(W, [token.transferCheckedTo(W, ata(STRANGER, USDC), USDC, 50_000_000n)], [hiddenStrangerAta]),
-    options: { resolveLookupTable: (address) => Promise.resolve(address === hiddenStrangerAta.key.toBase58() ? hiddenStrangerAta.state.addresses : undefined) },
+    options: { resolveLookupTable: tablesResolver([hiddenStrangerAta]) },
     reason: 'TRANSFER_TO_STRANGER',
   },
   {
     name: 'lookup table that is shorter than the transaction says',
     expectation: deposit,
     build: () => tx(W, [token.transferCheckedTo(W, ata(STRANGER, USDC), USDC, 50_000_000n)], [hiddenStrangerAta]),
-    options: { resolveLookupTable: () => Promise.resolve([]) },
-    reason: 'UNRESOLVED_LOOKUP_TABLE',
+    options: { resolveLookupTable: tablesResolver([hiddenStrangerAta], { length: 0 }) },
+    reason: 'LOOKUP_TABLE_INDEX_OUT_OF_RANGE',
   },
   { name: 'lookup table fetch fails', expectation: deposit, build: () => tx(W, [token.transferCheckedTo(W, ata(STRANGER, USDC), USDC, 1n)], [hiddenStrangerAta]), options: { resolveLookupTable: () => Promise.reject(new Error('rpc down')) }, reason: 'UNRESOLVED_LOOKUP_TABLE' },
   // Withdrawals: nothing leaves the wallet, and the vault's funds come to us.
@@ -111,19 +150,84 @@ const corpus: Case[] = [
   { name: 'withdrawal paid by the vault', expectation: withdrawal, build: () => tx(VAULT, withdrawalIxs(10n)), reason: 'FEE_PAYER_MISMATCH' },
   // Swaps: Jupiter only, bounded input, output to us.
   { name: 'swap of more than the intended input', expectation: swap, build: () => tx(W, swapIxs(100_000_001n)), reason: 'AMOUNT_EXCEEDS_INTENT' },
-  { name: 'swap whose output goes to a stranger', expectation: swap, build: () => tx(W, [routeWith(3, ata(STRANGER, USDC))]), reason: 'SWAP_ACCOUNT_MISMATCH' },
-  { name: 'swap that takes input from our USDC account', expectation: swap, build: () => tx(W, [routeWith(2, ata(W, USDC))]), reason: 'SWAP_ACCOUNT_MISMATCH' },
-  { name: 'swap through an unrecognised Jupiter instruction', expectation: swap, build: () => tx(W, [jupiterCall('exact_out_route')]), reason: 'INSTRUCTION_NOT_ALLOWED' },
+  { name: 'swap whose output goes to a stranger', expectation: swap, build: () => tx(W, [route({ userDestination: ata(STRANGER, USDC) })]), reason: 'SWAP_DESTINATION_NOT_OURS' },
+  { name: 'swap that takes input from our USDC account', expectation: swap, build: () => tx(W, [route({ source: ata(W, USDC) })]), reason: 'SWAP_ACCOUNT_MISMATCH' },
+  { name: 'swap through a Jupiter instruction that is not a swap', expectation: swap, build: () => tx(W, [new TransactionInstruction({ programId: JUP6, keys: [], data: Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]) })]), reason: 'INSTRUCTION_NOT_ALLOWED' },
+  // Jupiter v6 by its IDL: every account that can receive funds, the exact data, the amounts it states.
+  { name: 'route whose optional destinationTokenAccount pays a stranger', expectation: swap, build: () => tx(W, [route({ destination: ata(STRANGER, USDC) })]), reason: 'SWAP_DESTINATION_NOT_OURS' },
+  { name: 'route with trailing bytes that would read as a larger amount from the end', expectation: swap, build: () => tx(W, [route({ inAmount: 1n, trailing: Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0]) })]), reason: 'ROUTE_DATA_MALFORMED' },
+  { name: 'route with a platform fee into a stranger\'s account', expectation: swap, build: () => tx(W, [route({ platformFeeBps: 50, platformFeeAccount: ata(STRANGER, USDC) })]), reason: 'PLATFORM_FEE_NOT_ALLOWED' },
+  { name: 'route with a platform fee and no fee account of ours configured', expectation: swap, build: () => tx(W, [route({ platformFeeBps: 50 })]), reason: 'PLATFORM_FEE_NOT_ALLOWED' },
+  { name: 'route allowing more slippage than the cap', expectation: swap, build: () => tx(W, [route({ slippageBps: 5_000 })]), reason: 'SLIPPAGE_EXCEEDS_CAP' },
+  { name: 'route quoting less output than the checked quote', expectation: swap, build: () => tx(W, [route({ quotedOutAmount: 999_999n })]), reason: 'QUOTED_OUT_BELOW_MINIMUM' },
+  { name: 'route whose plan uses a venue newer than the decoder', expectation: swap, build: () => tx(W, [route({ steps: [{ variant: 250 }] })]), reason: 'ROUTE_PLAN_UNDECODABLE' },
+  { name: 'route whose plan is truncated', expectation: swap, build: () => tx(W, [route({ steps: [{ variant: 17, fields: [] }] })]), reason: 'ROUTE_DATA_MALFORMED' },
+  { name: 'ExactOut route where an ExactIn swap was asked', expectation: swap, build: () => tx(W, [route({ name: 'exact_out_route' })]), reason: 'SWAP_MODE_NOT_ALLOWED' },
+  { name: 'token-ledger route whose input amount is not in the data', expectation: swap, build: () => tx(W, [route({ name: 'route_with_token_ledger' })]), reason: 'SWAP_MODE_NOT_ALLOWED' },
+  { name: 'route into another mint than the intent\'s', expectation: swap, build: () => tx(W, [route({ destinationMint: new PublicKey(JUP), userDestination: ata(W, JUP) })]), reason: 'MINT_MISMATCH' },
+  { name: 'route authorised by another wallet', expectation: swap, build: () => tx(W, [route({ authority: other })]), reason: 'UNEXPECTED_SIGNER' },
+  {
+    name: 'route whose destination is a stranger\'s account hidden behind a lookup table',
+    expectation: swap,
+    build: () => tx(W, [route({ destination: ata(STRANGER, USDC), venues: [keypair('pool-a').publicKey] })], [venueTable]),
+    options: { resolveLookupTable: tablesResolver([venueTable]) },
+    reason: 'SWAP_DESTINATION_NOT_OURS',
+  },
+  { name: 'route_v2 paying a stranger', expectation: swap, build: () => tx(W, [routeV2Ix({ authority: W, source: ata(W, SOL), userDestination: ata(STRANGER, USDC), destinationMint: new PublicKey(USDC), sourceMint: new PublicKey(SOL), inAmount: 1n, quotedOutAmount: 1_000_000n })]), reason: 'SWAP_DESTINATION_NOT_OURS' },
+  { name: 'route_v2 carrying a platform fee', expectation: swap, build: () => tx(W, [routeV2Ix({ authority: W, source: ata(W, SOL), userDestination: ata(W, USDC), destinationMint: new PublicKey(USDC), sourceMint: new PublicKey(SOL), inAmount: 1n, quotedOutAmount: 1_000_000n, platformFeeBps: 20 })]), reason: 'PLATFORM_FEE_NOT_ALLOWED' },
+  {
+    name: 'shared-accounts route through a fake program authority',
+    expectation: swap,
+    build: () => tx(W, [shared({ programAuthority: other })]),
+    reason: 'SWAP_ACCOUNT_MISMATCH',
+  },
+  {
+    name: 'shared-accounts route whose program destination is a stranger\'s account',
+    expectation: swap,
+    build: () => tx(W, [shared({ programDestination: ata(STRANGER, USDC) })]),
+    reason: 'SWAP_DESTINATION_NOT_OURS',
+  },
+  { name: 'shared-accounts route delivering to a stranger', expectation: swap, build: () => tx(W, [shared({ destination: ata(STRANGER, USDC) })]), reason: 'SWAP_DESTINATION_NOT_OURS' },
+  // Lookup tables gone bad.
+  { name: 'lookup table that does not exist', expectation: swap, build: () => tx(W, [route({ venues: [keypair('pool-a').publicKey] })], [venueTable]), options: { resolveLookupTable: tablesResolver([venueTable], { missing: true }) }, reason: 'LOOKUP_TABLE_MISSING' },
+  { name: 'lookup table that is deactivated', expectation: swap, build: () => tx(W, [route({ venues: [keypair('pool-a').publicKey] })], [venueTable]), options: { resolveLookupTable: tablesResolver([venueTable], { deactivated: true }) }, reason: 'LOOKUP_TABLE_DEACTIVATED' },
+  { name: 'account named as a lookup table that is not one', expectation: swap, build: () => tx(W, [route({ venues: [keypair('pool-a').publicKey] })], [venueTable]), options: { resolveLookupTable: tablesResolver([venueTable], { invalid: true }) }, reason: 'LOOKUP_TABLE_INVALID' },
+  { name: 'lookup table shorter than the index the transaction reads', expectation: swap, build: () => tx(W, [route({ venues: [keypair('pool-b').publicKey] })], [venueTable]), options: { resolveLookupTable: tablesResolver([venueTable], { length: 1 }) }, reason: 'LOOKUP_TABLE_INDEX_OUT_OF_RANGE' },
+  // Payers and signers.
+  { name: 'swap whose fee payer was swapped for a stranger (not a gasless answer)', expectation: swap, build: () => presign(tx(GAS.publicKey, swapIxs(1n)), [GAS]), reason: 'FEE_PAYER_MISMATCH' },
+  { name: 'gasless swap whose payer has not signed', expectation: gasless, build: () => gaslessTx(1n, []), reason: 'FEE_PAYER_MISMATCH' },
+  { name: 'gasless swap whose payer signature does not verify', expectation: gasless, build: () => { const t = gaslessTx(1n); flip(t, GAS); return t; }, reason: 'SIGNATURE_INVALID' },
+  { name: 'gasless swap paid by another payer than the answer named', expectation: { ...gasless, feePayer: other.toBase58() }, build: () => gaslessTx(1n), reason: 'FEE_PAYER_MISMATCH' },
+  { name: 'gasless swap paying back more than the declared fees', expectation: gasless, build: () => gaslessTx(10_001n), reason: 'GASLESS_FEE_EXCEEDS_DECLARED' },
+  { name: 'swap with an extra signer whose signature would come from elsewhere', expectation: swap, build: () => tx(W, [...swapIxs(1n), memo('x', other)]), reason: 'UNEXPECTED_SIGNER' },
+  { name: 'RFQ fill paid by someone other than the maker the answer named', expectation: rfq, build: () => rfqTx(other), reason: 'RFQ_MAKER_MISMATCH' },
+  { name: 'RFQ fill when the answer named no maker', expectation: swap, build: () => rfqTx(W), reason: 'PROGRAM_NOT_ALLOWED' },
   { name: 'swap with a tip to a stranger', expectation: swap, build: () => tx(W, [...swapIxs(1n), system.transfer(W, STRANGER, 1_000_000n)]), reason: 'TRANSFER_TO_STRANGER' },
-  { name: 'swap with an outrageous priority fee', expectation: swap, build: () => tx(W, [...computeBudget(1_400_000, 1_000_000_000), jupiterRoute(W, SOL, USDC, 1n, 1n, 50)]), reason: 'PRIORITY_FEE_EXCEEDS_CAP' },
-  { name: 'swap claimed gasless but paid by a stranger', expectation: { ...swap, gasless: true }, build: () => tx(STRANGER, swapIxs(1n)), reason: 'FEE_PAYER_MISMATCH' },
-  { name: 'gasless swap that spends another taker\'s funds, not needing our signature', expectation: { ...swap, gasless: true }, build: () => tx(GAS, [jupiterRoute(other, SOL, USDC, 1n, 1n, 50)]), reason: 'WALLET_NOT_SIGNER' },
+  { name: 'swap with an outrageous priority fee', expectation: swap, build: () => tx(W, [...computeBudget(1_400_000, 1_000_000_000), route()]), reason: 'PRIORITY_FEE_EXCEEDS_CAP' },
+  { name: 'swap claimed gasless but paid by a stranger who has not signed', expectation: { ...swap, gasless: true }, build: () => tx(STRANGER, swapIxs(1n)), reason: 'FEE_PAYER_MISMATCH' },
+  { name: 'gasless swap that spends another taker\'s funds, not needing our signature', expectation: gasless, build: () => presign(tx(GAS.publicKey, [route({ authority: other })]), [GAS]), reason: 'WALLET_NOT_SIGNER' },
   { name: 'swap without any route', expectation: swap, build: () => tx(W, [...computeBudget(300_000, 1)]), reason: 'SWAP_ACCOUNT_MISMATCH' },
   { name: 'swap through a program that is not Jupiter', expectation: swap, build: () => tx(W, [...swapIxs(1n), unknownProgram()]), reason: 'PROGRAM_NOT_ALLOWED' },
   // Prediction exits: proceeds in, nothing out.
-  { name: 'prediction sell that also sends USDC to a stranger', expectation: sell, build: () => tx(W, [predictionCall('close_order', W, position, 1n), token.transferChecked(W, STRANGER, USDC, 1n)]), reason: 'OUTFLOW_NOT_ALLOWED' },
-  { name: 'prediction claim through an unconfigured program', expectation: claim, build: () => tx(W, [predictionCall('claim_position', W, position, 1n)]), options: { predictionPrograms: [] }, reason: 'PROGRAM_NOT_ALLOWED' },
-  { name: 'prediction claim that sends SOL out', expectation: claim, build: () => tx(W, [predictionCall('claim_position', W, position, 1n), system.transfer(W, STRANGER, 1n)]), reason: 'OUTFLOW_NOT_ALLOWED' },
+  { name: 'prediction sell that also sends USDC to a stranger', expectation: sell, build: () => presign(tx(GAS.publicKey, [saleIx(), token.transferChecked(W, STRANGER, USDC, 1n)]), [GAS, PROTOCOL]), reason: 'OUTFLOW_NOT_ALLOWED' },
+  { name: 'prediction claim through an unconfigured program', expectation: claim, build: () => claimTx(), options: { predictionPrograms: [ProgramId.system.toBase58()] }, reason: 'PROGRAM_NOT_ALLOWED' },
+  { name: 'prediction claim that sends SOL out', expectation: claim, build: () => presign(tx(GAS.publicKey, [claimIxFor(), system.transfer(W, STRANGER, 1n)]), [GAS, PROTOCOL]), reason: 'OUTFLOW_NOT_ALLOWED' },
+  // The prediction program's order, field by field.
+  { name: 'prediction buy where a sell was asked', expectation: sell, build: () => saleTx({ isBuy: true }), reason: 'PREDICTION_BUY_NOT_ALLOWED' },
+  { name: 'prediction sale at a lower price floor than the strategy\'s', expectation: sell, build: () => saleTx({ priceBound: 399_999n }), reason: 'PREDICTION_PRICE_BELOW_FLOOR' },
+  { name: 'prediction sale of more contracts than the position', expectation: sell, build: () => saleTx({ contracts: 5_000_001n }), reason: 'PREDICTION_CONTRACTS_EXCEED_POSITION' },
+  { name: 'prediction sale of another owner\'s position', expectation: sell, build: () => saleTx({ owner: other }), reason: 'WALLET_NOT_SIGNER' },
+  { name: 'prediction sale of another position', expectation: sell, build: () => saleTx({ position: keypair('guard-position-2').publicKey }), reason: 'PREDICTION_POSITION_MISMATCH' },
+  { name: 'prediction sale of the other side', expectation: sell, build: () => saleTx({ isYes: true }), reason: 'PREDICTION_SIDE_MISMATCH' },
+  { name: 'prediction sale under another order id than the API answered', expectation: sell, build: () => saleTx({ externalOrderId: 'ext-2' }), reason: 'PREDICTION_ORDER_ID_MISMATCH' },
+  { name: 'prediction sale paying proceeds into a stranger\'s account', expectation: sell, build: () => saleTx({ funding: ata(STRANGER, USDC) }), reason: 'PREDICTION_FUNDS_NOT_OURS' },
+  { name: 'prediction sale whose co-signer signature does not verify', expectation: sell, build: () => { const t = saleTx(); flip(t, PROTOCOL); return t; }, reason: 'SIGNATURE_INVALID' },
+  { name: 'prediction sale whose co-signer has not signed', expectation: sell, build: () => saleTx({}, [GAS]), reason: 'UNEXPECTED_SIGNER' },
+  { name: 'prediction sale whose payer has not signed', expectation: sell, build: () => saleTx({}, [PROTOCOL]), reason: 'FEE_PAYER_MISMATCH' },
+  { name: 'prediction sale with an instruction of the program jupbot does not know', expectation: sell, build: () => presign(tx(GAS.publicKey, [saleIx(), new TransactionInstruction({ programId: ProgramId.system, keys: [], data: Buffer.alloc(0) })]), [GAS, PROTOCOL]), reason: 'MALFORMED_TRANSACTION' },
+  { name: 'prediction claim of another position', expectation: claim, build: () => claimTx({ position: keypair('guard-position-2').publicKey }), reason: 'PREDICTION_POSITION_MISMATCH' },
+  { name: 'prediction order where a claim was asked', expectation: claim, build: () => saleTx(), reason: 'PREDICTION_LAYOUT_UNKNOWN' },
+  { name: 'prediction claim paying out to a stranger', expectation: claim, build: () => claimTx({ funding: ata(STRANGER, USDC) }), reason: 'PREDICTION_FUNDS_NOT_OURS' },
   // Malformed.
   {
     name: 'token transfer with truncated data',
@@ -133,9 +237,42 @@ const corpus: Case[] = [
   },
 ];
 
+/** Damages one byte of the present signature of `signer`. */
+function flip(t: VersionedTransaction, signer: Keypair): void {
+  const slot = t.message.staticAccountKeys.findIndex((k) => k.equals(signer.publicKey));
+  const sig = t.signatures[slot] as Uint8Array;
+  sig[3] = (sig[3] ?? 0) ^ 1;
+}
+
+function shared(change: Partial<Parameters<typeof sharedRouteIx>[0]> = {}): TransactionInstruction {
+  const authority = new PublicKey(programAuthority(3));
+  return sharedRouteIx({
+    id: 3,
+    programAuthority: authority,
+    authority: W,
+    source: ata(W, SOL),
+    programSource: ata(authority, SOL),
+    programDestination: ata(authority, USDC),
+    destination: ata(W, USDC),
+    sourceMint: new PublicKey(SOL),
+    destinationMint: new PublicKey(USDC),
+    inAmount: 100_000_000n,
+    quotedOutAmount: 1_000_000n,
+    ...change,
+  });
+}
+
+function saleIx(): TransactionInstruction {
+  return orderIx({ payer: GAS.publicKey, owner: W, protocol: PROTOCOL.publicKey, market, position, order: orderAccount, funding: ata(W, USDC), mint: new PublicKey(USDC), externalOrderId: 'ext-1', isYes: false, isBuy: false, contracts: 5_000_000n, priceBound: 400_000n });
+}
+
+function claimIxFor(): TransactionInstruction {
+  return claimIx({ payer: GAS.publicKey, owner: W, protocol: PROTOCOL.publicKey, market, position, funding: ata(W, USDC), mint: new PublicKey(USDC) });
+}
+
 describe('the guard refuses the attack corpus', () => {
-  it('has at least 25 crafted refusals', () => {
-    expect(corpus.length).toBeGreaterThanOrEqual(25);
+  it('has at least 90 crafted refusals', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(90);
   });
 
   it.each(corpus.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
@@ -165,9 +302,9 @@ describe('the guard accepts the legitimate shapes', () => {
 
   it('a deposit whose accounts come through a resolved lookup table', async () => {
     const table = lookupTable('vault', [ata(VAULT, USDC)]);
-    const resolveLookupTable = (address: string) => Promise.resolve(address === table.key.toBase58() ? table.state.addresses : undefined);
-    const summary = await checkTransaction(tx(W, [token.transferChecked(W, VAULT, USDC, 50_000_000n)], [table]), deposit, { ...options, resolveLookupTable });
+    const summary = await checkTransaction(tx(W, [token.transferChecked(W, VAULT, USDC, 50_000_000n)], [table]), deposit, { ...options, resolveLookupTable: tablesResolver([table]) });
     expect(summary.outflows[0]?.amount).toBe(50_000_000n);
+    expect(summary.lookupTables).toEqual([table.key.toBase58()]);
   });
 
   it('a Token-2022 deposit, and a SOL deposit that wraps first as the real API may', async () => {
@@ -196,8 +333,44 @@ describe('the guard accepts the legitimate shapes', () => {
     await expect(checkTransaction(tx(W, withdrawalIxs(10n, SOL)), withdrawal, options)).resolves.toMatchObject({ outflows: [] });
   });
 
-  it('a swap at the bound, and a gasless one paid by Jupiter', async () => {
-    await expect(checkTransaction(tx(W, swapIxs(100_000_000n)), swap, options)).resolves.toMatchObject({ outflows: [{ mint: SOL, amount: 100_000_000n }] });
-    await expect(checkTransaction(tx(GAS, swapIxs(5n)), { ...swap, gasless: true }, options)).resolves.toMatchObject({ feePayer: JUPITER_GAS_WALLET });
+  it('a swap at the bound, a route_v2 and a shared-accounts route', async () => {
+    await expect(checkTransaction(tx(W, swapIxs(100_000_000n)), swap, options)).resolves.toMatchObject({ outflows: [{ mint: SOL, amount: 100_000_000n }], solBudgetLamports: 5_000n + 1_500n });
+    const v2 = routeV2Ix({ authority: W, source: ata(W, SOL), userDestination: ata(W, USDC), destinationMint: new PublicKey(USDC), sourceMint: new PublicKey(SOL), inAmount: 100_000_000n, quotedOutAmount: 1_000_000n });
+    const summaryV2 = await checkTransaction(tx(W, [v2]), swap, options);
+    expect(summaryV2.swaps.map((x) => [x.name, x.inAmount, x.quotedOutAmount, x.slippageBps])).toEqual([['route_v2', 100_000_000n, 1_000_000n, 50]]);
+    const summaryShared = await checkTransaction(tx(W, [shared()]), swap, options);
+    expect(summaryShared.swaps[0]?.name).toBe('shared_accounts_route');
+  });
+
+  it('a route whose venues sit behind a lookup table, with our own fee account', async () => {
+    const fee = ata(W, USDC);
+    const summary = await checkTransaction(tx(W, [route({ venues: [keypair('pool-a').publicKey, keypair('pool-b').publicKey], platformFeeBps: 20, platformFeeAccount: fee })], [venueTable]), swap, {
+      ...options,
+      resolveLookupTable: tablesResolver([venueTable]),
+      platformFeeAccounts: [fee.toBase58()],
+    });
+    expect(summary.lookupTables).toEqual([venueTable.key.toBase58()]);
+    expect(summary.swaps[0]?.platformFeeBps).toBe(20);
+  });
+
+  it('a gasless swap paid and signed by Jupiter, with the declared fee paid back', async () => {
+    const summary = await checkTransaction(gaslessTx(10_000n), gasless, options);
+    expect(summary.feePayer).toBe(GAS.publicKey.toBase58());
+    expect(summary.signatures).toEqual([{ address: GAS.publicKey.toBase58(), state: 'present' }, { address: wallet, state: 'ours' }]);
+    // We pay no network fee, only the declared refund.
+    expect(summary.solBudgetLamports).toBe(10_000n);
+  });
+
+  it('an RFQ fill whose maker signs after us', async () => {
+    const summary = await checkTransaction(rfqTx(MAKER.publicKey), rfq, options);
+    expect(summary.signatures).toEqual([{ address: MAKER.publicKey.toBase58(), state: 'empty' }, { address: wallet, state: 'ours' }]);
+  });
+
+  it('a prediction sale and a claim, paid by Jupiter and co-signed by its protocol signer', async () => {
+    const sale = await checkTransaction(saleTx(), sell, options);
+    expect(sale.predictions).toMatchObject([{ type: 'order', isBuy: false, contracts: 5_000_000n, priceBoundMicroUsd: 400_000n, externalOrderId: 'ext-1' }]);
+    expect(sale.signatures.map((x) => x.state)).toEqual(['present', 'ours', 'present']);
+    const claimed = await checkTransaction(claimTx(), claim, options);
+    expect(claimed.predictions).toMatchObject([{ type: 'claim', position: position.toBase58() }]);
   });
 });

@@ -4,7 +4,8 @@
  */
 import { AddressLookupTableAccount, Keypair, PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { associatedTokenAddress, derivedAddress, ProgramId, USDC_MINT } from '../../../src/sim/programIds.js';
-import { computeBudget, jupiterRoute, memo, transferChecked, transferInstructions } from '../../../src/sim/txBuilder.js';
+import { computeBudget, memo, transferChecked, transferInstructions } from '../../../src/sim/txBuilder.js';
+import { routeIx } from './jupiterTx.js';
 
 export const BLOCKHASH = derivedAddress('guard-test:blockhash').toBase58();
 export const USDC = USDC_MINT;
@@ -49,8 +50,9 @@ export function withdrawalIxs(amount: bigint, mint = USDC): TransactionInstructi
   return transferInstructions(W, VAULT, W, mint, amount, 6);
 }
 
-export function swapIxs(inAmount: bigint, inputMint = SOL, outputMint = USDC): TransactionInstruction[] {
-  return [...computeBudget(300_000, 5_000), jupiterRoute(W, inputMint, outputMint, inAmount, 1n, 50)];
+/** A v6 `route` from our `inputMint` account to our `outputMint` account, quoting `quotedOut`. */
+export function swapIxs(inAmount: bigint, inputMint = SOL, outputMint = USDC, quotedOut = 1_000_000n): TransactionInstruction[] {
+  return [...computeBudget(300_000, 5_000), routeIx({ authority: W, source: ata(W, inputMint), userDestination: ata(W, outputMint), destinationMint: new PublicKey(outputMint), inAmount, quotedOutAmount: quotedOut })];
 }
 
 export const loginMemo = (signer: PublicKey = W): TransactionInstruction => memo('Sign this message to authenticate with Jupiter Trigger Order API: 00ff', signer);
