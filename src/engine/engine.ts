@@ -10,8 +10,7 @@ import type { ReadinessCheck } from '../ops/opsServer.js';
 import type { OutageMonitor } from '../ops/outage.js';
 import type { Redactor } from '../ops/redact.js';
 import type { Random } from '../random.js';
-import { createGuardedSigner } from '../solana/guardedSigner.js';
-import { createLookupTableResolver } from '../solana/lookupTables.js';
+import { createRpcGuardedSigner } from '../solana/guardedSigner.js';
 import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
 import { loadWallet } from '../solana/loadWallet.js';
 import type { AuditLog } from '../store/audit.js';
@@ -116,15 +115,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   options.onWallet?.(wallet.address);
   // The simulator serves the RPC next to the APIs; live mode has its own node.
   const rpc = options.rpc ?? createSolanaRpc({ url: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url, clock, redactor });
-  const signer = createGuardedSigner({
-    wallet,
-    audit,
-    log,
-    effects: rpc,
-    resolveLookupTable: createLookupTableResolver({ rpc, clock }),
-    predictionPrograms: config.prediction.program_ids,
-    platformFeeAccounts: config.guard.platform_fee_accounts,
-  });
+  const signer = createRpcGuardedSigner({ wallet, audit, log, rpc, clock, predictionPrograms: config.prediction.program_ids, platformFeeAccounts: config.guard.platform_fee_accounts });
   const session = createTriggerSession({
     client,
     wallet,

@@ -6,12 +6,14 @@
  */
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../ops/log.js';
 import type { AuditLog } from '../store/audit.js';
 import { type EffectsReport, type EffectsRpc, proveEffects } from './effects.js';
 import { describeExpectation, type Expectation } from './expectation.js';
 import { checkTransaction, type GuardOptions, type GuardSummary } from './guard.js';
 import { GuardRefusal } from './guardRefusal.js';
+import { createLookupTableResolver } from './lookupTables.js';
 import type { Wallet } from './wallet.js';
 
 export interface GuardedSignerOptions extends Omit<GuardOptions, 'wallet'> {
@@ -103,4 +105,13 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
       return { signed: Buffer.from(tx.serialize()).toString('base64'), signature: transactionId ?? ownSignature, transactionId, ownSignature, summary };
     },
   };
+}
+
+/**
+ * The guarded signer as the daemon runs it: lookup tables resolved and effects simulated through one
+ * RPC node (the simulator's in paper mode and in tests, `rpc.url` live).
+ */
+export function createRpcGuardedSigner(options: Omit<GuardedSignerOptions, 'effects' | 'resolveLookupTable'> & { readonly rpc: EffectsRpc; readonly clock: Clock }): GuardedSigner {
+  const { rpc, clock, ...rest } = options;
+  return createGuardedSigner({ ...rest, effects: rpc, resolveLookupTable: createLookupTableResolver({ rpc, clock }) });
 }

@@ -1,4 +1,4 @@
-import { VersionedTransaction } from '@solana/web3.js';
+import { PublicKey, VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,35 @@ import { AuditLog } from '../../../src/store/audit.js';
 import { MemoryStream } from '../../support/memoryStream.js';
 import { freshStore } from '../store/helpers.js';
 import { SECRET_BASE58, SECRET_JSON, SecretCapture } from './secretCapture.js';
-import { depositIxs, loginMemo, STRANGER, system, tx, USDC, vault, W } from './txFactory.js';
+import type { EffectsRpc } from '../../../src/solana/effects.js';
+import type { AccountState } from '../../../src/solana/rpc.js';
+import { ProgramId } from '../../../src/sim/programIds.js';
+import { ata, depositIxs, loginMemo, STRANGER, system, tx, USDC, vault, W, wallet as walletAddress } from './txFactory.js';
+
+/** A node whose simulation shows `spent` USDC leaving our account and the fee leaving the wallet. */
+function node(spent: bigint): EffectsRpc & { simulations: number } {
+  const usdc = (amount: bigint): AccountState => {
+    const d = Buffer.alloc(165);
+    ProgramIdMint.copy(d, 0);
+    W.toBuffer().copy(d, 32);
+    d.writeBigUInt64LE(amount, 64);
+    return { lamports: 2_039_280n, owner: ProgramId.token.toBase58(), data: d, executable: false };
+  };
+  const sol = (lamports: bigint): AccountState => ({ lamports, owner: ProgramId.system.toBase58(), data: Buffer.alloc(0), executable: false });
+  const usdcAta = ata(W, USDC).toBase58();
+  const state = (after: boolean) => (address: string): AccountState | null =>
+    address === walletAddress ? sol(after ? 1_000_000_000n - 100_000n : 1_000_000_000n) : address === usdcAta ? usdc(after ? 60_000_000n - spent : 60_000_000n) : null;
+  const rpc = {
+    simulations: 0,
+    getMultipleAccounts: (addresses: readonly string[]) => Promise.resolve({ slot: 1, accounts: addresses.map(state(false)) }),
+    simulateTransaction: (_b: string, o: { accounts: readonly string[] }) => {
+      rpc.simulations += 1;
+      return Promise.resolve({ err: null, logs: [], accounts: o.accounts.map(state(true)), unitsConsumed: 1, slot: 1 });
+    },
+  };
+  return rpc;
+}
+const ProgramIdMint = new PublicKey(USDC).toBuffer();
 
 const capture = new SecretCapture();
 afterAll(() => {
@@ -19,14 +47,14 @@ afterAll(() => {
   capture.assertClean();
 });
 
-function setup() {
+function setup(effects: EffectsRpc | null = node(50_000_000n)) {
   const { db, clock } = freshStore();
   const redactor = new Redactor();
   const out = new MemoryStream();
   const log = createLogger({ destination: out, redactor, clock });
   const wallet = fromSecretText(SECRET_JSON, { redactor });
   const audit = new AuditLog(db, clock);
-  const signer = createGuardedSigner({ wallet, audit, log });
+  const signer = createGuardedSigner({ wallet, audit, log, effects: effects ?? undefined });
   const done = (): void => {
     capture.text(out.text);
     capture.database(db);
@@ -58,6 +86,19 @@ describe('the guarded signer', () => {
     expect(JSON.parse(rows[0]?.data ?? '{}')).toMatchObject({ reason: 'MEMO_ONLY_VIOLATION', expectation: { kind: 'login-challenge' } });
     expect(out.lines().some((l) => l['reason'] === 'MEMO_ONLY_VIOLATION')).toBe(true);
     done();
+  });
+
+  it('signs nothing whose effects it cannot prove, or whose simulation shows more leaving', async () => {
+    const offline = setup(null);
+    const deposit = tx(W, depositIxs(50_000_000n));
+    await expect(offline.signer.sign(deposit, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault })).rejects.toMatchObject({ reason: 'SIMULATION_UNAVAILABLE' });
+    const greedy = setup(node(50_000_001n));
+    await expect(greedy.signer.sign(deposit, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault })).rejects.toMatchObject({ reason: 'EFFECT_OUTFLOW_EXCEEDS_INTENT' });
+    expect(Array.from(deposit.signatures[0] as Uint8Array).every((b) => b === 0)).toBe(true);
+    // A login challenge is never sent: it needs no simulation.
+    await expect(offline.signer.sign(tx(W, [loginMemo()]), { kind: 'login-challenge' })).resolves.toMatchObject({ summary: { effects: null } });
+    offline.done();
+    greedy.done();
   });
 
   it('records an undecodable transaction as malformed', async () => {

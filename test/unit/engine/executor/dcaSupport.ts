@@ -17,7 +17,7 @@ import type { OrderSnapshot } from '../../../../src/engine/feeds/orders.js';
 import type { AuthedJupiterClient } from '../../../../src/jupiter/transport.js';
 import { craftDeposit, createDcaOrder, createPriceOrder, getAllDcaHistory, getAllOrderHistory, getVault, registerVault } from '../../../../src/jupiter/trigger.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
-import { createGuardedSigner } from '../../../../src/solana/guardedSigner.js';
+import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import type { PlaceDcaVaultOrderIntent } from '../../../../src/strategies/intents.js';
 import type { PlanInput } from '../../../../src/store/journal.js';
 import { TypedEmitter } from '../../../../src/typedEmitter.js';
@@ -57,7 +57,7 @@ export function dcaWorld(seed = 'dca'): DcaWorld {
     bootDca() {
       const stack = w.bootVault();
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: simFetch(w.sim) });
-      const signer = createGuardedSigner({ wallet: w.wallet, audit: stack.audit });
+      const signer = createRpcGuardedSigner({ wallet: w.wallet, audit: stack.audit, rpc, clock: w.clock });
       const deps = { authed: stack.authed, rpc, signer, journal: stack.journal, orders: stack.orders, clock: w.clock, decimalsOf };
       const dca = createDcaPlaceHandler(deps);
       const executor = createExecutor({ journal: stack.journal, rpc, clock: w.clock, handlers: [createVaultPlaceHandler(deps), createVaultCancelHandler(deps), dca] });

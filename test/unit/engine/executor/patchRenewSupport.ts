@@ -11,7 +11,7 @@ import { createVaultRenewHandler } from '../../../../src/engine/executor/vaultRe
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { type AuthedJupiterClient, withBearer } from '../../../../src/jupiter/transport.js';
 import { createRandom } from '../../../../src/random.js';
-import { createGuardedSigner } from '../../../../src/solana/guardedSigner.js';
+import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc, type SolanaRpc } from '../../../../src/solana/rpc.js';
 import { AuditLog } from '../../../../src/store/audit.js';
 import type { Db } from '../../../../src/store/db.js';
@@ -45,7 +45,7 @@ export function bootFull(w: VaultWorld, seed = 'patch-renew'): FullVaultStack {
   client.events.on('request', (e) => routes.push(`${e.method} ${e.route}`));
   const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch });
-  const signer = createGuardedSigner({ wallet: w.wallet, audit });
+  const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock });
   const orders = new TriggerOrders(db);
   const place = createVaultPlaceHandler({ authed, rpc, signer, journal, orders, clock: w.clock, decimalsOf: (mint) => (mint === SOL ? 9 : 6) });
   const cancel = createVaultRenewHandler(createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock }), w.clock);

@@ -11,7 +11,7 @@ import { createJupiterClient, type JupiterClient } from '../../../../src/jupiter
 import { getAllPositions, type Position } from '../../../../src/jupiter/prediction.js';
 import { createRandom } from '../../../../src/random.js';
 import { ProgramId } from '../../../../src/sim/programIds.js';
-import { createGuardedSigner } from '../../../../src/solana/guardedSigner.js';
+import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import type { ClaimPositionIntent, PartialSellIntent, SellPositionIntent } from '../../../../src/strategies/intents.js';
 import { AuditLog } from '../../../../src/store/audit.js';
@@ -22,7 +22,7 @@ import { track } from '../../store/helpers.js';
 import { simFetch, world as swapWorld, type World } from './support.js';
 
 /** The simulator's stand-in for Jupiter's prediction program: what `prediction.program_ids` holds in paper mode. */
-export const PREDICTION_PROGRAM = ProgramId.jupiterPredictionSim.toBase58();
+export const PREDICTION_PROGRAM = '3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp';
 export const NBA_MARKET = 'NBA-1001-M1';
 export const NBA_EVENT = 'NBA-1001';
 
@@ -58,7 +58,7 @@ export function predictionWorld(seed = 'prediction'): PredictionWorld {
       const routes: string[] = [];
       client.events.on('request', (e) => routes.push(e.route));
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch });
-      const signer = createGuardedSigner({ wallet: w.wallet, audit, predictionPrograms: options.predictionPrograms ?? [PREDICTION_PROGRAM] });
+      const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock, predictionPrograms: options.predictionPrograms ?? [PREDICTION_PROGRAM] });
       const deps = { client, rpc, signer, journal, clock: w.clock };
       const handlers = [createPredictionSellHandler(deps), createPredictionPartialSellHandler(deps), createPredictionClaimHandler(deps)];
       const executor = createExecutor({ journal, rpc, clock: w.clock, handlers });

@@ -13,7 +13,7 @@ import { createJupiterClient, type JupiterClient } from '../../../../src/jupiter
 import { createRandom } from '../../../../src/random.js';
 import { createSimulator, type Simulator } from '../../../../src/sim/simulator.js';
 import type { GuardOptions } from '../../../../src/solana/guard.js';
-import { createGuardedSigner } from '../../../../src/solana/guardedSigner.js';
+import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc, type SolanaRpc } from '../../../../src/solana/rpc.js';
 import { fromSecretText, type Wallet } from '../../../../src/solana/wallet.js';
 import type { SwapIntent } from '../../../../src/strategies/intents.js';
@@ -86,7 +86,7 @@ export function world(seed = 'executor'): World {
       const routes: string[] = [];
       client.events.on('request', (e) => routes.push(e.route));
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc?api-key=secret-rpc-key', clock, fetch });
-      const signer = createGuardedSigner({ wallet, audit, ...options.guard });
+      const signer = createRpcGuardedSigner({ wallet, audit, rpc, clock, ...options.guard });
       const handler = createSwapHandler({ client, rpc, signer, clock, decimalsOf: (mint) => DECIMALS[mint] ?? 6 });
       const executor = createExecutor({ journal, rpc, clock, handlers: [handler], maxAttempts: options.maxAttempts });
       return { db, audit, journal, client, rpc, executor, routes };

@@ -11,7 +11,7 @@ import { createVaultPlaceHandler } from '../../../../src/engine/executor/vaultPl
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { type AuthedJupiterClient, withBearer } from '../../../../src/jupiter/transport.js';
 import { createRandom } from '../../../../src/random.js';
-import { createGuardedSigner } from '../../../../src/solana/guardedSigner.js';
+import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import type { PlaceVaultOrderIntent, VaultOrderParams } from '../../../../src/strategies/intents.js';
 import { AuditLog } from '../../../../src/store/audit.js';
@@ -59,7 +59,7 @@ export function vaultWorld(seed = 'vault'): VaultWorld {
       client.events.on('request', (e) => routes.push(e.route));
       const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch });
-      const signer = createGuardedSigner({ wallet: w.wallet, audit });
+      const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock });
       const orders = new TriggerOrders(db);
       const handler = createVaultPlaceHandler({ authed, rpc, signer, journal, orders, clock: w.clock, decimalsOf: (mint) => (mint === SOL ? 9 : 6) });
       const cancel = createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock });

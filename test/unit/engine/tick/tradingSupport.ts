@@ -23,7 +23,7 @@ import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { withBearer } from '../../../../src/jupiter/transport.js';
 import { createRandom } from '../../../../src/random.js';
 import { ProgramId } from '../../../../src/sim/programIds.js';
-import { createGuardedSigner } from '../../../../src/solana/guardedSigner.js';
+import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import { AuditLog } from '../../../../src/store/audit.js';
 import type { Db } from '../../../../src/store/db.js';
@@ -81,7 +81,6 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
   // A generous rate: the limiter would otherwise park polls on the manual clock between advances.
   const client = createJupiterClient({ baseUrl: 'http://sim.local', apiKey: 'trading-test-key', requestsPerSecond: 1000, clock, random: createRandom('trading'), fetch });
   const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
-  const signer = createGuardedSigner({ wallet: w.wallet, audit, predictionPrograms: [ProgramId.jupiterPredictionSim.toBase58()] });
   const abort = new AbortController();
 
   // engine.ts: the feed set, started before trading.
@@ -102,6 +101,7 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
   // trading.ts from here on.
   const journal = new Journal(db, audit, clock);
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock, fetch });
+  const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock });
   const balances = createBalancesFeed({ rpc, clock, wallet: w.wallet.address, intervalMs });
   const decimalsOf = decimalsResolver({ strategies: () => loaded, prices: () => feeds.prices.state().value, client });
   const orders = new TriggerOrders(db);
