@@ -28,7 +28,7 @@ export function pubkey(address: string): PublicKey {
 
 /**
  * Every program and well-known address the simulator puts into a transaction. The transaction
- * guard (issue 5) allow-lists exactly these, so each one is listed with its source in docs/simulator.md.
+ * guard allow-lists exactly these, so each one is listed with its source in docs/simulator.md.
  */
 export const ProgramId = {
   system: pubkey('11111111111111111111111111111111'),
@@ -40,10 +40,10 @@ export const ProgramId = {
   /** Jupiter Aggregator v6: the program /order transactions call. */
   jupiterAggregatorV6: pubkey('JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4'),
   /**
-   * Jupiter's prediction-market program id is not in our reference; this stand-in is derived from a
-   * fixed label so it never collides with a real program. The guard must take it from configuration.
+   * Jupiter's prediction-market program, as independent public sources name it (Jupiter publishes
+   * no IDL or id): the simulator's prediction orders and claims call it, laid out as observed.
    */
-  jupiterPredictionSim: derivedAddress('jupbot-sim:prediction-program'),
+  jupiterPrediction: pubkey('3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp'),
 } as const;
 
 /** Jupiter's gas wallet: the fee payer of gasless swaps (reference §3.2). */

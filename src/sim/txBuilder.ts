@@ -115,19 +115,3 @@ export function jupiterRoute(taker: PublicKey, inputMint: string, outputMint: st
     data,
   });
 }
-
-/** A call to the (stand-in) prediction program: `name` says what it does, `amount` is micro-USD or contracts. */
-export function predictionCall(name: string, owner: PublicKey, position: PublicKey, amount: bigint): TransactionInstruction {
-  const data = Buffer.alloc(16);
-  discriminator(name).copy(data, 0);
-  data.writeBigUInt64LE(amount, 8);
-  return new TransactionInstruction({
-    programId: ProgramId.jupiterPredictionSim,
-    keys: [
-      { pubkey: owner, isSigner: true, isWritable: true },
-      { pubkey: position, isSigner: false, isWritable: true },
-      { pubkey: associatedTokenAddress(owner, pubkey('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')), isSigner: false, isWritable: true },
-    ],
-    data,
-  });
-}

@@ -58,6 +58,10 @@ export function checkPredictionInstruction(ix: ResolvedInstruction, expectation:
       if (decoded.type !== 'claim') return refuse(decoded.isBuy ? 'PREDICTION_BUY_NOT_ALLOWED' : 'PREDICTION_LAYOUT_UNKNOWN', 'is an order where a claim was asked');
       if (decoded.position !== expectation.position) refuse('PREDICTION_POSITION_MISMATCH', `claims position ${decoded.position}, the intent ${expectation.position}`, { position: decoded.position });
       return decoded;
+    case 'prediction-buy':
+      // What a buy spends is bounded by the simulated effects (at most `maxAmount` of the mint).
+      if (decoded.type !== 'order' || !decoded.isBuy) return refuse('PREDICTION_LAYOUT_UNKNOWN', 'is not a buy order');
+      return decoded;
     default:
       return refuse('PROGRAM_NOT_ALLOWED', `the prediction program is not allowed for a ${expectation.kind}`);
   }

@@ -254,8 +254,10 @@ export class PredictionRoutes {
     } catch {
       throw predictionError(400, 'signedTransaction is not a valid transaction', 'invalid_type');
     }
-    const signer = decoded.tx.message.staticAccountKeys[0]?.toBase58() ?? '';
-    if (!hasValidSignature(decoded, signer)) return ok({ status: 'Failed', signature: null, error: 'Transaction signature verification failed', ...requestId });
+    // Jupiter's payer and co-signer signed when the transaction was built: the owner's signature is the one to check.
+    const message = decoded.tx.message;
+    const owners = message.staticAccountKeys.slice(0, message.header.numRequiredSignatures).map((k) => k.toBase58()).filter((k) => this.trading.isOwnerSlot(k));
+    if (owners.length === 0 || !owners.every((owner) => hasValidSignature(decoded, owner))) return ok({ status: 'Failed', signature: null, error: 'Transaction signature verification failed', ...requestId });
     try {
       const landed = this.world.chain.land(decoded);
       return ok({ status: landed.err ? 'Failed' : 'Success', signature: landed.signature, error: landed.err ? landed.err.message : null, ...requestId });

@@ -1,8 +1,8 @@
-import { PublicKey } from '@solana/web3.js';
+import { type Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { ChainFailure, type Intent } from '../chain.js';
 import { SystemWallet } from '../ledger.js';
-import { derivedAddress, USDC_MINT } from '../programIds.js';
-import { buildV0, computeBudget, predictionCall } from '../txBuilder.js';
+import { derivedAddress, SOL_MINT, USDC_MINT } from '../programIds.js';
+import { buildPredictionTransaction, claimInstruction, orderInstruction, PredictionSigners } from './predictionTransaction.js';
 import type { SimWorld } from '../world.js';
 import { MICRO, pricesOf, type PMarket, type PredictionMarkets } from './markets.js';
 import { historyWire, orderWire, positionWire, type WireContext } from './tradingWire.js';
@@ -79,11 +79,16 @@ export class PredictionTrading {
   readonly orders: POrder[] = [];
   readonly history: HistoryRow[] = [];
   tradingPausedByControl = false;
+  /** Jupiter's prediction payer and protocol co-signers, as the simulator stands in for them. */
+  readonly signers: PredictionSigners;
 
   constructor(
     private readonly world: SimWorld,
     private readonly markets: PredictionMarkets,
   ) {
+    this.signers = new PredictionSigners(world.seed);
+    // Jupiter's prediction payer pays every order's fees and the owner's account rent.
+    world.ledger.transfer(SystemWallet.treasury, this.signers.payer.publicKey.toBase58(), SOL_MINT, 1_000n * 10n ** 9n, 'genesis-gas', 'genesis');
     markets.onSettle = (market, t) => {
       for (const p of this.positions) {
         if (p.marketId !== market.marketId || p.contractsMicro === 0n) continue;
@@ -98,6 +103,11 @@ export class PredictionTrading {
 
   marketPubkey(m: PMarket | string): string {
     return derivedAddress(`jupbot-sim:prediction-market:${typeof m === 'string' ? m : m.marketId}`).toBase58();
+  }
+
+  /** Whether a required signer is a trader (not Jupiter's payer or one of its co-signers). */
+  isOwnerSlot(address: string): boolean {
+    return address !== this.signers.payer.publicKey.toBase58() && !this.signers.protocol.some((k) => k.publicKey.toBase58() === address);
   }
 
   /** A daily maintenance window (04:00–04:10 UTC) or a control pause. */
@@ -145,7 +155,7 @@ export class PredictionTrading {
     const contractsMicro = ((depositMicro * M) / unit / CONTRACT_STEP) * CONTRACT_STEP;
     if (contractsMicro === 0n) throw predictionError(400, 'Order too small', 'order_too_small');
     const position = this.positionFor(wallet, market.marketId, isYes);
-    return this.#build(wallet, market, position, { isBuy: true, contractsMicro, limit, depositMicro, depositMint, price });
+    return this.#build(wallet, market, position, { isBuy: true, contractsMicro, limit, depositMicro, depositMint, price, slippageBps: DEFAULT_SLIPPAGE_BPS });
   }
 
   buildSell(wallet: string, position: Position, contractsMicro: bigint, slippageBps = DEFAULT_SLIPPAGE_BPS): Record<string, unknown> {
@@ -156,7 +166,7 @@ export class PredictionTrading {
     const prices = pricesOf(market);
     const price = (position.isYes ? prices.sellYes : prices.sellNo) as number;
     const limit = Math.max(10_000, Math.floor(price * (1 - slippageBps / 10_000)));
-    return this.#build(wallet, market, position, { isBuy: false, contractsMicro, limit, depositMicro: 0n, depositMint: USDC_MINT, price });
+    return this.#build(wallet, market, position, { isBuy: false, contractsMicro, limit, depositMicro: 0n, depositMint: USDC_MINT, price, slippageBps });
   }
 
   buildClaim(wallet: string, position: Position): Record<string, unknown> {
@@ -166,7 +176,7 @@ export class PredictionTrading {
     if (position.claimed) throw predictionError(400, 'Position already claimed', 'already_claimed');
     const owner = new PublicKey(wallet);
     const txMeta = this.world.chain.latestBlockhash();
-    const built = buildV0(owner, txMeta.blockhash, [...computeBudget(100_000, 1_000), predictionCall('claim_position', owner, new PublicKey(position.pubkey), position.contractsMicro)]);
+    const built = this.#signed(owner, claimInstruction(this.signers.payer.publicKey, this.#protocol.publicKey, { owner, market: new PublicKey(this.marketPubkey(market)), position: new PublicKey(position.pubkey), mint: USDC_MINT }), txMeta.blockhash);
     const payout = position.contractsMicro;
     const intent: Intent = {
       kind: 'prediction-claim',
@@ -196,18 +206,48 @@ export class PredictionTrading {
     };
   }
 
+  #protocolSigner: Keypair | null = null;
+
+  /** The co-signer of the transaction being built (they rotate between builds). */
+  get #protocol(): Keypair {
+    this.#protocolSigner ??= this.signers.nextProtocol();
+    return this.#protocolSigner;
+  }
+
+  /** Compiles and pre-signs, then lets the next build take the next co-signer. */
+  #signed(owner: PublicKey, instruction: TransactionInstruction, blockhash: string, mint = USDC_MINT): ReturnType<typeof buildPredictionTransaction> {
+    const built = buildPredictionTransaction({ payer: this.signers.payer, protocol: this.#protocol }, owner, mint, blockhash, instruction);
+    this.#protocolSigner = null;
+    return built;
+  }
+
   #checkTradable(market: PMarket): void {
     if (market.status !== 'open') throw predictionError(400, 'Market is not open for trading', 'market_not_tradable');
     if (!this.tradingActive()) throw predictionError(400, 'Trading is currently paused', 'trading_inactive');
   }
 
-  #build(wallet: string, market: PMarket, position: Position, o: { isBuy: boolean; contractsMicro: bigint; limit: number; depositMicro: bigint; depositMint: string; price: number }): Record<string, unknown> {
+  #build(wallet: string, market: PMarket, position: Position, o: { isBuy: boolean; contractsMicro: bigint; limit: number; depositMicro: bigint; depositMint: string; price: number; slippageBps: number }): Record<string, unknown> {
     const owner = new PublicKey(wallet);
     const orderPubkey = this.world.ids.base58(32);
     const externalOrderId = this.world.ids.uuid();
     const txMeta = this.world.chain.latestBlockhash();
-    const amount = o.isBuy ? o.depositMicro : o.contractsMicro;
-    const built = buildV0(owner, txMeta.blockhash, [...computeBudget(200_000, 1_000), predictionCall(o.isBuy ? 'open_order' : 'close_order', owner, new PublicKey(position.pubkey), amount)]);
+    const cost = (o.contractsMicro * BigInt(o.price)) / M;
+    const order = orderInstruction(this.signers.payer.publicKey, this.#protocol.publicKey, {
+      owner,
+      market: new PublicKey(this.marketPubkey(market)),
+      position: new PublicKey(position.pubkey),
+      order: new PublicKey(orderPubkey),
+      mint: o.depositMint,
+      externalOrderId,
+      marketIdHash: marketIdHash(market.marketId),
+      isYes: position.isYes,
+      isBuy: o.isBuy,
+      contractsMicro: o.contractsMicro,
+      priceBoundMicro: BigInt(o.limit),
+      costMicro: o.isBuy ? o.depositMicro : cost,
+      slippageBps: o.slippageBps,
+    });
+    const built = this.#signed(owner, order, txMeta.blockhash, o.depositMint);
     const intent: Intent = {
       kind: o.isBuy ? 'prediction-buy' : 'prediction-sell',
       apply: (signature) => {
@@ -228,7 +268,6 @@ export class PredictionTrading {
       },
     };
     this.world.chain.registerIntent(built.messageBytes, intent);
-    const cost = (o.contractsMicro * BigInt(o.price)) / M;
     const fee = feeFor(o.contractsMicro, o.price);
     const newContracts = position.contractsMicro + (o.isBuy ? o.contractsMicro : -o.contractsMicro);
     const newCost = o.isBuy ? position.totalCostMicro + cost : position.contractsMicro === 0n ? 0n : (position.totalCostMicro * newContracts) / position.contractsMicro;

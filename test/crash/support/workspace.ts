@@ -85,7 +85,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       // Live mode: the guard refuses every prediction transaction whose program is not listed; the
       // simulator's stand-in program is what its prediction builds call.
       'prediction:',
-      `  program_ids: [${ProgramId.jupiterPredictionSim.toBase58()}]`,
+      `  program_ids: [${ProgramId.jupiterPrediction.toBase58()}]`,
       '',
     ].join('\n'),
   );

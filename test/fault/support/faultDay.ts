@@ -124,7 +124,7 @@ function configText(dir: string, url: string): string {
     // Alerts go to a webhook the test catches (deps.fetch): outages longer than down_after say so there.
     'notify: { down_after: 5m, webhooks: [{ url: "http://127.0.0.1:9/fault-day-hook", kind: generic }] }',
     // Live mode allows no prediction program until the operator names it; here it is the simulator's stand-in.
-    `prediction: { program_ids: [${ProgramId.jupiterPredictionSim.toBase58()}] }`,
+    `prediction: { program_ids: [${ProgramId.jupiterPrediction.toBase58()}] }`,
     'log: { level: info }',
     '',
   ].join('\n');

@@ -16,7 +16,7 @@ let h: Harness | undefined;
 afterEach(async () => h?.close());
 
 const decode = (base64: string): VersionedTransaction => VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
-const guardFor = (u: TriggerUser): GuardOptions => ({ wallet: u.pub, predictionPrograms: [ProgramId.jupiterPredictionSim.toBase58()] });
+const guardFor = (u: TriggerUser): GuardOptions => ({ wallet: u.pub, predictionPrograms: [ProgramId.jupiterPrediction.toBase58()] });
 
 describe('the guard accepts what the simulator builds', () => {
   it('uses the same program ids as the simulator', () => {
@@ -116,15 +116,30 @@ describe('the guard accepts what the simulator builds', () => {
     await check(buy.body.transaction, { kind: 'prediction-buy', mint: USDC, maxAmount: 10_000_000n });
     const partial = await h.call('POST', `${P}/orders`, { body: { ownerPubkey: u.pub, positionPubkey: a.pubkey, isYes: a.isYes, isBuy: false, contractsDecimal: '5' } });
     expect(partial.status).toBe(200);
-    await check(partial.body.transaction, { kind: 'prediction-partial-sell' });
+    const sale = (kind: 'prediction-sell' | 'prediction-partial-sell', p: typeof a, contracts: bigint, reply: { body: { externalOrderId: string; order: { minSellPriceUsd: string } } }): Expectation => ({
+      kind,
+      position: p.pubkey,
+      isYes: p.isYes,
+      maxContracts: contracts,
+      minPriceMicroUsd: BigInt(reply.body.order.minSellPriceUsd),
+      externalOrderId: reply.body.externalOrderId,
+    });
+    await check(partial.body.transaction, sale('prediction-partial-sell', a, 5_000_000n, partial));
+    // The same sale read against a higher floor, or fewer contracts, is refused.
+    await expect(checkTransaction(decode(partial.body.transaction), { ...sale('prediction-partial-sell', a, 5_000_000n, partial), minPriceMicroUsd: BigInt(partial.body.order.minSellPriceUsd) + 1n }, guardFor(u))).rejects.toMatchObject({ reason: 'PREDICTION_PRICE_BELOW_FLOOR' });
+    await expect(checkTransaction(decode(partial.body.transaction), sale('prediction-partial-sell', a, 4_999_999n, partial), guardFor(u))).rejects.toMatchObject({ reason: 'PREDICTION_CONTRACTS_EXCEED_POSITION' });
     const whole = await h.call('DELETE', `${P}/positions/${b.pubkey}`, { body: { ownerPubkey: u.pub } });
     expect(whole.status).toBe(200);
-    await check(whole.body.transaction, { kind: 'prediction-sell' });
+    await check(whole.body.transaction, sale('prediction-sell', b, BigInt(b.contractsMicro ?? b.contracts) , whole));
     h.sim.control.settleMarket(a.marketId, a.isYes ? 'yes' : 'no');
     const claim = await h.call('POST', `${P}/positions/${a.pubkey}/claim`, { body: { ownerPubkey: u.pub } });
     expect(claim.status).toBe(200);
-    await check(claim.body.transaction, { kind: 'prediction-claim' });
-    // Without the prediction program configured, the same claim is refused.
-    await expect(checkTransaction(decode(claim.body.transaction), { kind: 'prediction-claim' }, { wallet: u.pub })).rejects.toMatchObject({ reason: 'PROGRAM_NOT_ALLOWED' });
+    await check(claim.body.transaction, { kind: 'prediction-claim', position: a.pubkey });
+    // Paid by Jupiter's prediction payer and co-signed, both signatures present and valid.
+    const claimed = await checkTransaction(decode(claim.body.transaction), { kind: 'prediction-claim', position: a.pubkey }, guardFor(u));
+    expect(claimed.signatures.map((x) => x.state)).toEqual(['present', 'ours', 'present']);
+    expect(claimed.feePayer).not.toBe(u.pub);
+    // With another program configured, the same claim is refused.
+    await expect(checkTransaction(decode(claim.body.transaction), { kind: 'prediction-claim', position: a.pubkey }, { wallet: u.pub, predictionPrograms: [ProgramId.memo.toBase58()] })).rejects.toMatchObject({ reason: 'PROGRAM_NOT_ALLOWED' });
   });
 });
