@@ -172,6 +172,12 @@ export class Chain {
     return key;
   }
 
+  /** Gives the bytes `tampered` the effect registered for `genuine` (the hostile-answer fault). */
+  aliasIntent(genuine: Uint8Array, tampered: Uint8Array): void {
+    const intent = this.#intents.get(messageKeyOf(genuine));
+    if (intent) this.#intents.set(messageKeyOf(tampered), intent);
+  }
+
   /** Forgets an intent that can no longer land (its build was superseded). */
   dropIntent(messageKey: string): void {
     this.#intents.delete(messageKey);
