@@ -96,7 +96,7 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
   });
   const decompiled = TransactionMessage.decompile(message, { addressLookupTableAccounts: tables });
   let payer = decompiled.payerKey;
-  let instructions = [...decompiled.instructions];
+  const instructions = [...decompiled.instructions];
   let useTables = tables;
   const signersBefore = message.staticAccountKeys.slice(0, message.header.numRequiredSignatures);
   const signedBefore = signersBefore.filter((_, i) => (tx.signatures[i] ?? new Uint8Array(64)).some((b) => b !== 0));
