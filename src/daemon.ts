@@ -12,7 +12,6 @@ import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
 import { Redactor } from './ops/redact.js';
 import { createRandom, type Random } from './random.js';
-import { ProgramId } from './sim/programIds.js';
 import { createSimulator } from './sim/simulator.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';

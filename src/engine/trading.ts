@@ -14,7 +14,7 @@ import type { AuthedJupiterClient, JupiterClient } from '../jupiter/transport.js
 import type { Logger } from '../ops/log.js';
 import type { Redactor } from '../ops/redact.js';
 import type { GuardedSigner } from '../solana/guardedSigner.js';
-import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
+import type { SolanaRpc } from '../solana/rpc.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
 import { Journal } from '../store/journal.js';

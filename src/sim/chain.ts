@@ -16,11 +16,24 @@ const BASE_HEIGHT = 310_000_000;
 const SLOT_OFFSET = 12_345_678;
 export const SIGNATURE_FEE_LAMPORTS = 5_000n;
 
+/** One ledger transfer, as a simulation reports it. */
+export interface Move {
+  readonly from: string;
+  readonly to: string;
+  readonly mint: string;
+  readonly amount: bigint;
+}
+
 /** What a signed transaction asks the world to do. The ledger change lives here, not in its instructions. */
 export interface Intent {
   readonly kind: string;
   /** Applies the change; throws {@link ChainFailure} for an on-chain failure (fee still charged). */
   apply(signature: string): unknown;
+  /**
+   * The ledger transfers `apply` would make now, without making them (simulateTransaction). Throws
+   * {@link ChainFailure} where `apply` would. Every intent a client can simulate has one.
+   */
+  preview?(): readonly Move[];
   /** Extra lamports the fee payer pays (priority fees), besides signature fees. */
   readonly priorityLamports?: bigint;
 }
@@ -128,6 +141,8 @@ export class Chain {
   readonly #intents = new Map<string, Intent>();
   readonly #landed = new Map<string, Landed>();
   readonly #landedByMessage = new Map<string, string>();
+  /** Effects of bytes another service lands (Trigger deposits and withdrawals), for simulation only. */
+  readonly #previews = new Map<string, { moves: () => readonly Move[]; priorityLamports: bigint }>();
   #latest: { height: number; blockhash: string } | undefined;
 
   constructor(
@@ -172,10 +187,53 @@ export class Chain {
     return key;
   }
 
+  /** Registers what landing these bytes would move, for bytes whose intent is given only when they land. */
+  registerPreview(messageBytes: Uint8Array, moves: () => readonly Move[], priorityLamports = 0n): void {
+    if (this.#previews.size >= 10_000) this.#previews.clear();
+    this.#previews.set(messageKeyOf(messageBytes), { moves, priorityLamports });
+  }
+
+  /**
+   * What landing these bytes would do, applied to nothing: the fee payer's fee, then the intent's
+   * transfers. Signatures are not checked (a simulation is asked before signing). Throws
+   * {@link Rejection} where landing would be refused outright.
+   */
+  simulate(decoded: DecodedTx, fallback?: Intent): { moves: Move[]; err: { code: number; message: string } | null } {
+    if (this.landedFor(decoded.messageKey)) return { moves: [], err: { code: -1, message: 'This transaction has already been processed' } };
+    if (!this.blockhashValid(decoded.tx.message.recentBlockhash)) throw new Rejection('blockhash', 'Blockhash not found');
+    const intent = this.#intents.get(decoded.messageKey) ?? fallback;
+    const preview = intent?.preview ? { moves: () => (intent.preview as () => readonly Move[])(), priorityLamports: intent.priorityLamports ?? 0n } : this.#previews.get(decoded.messageKey);
+    if (!preview) throw new Rejection('unknown', 'transaction not recognised by the simulator');
+    const feePayer = (decoded.tx.message.staticAccountKeys[0] as PublicKey).toBase58();
+    const fee = SIGNATURE_FEE_LAMPORTS * BigInt(decoded.tx.message.header.numRequiredSignatures) + preview.priorityLamports;
+    if (this.ledger.balance(feePayer, SOL_MINT) < fee) throw new Rejection('fee', 'Attempt to debit an account but found no record of a prior credit.');
+    const feeMove: Move = { from: feePayer, to: SystemWallet.fees, mint: SOL_MINT, amount: fee };
+    let moves: readonly Move[];
+    try {
+      moves = preview.moves();
+    } catch (error) {
+      if (error instanceof ChainFailure) return { moves: [feeMove], err: { code: error.code, message: error.message } };
+      if (error instanceof InsufficientBalance) return { moves: [feeMove], err: { code: 1, message: 'custom program error: 0x1 (insufficient funds)' } };
+      throw error;
+    }
+    // Each debit, in order, against what the account holds by then.
+    const held = new Map<string, bigint>();
+    const balance = (wallet: string, mint: string): bigint => held.get(`${wallet}\u0000${mint}`) ?? this.ledger.balance(wallet, mint);
+    for (const m of [feeMove, ...moves]) {
+      const have = balance(m.from, m.mint);
+      if (have < m.amount) return { moves: [feeMove], err: { code: 1, message: 'custom program error: 0x1 (insufficient funds)' } };
+      held.set(`${m.from}\u0000${m.mint}`, have - m.amount);
+      held.set(`${m.to}\u0000${m.mint}`, balance(m.to, m.mint) + m.amount);
+    }
+    return { moves: [feeMove, ...moves], err: null };
+  }
+
   /** Gives the bytes `tampered` the effect registered for `genuine` (the hostile-answer fault). */
   aliasIntent(genuine: Uint8Array, tampered: Uint8Array): void {
     const intent = this.#intents.get(messageKeyOf(genuine));
     if (intent) this.#intents.set(messageKeyOf(tampered), intent);
+    const preview = this.#previews.get(messageKeyOf(genuine));
+    if (preview) this.#previews.set(messageKeyOf(tampered), preview);
   }
 
   /** Forgets an intent that can no longer land (its build was superseded). */

@@ -60,6 +60,13 @@ export function derivedAddress(label: string): PublicKey {
 /** PDA derivation tries curve points (slow in pure JS); the same few accounts recur on every quote. */
 const ataCache = new Map<string, PublicKey>();
 const ATA_CACHE_LIMIT = 10_000;
+/** Token accounts the simulator has derived, back to their owner and mint (the RPC serves them as accounts). */
+const ataOwners = new Map<string, { owner: string; mint: string; program: string }>();
+
+/** The owner and mint of an associated token account the simulator has derived, if any. */
+export function tokenAccountOwner(address: string): { owner: string; mint: string; program: string } | undefined {
+  return ataOwners.get(address);
+}
 
 /** The associated token account of `owner` for `mint` (classic Token program unless told). */
 export function associatedTokenAddress(owner: PublicKey, mint: PublicKey, tokenProgram: PublicKey = ProgramId.token): PublicKey {
@@ -69,6 +76,8 @@ export function associatedTokenAddress(owner: PublicKey, mint: PublicKey, tokenP
     ata = memoized(PublicKey.findProgramAddressSync([owner.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()], ProgramId.associatedToken)[0]);
     if (ataCache.size >= ATA_CACHE_LIMIT) ataCache.clear();
     ataCache.set(key, ata);
+    if (ataOwners.size >= ATA_CACHE_LIMIT * 5) ataOwners.clear();
+    ataOwners.set(ata.toBase58(), { owner: owner.toBase58(), mint: mint.toBase58(), program: tokenProgram.toBase58() });
   }
   return ata;
 }

@@ -1,6 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { decodeTransaction, Rejection, type DecodedTx, type Intent } from './chain.js';
+import { decodeTransaction, fullySigned, type Move, Rejection, type DecodedTx, type Intent } from './chain.js';
+import { accountAt, afterMoves } from './rpcAccounts.js';
 import type { RouteResult, SimRequest } from './http.js';
 import { associatedTokenAddress, ProgramId, SOL_MINT } from './programIds.js';
 import type { SimWorld } from './world.js';
@@ -75,8 +76,69 @@ export class SolanaRpc {
         return { context: this.#context(), value: this.#tokenAccounts(params) };
       case 'sendTransaction':
         return this.#send(params);
+      case 'getAccountInfo':
+        this.#base64Only(params[1]);
+        return { context: this.#context(), value: accountAt(this.world, this.#pubkey(params[0])) };
+      case 'getMultipleAccounts': {
+        const list = params[0];
+        if (!Array.isArray(list) || list.length > 100) throw new RpcError(-32602, 'Invalid params: expected an array of up to 100 addresses');
+        this.#base64Only(params[1]);
+        return { context: this.#context(), value: list.map((a) => accountAt(this.world, this.#pubkey(a))) };
+      }
+      case 'simulateTransaction':
+        return this.#simulate(params);
       default:
         throw new RpcError(-32601, 'Method not found');
+    }
+  }
+
+  #base64Only(config: unknown): void {
+    const encoding = (config as { encoding?: unknown } | undefined)?.encoding;
+    if (encoding !== 'base64') throw new RpcError(-32602, 'Invalid params: the simulator serves base64 encoding only');
+  }
+
+  /**
+   * `simulateTransaction`: the effects sending would have (the fee payer's fee included), applied to
+   * nothing. Signatures are checked only with `sigVerify: true`.
+   */
+  #simulate(params: unknown[]): unknown {
+    const raw = params[0];
+    const config = (params[1] ?? {}) as { encoding?: unknown; sigVerify?: unknown; replaceRecentBlockhash?: unknown; accounts?: { encoding?: unknown; addresses?: unknown } };
+    if (typeof raw !== 'string') throw new RpcError(-32602, 'Invalid params: expected an encoded transaction');
+    if (config.encoding !== 'base64') throw new RpcError(-32602, 'Invalid params: the simulator takes base64 transactions only');
+    if (config.sigVerify === true && config.replaceRecentBlockhash === true) throw new RpcError(-32602, 'Invalid params: sigVerify may not be used with replaceRecentBlockhash');
+    const addresses = config.accounts?.addresses ?? [];
+    if (!Array.isArray(addresses) || addresses.length > 100) throw new RpcError(-32602, 'Invalid params: accounts.addresses must list at most 100 addresses');
+    if (config.accounts !== undefined) this.#base64Only(config.accounts);
+    let decoded: DecodedTx;
+    try {
+      decoded = decodeTransaction(raw);
+    } catch {
+      throw new RpcError(-32602, 'invalid transaction: failed to deserialize VersionedTransaction');
+    }
+    const value = (err: unknown, moves: readonly Move[] = [], logs: string[] = []): unknown => ({
+      context: this.#context(),
+      value: {
+        err,
+        logs,
+        accounts: config.accounts === undefined ? null : addresses.map((a) => accountAt(this.world, this.#pubkey(a), afterMoves(this.world, moves))),
+        unitsConsumed: err === null ? 150_000 : 0,
+        returnData: null,
+      },
+    });
+    if (config.sigVerify === true && fullySigned(decoded) !== 'ok') return value('SignatureFailure');
+    try {
+      const generic = this.#generic(decoded).intent;
+      const outcome = this.world.chain.simulate(decoded, generic);
+      if (outcome.err) return value({ InstructionError: [0, { Custom: outcome.err.code }] }, outcome.moves, [`Program log: ${outcome.err.message}`]);
+      return value(null, outcome.moves, ['Program log: simulated']);
+    } catch (error) {
+      if (error instanceof Rejection) {
+        if (error.reason === 'blockhash') return value('BlockhashNotFound');
+        if (error.reason === 'fee') return value('AccountNotFound');
+        return value('InvalidProgramForExecution', [], [`Program log: ${error.message}`]);
+      }
+      throw error;
     }
   }
 
@@ -180,6 +242,7 @@ export class SolanaRpc {
       intent: {
         kind: 'system-transfer',
         apply: (signature) => this.world.ledger.batch(transfers.map((t) => ({ from: t.from, to: t.to, mint: SOL_MINT, amount: t.lamports })), 'transfer', signature),
+        preview: () => transfers.map((t) => ({ from: t.from, to: t.to, mint: SOL_MINT, amount: t.lamports })),
       },
     };
   }

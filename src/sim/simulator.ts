@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import { Keypair } from '@solana/web3.js';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.js';
 import { createRandom } from '../random.js';
@@ -13,7 +15,8 @@ import { Market } from './market.js';
 import { PredictionMarkets } from './prediction/markets.js';
 import { PredictionRoutes } from './prediction/predictionRoutes.js';
 import { PredictionTrading } from './prediction/trading.js';
-import { JUPITER_GAS_WALLET, SOL_MINT, USDC_MINT } from './programIds.js';
+import { SOL_MINT, USDC_MINT } from './programIds.js';
+import { LookupTables } from './lookupTables.js';
 import { SolanaRpc } from './rpc.js';
 import { SwapService } from './swap.js';
 import { syntheticTokens, TOKEN_CATALOG } from './tokenCatalog.js';
@@ -81,7 +84,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     market,
     chain: new Chain(seed, genesis, now, ledger),
     random: createRandom(`${seed}:world`),
+    lookupTables: new LookupTables(seed, () => chainSlot()),
+    gasWallet: Keypair.fromSeed(createHash('sha256').update(`${seed}:gas-wallet`).digest()),
   };
+  function chainSlot(): number {
+    return world.chain.slot();
+  }
   const gatewayIds = new IdSource(createRandom(`${seed}:gateway`));
 
   // Genesis: each mint's supply goes to the treasury; the market, Jupiter's gas wallet and the
@@ -92,7 +100,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     const depth = market.amountForUsd(t.mint, t.liquidityUsd);
     ledger.transfer(SystemWallet.treasury, SystemWallet.liquidity, t.mint, depth, 'genesis-liquidity', 'genesis');
   }
-  ledger.transfer(SystemWallet.treasury, JUPITER_GAS_WALLET, SOL_MINT, 1_000n * 10n ** 9n, 'genesis-gas', 'genesis');
+  ledger.transfer(SystemWallet.treasury, world.gasWallet.publicKey.toBase58(), SOL_MINT, 1_000n * 10n ** 9n, 'genesis-gas', 'genesis');
   ledger.transfer(SystemWallet.treasury, SystemWallet.predictionVault, USDC_MINT, 10_000_000n * 10n ** 6n, 'genesis-prediction', 'genesis');
 
   const router = new Router();

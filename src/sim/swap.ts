@@ -1,9 +1,11 @@
-import type { PublicKey } from '@solana/web3.js';
-import { ChainFailure, decodeTransaction, hasValidSignature, Rejection, SIGNATURE_FEE_LAMPORTS, type DecodedTx, type Intent } from './chain.js';
+import type { Keypair, PublicKey } from '@solana/web3.js';
+import nacl from 'tweetnacl';
+import { ChainFailure, decodeTransaction, hasValidSignature, type Move, Rejection, SIGNATURE_FEE_LAMPORTS, type DecodedTx, type Intent } from './chain.js';
 import { HttpError, ok, parseJsonBody, type RouteRequest, type RouteResult, type Router } from './http.js';
 import { SystemWallet } from './ledger.js';
 import type { Quote } from './market.js';
-import { derivedAddress, JUPITER_GAS_WALLET, SOL_MINT } from './programIds.js';
+import { associatedTokenAddress, derivedAddress, pubkey, SOL_MINT } from './programIds.js';
+import { JUPITER_EVENT_AUTHORITY, type BuiltTx } from './txBuilder.js';
 import { buildSwapTransaction } from './swapTransaction.js';
 import { isObject, isPubkey } from './validate.js';
 import type { SimWorld } from './world.js';
@@ -168,11 +170,15 @@ export class SwapService {
         gasless = true;
       }
     }
-    const feePayer = sponsor ?? (gasless ? JUPITER_GAS_WALLET : taker);
+    const gasWallet = world.gasWallet.publicKey.toBase58();
+    const feePayer = sponsor ?? (gasless ? gasWallet : taker);
     const common = { signatureFeePayer: feePayer, prioritizationFeePayer: feePayer, rentFeePayer: feePayer, requestId, totalTime: 18, taker };
     if (errorCode !== undefined) {
       return ok({ ...base, ...common, transaction: '', gasless, errorCode, errorMessage, ...(flavor === 'v2' ? { error: errorMessage, lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
     }
+    // Jupiter's gas wallet takes its fees back in SOL when the swap pays out SOL (else they are in feeBps).
+    const feeRefund = feePayer === gasWallet && outputMint === SOL_MINT ? SIGNATURE_FEE_LAMPORTS * 2n + BigInt(priorityLamports) : 0n;
+    const venue = venueOf(inputMint as string, outputMint as string, (inSpec as { decimals: number }).decimals);
     const built = buildSwapTransaction({
       payer: feePayer,
       taker,
@@ -183,13 +189,20 @@ export class SwapService {
       computeUnits: COMPUTE_UNITS,
       microLamports: Math.floor((priorityLamports * 1_000_000) / COMPUTE_UNITS),
       inAmount: amount,
-      minOut,
+      quotedOut: quote.outAmount,
       slippageBps,
+      venue: venue.swap,
+      venueAccounts: venue.accounts,
+      tables: [world.lookupTables.ensure(`pair:${venue.pair}`, [...venue.accounts, pubkey(inputMint as string), pubkey(outputMint as string), JUPITER_EVENT_AUTHORITY])],
+      platformFee: referralAccount === null || referralFee === null ? null : { account: associatedTokenAddress(pubkey(referralAccount), pubkey(outputMint as string)).toBase58(), bps: Number(referralFee) },
+      feeRefund,
     });
-    const intent = this.#intent(taker, receiver ?? taker, quote, minOut, BigInt(priorityLamports));
+    const intent = this.#intent(taker, receiver ?? taker, quote, minOut, BigInt(priorityLamports), feeRefund === 0n ? null : { to: feePayer, lamports: feeRefund });
     const messageKey = world.chain.registerIntent(built.messageBytes, intent);
     this.#pending.set(requestId, { taker, quote, minOut, messageKey, expiresAt: world.now() + REQUEST_TTL_MS, lastValidBlockHeight, gasless: feePayer !== taker, intent });
-    return ok({ ...base, ...common, transaction: built.base64, gasless: feePayer !== taker, ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
+    // The gas wallet signs before handing the transaction out, as Jupiter's does.
+    const transaction = feePayer === gasWallet ? presign(built, world.gasWallet) : built.base64;
+    return ok({ ...base, ...common, transaction, gasless: feePayer !== taker, ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
   }
 
   execute(req: RouteRequest, _flavor: Flavor): RouteResult {
@@ -228,26 +241,31 @@ export class SwapService {
     }
   }
 
-  #intent(taker: string, receiver: string, quoted: Quote, minOut: bigint, priorityLamports: bigint): Intent {
+  #intent(taker: string, receiver: string, quoted: Quote, minOut: bigint, priorityLamports: bigint, refund: { to: string; lamports: bigint } | null): Intent {
     const { world } = this;
+    // Executed at the current price: the quote may be stale, the slippage bound is what protects.
+    const moves = (): { q: Quote; moves: Move[] } => {
+      const q = world.market.quote(quoted.inputMint, quoted.outputMint, quoted.inAmount);
+      if (q.outAmount < minOut) throw new ChainFailure(6001, 'Slippage tolerance exceeded');
+      const feeInInput = q.feeMint === q.inputMint;
+      const all: Move[] = [
+        { from: taker, to: SystemWallet.liquidity, mint: q.inputMint, amount: q.routeIn },
+        { from: taker, to: SystemWallet.fees, mint: q.inputMint, amount: feeInInput ? q.feeAmount : 0n },
+        { from: SystemWallet.liquidity, to: receiver, mint: q.outputMint, amount: q.outAmount },
+        { from: SystemWallet.liquidity, to: SystemWallet.fees, mint: q.outputMint, amount: feeInInput ? 0n : q.feeAmount },
+        ...(refund === null ? [] : [{ from: taker, to: refund.to, mint: SOL_MINT, amount: refund.lamports }]),
+      ];
+      return { q, moves: all.filter((m) => m.amount > 0n) };
+    };
     return {
       kind: 'swap',
       priorityLamports,
+      preview: () => moves().moves,
       apply: (signature) => {
-        // Executed at the current price: the quote may be stale, the slippage bound is what protects.
-        const q = world.market.quote(quoted.inputMint, quoted.outputMint, quoted.inAmount);
-        if (q.outAmount < minOut) throw new ChainFailure(6001, 'Slippage tolerance exceeded');
-        const feeInInput = q.feeMint === q.inputMint;
-        world.ledger.batch(
-          [
-            { from: taker, to: SystemWallet.liquidity, mint: q.inputMint, amount: q.routeIn },
-            { from: taker, to: SystemWallet.fees, mint: q.inputMint, amount: feeInInput ? q.feeAmount : 0n },
-            { from: SystemWallet.liquidity, to: receiver, mint: q.outputMint, amount: q.outAmount },
-            { from: SystemWallet.liquidity, to: SystemWallet.fees, mint: q.outputMint, amount: feeInInput ? 0n : q.feeAmount },
-          ],
-          'swap',
-          signature,
-        );
+        const { q, moves: all } = moves();
+        // The refund is paid from the swap's own SOL output, so it follows the swap.
+        world.ledger.batch(all.slice(0, refund === null ? all.length : -1), 'swap', signature);
+        if (refund !== null) world.ledger.transfer(taker, refund.to, SOL_MINT, refund.lamports, 'gas-refund', signature);
         return {
           totalInputAmount: q.inAmount.toString(),
           totalOutputAmount: q.outAmount.toString(),
@@ -261,6 +279,25 @@ export class SwapService {
 }
 
 const payerOf = (decoded: DecodedTx): string => (decoded.tx.message.staticAccountKeys[0] as PublicKey).toBase58();
+
+/** Fills the gas wallet's slot (the fee payer's, first) of an unsigned transaction. */
+function presign(built: BuiltTx, gas: Keypair): string {
+  const wire = Buffer.from(built.base64, 'base64');
+  // Wire form: the signature count (one byte below 128), then 64 bytes per slot; the payer's is first.
+  Buffer.from(nacl.sign.detached(built.messageBytes, gas.secretKey)).copy(wire, 1);
+  return wire.toString('base64');
+}
+
+/** The venue a pair trades on: its `Swap` variant (as Aggregator v6's IDL numbers them) and accounts. */
+function venueOf(a: string, b: string, decimals: number): { pair: string; swap: { variant: number; fields: number[] }; accounts: PublicKey[] } {
+  const [x, y] = a < b ? [a, b] : [b, a];
+  const pair = `${x}:${y}`;
+  const pool = pubkey(poolKey(a, b));
+  const accounts = [pool, derivedAddress(`jupbot-sim:pool-vault:${pair}:${x}`), derivedAddress(`jupbot-sim:pool-vault:${pair}:${y}`)];
+  // Raydium CLMM (26), Orca Whirlpool (17, a-to-b), Meteora DLMM (38), Phoenix (28, side): the labels the quote names.
+  const variants = [{ variant: 26, fields: [] }, { variant: 17, fields: [a < b ? 1 : 0] }, { variant: 38, fields: [] }, { variant: 28, fields: [a < b ? 1 : 0] }];
+  return { pair, swap: variants[decimals % variants.length] as { variant: number; fields: number[] }, accounts };
+}
 
 /** A stable pool address per pair, for `routePlan[].swapInfo.ammKey`. */
 function poolKey(a: string, b: string): string {

@@ -1,7 +1,16 @@
+/**
+ * The unsigned v0 swap transaction, in the shape Jupiter's /order hands out: two Compute Budget
+ * instructions; for SOL input a wrap (idempotent wSOL account, System transfer, SyncNative); an
+ * idempotent creation of the output account; Aggregator v6 `route` by its IDL with the venue's
+ * accounts behind a lookup table; for SOL in or out a closing unwrap; and, when Jupiter's gas
+ * wallet pays (gasless), a final System transfer of the declared fees from the taker back to it.
+ */
 import { createHash } from 'node:crypto';
+import type { AddressLookupTableAccount, PublicKey } from '@solana/web3.js';
+import { SystemProgram } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { pubkey, SOL_MINT } from './programIds.js';
-import { buildV0, computeBudget, createAtaIdempotent, jupiterRoute, type BuiltTx } from './txBuilder.js';
+import { associatedTokenAddress, pubkey, SOL_MINT } from './programIds.js';
+import { buildV0, closeAccount, computeBudget, createAtaIdempotent, jupiterRoute, syncNative, type BuiltTx } from './txBuilder.js';
 
 export interface SwapTxParams {
   readonly payer: string;
@@ -13,8 +22,16 @@ export interface SwapTxParams {
   readonly computeUnits: number;
   readonly microLamports: number;
   readonly inAmount: bigint;
-  readonly minOut: bigint;
+  readonly quotedOut: bigint;
   readonly slippageBps: number;
+  /** The venue's `Swap` variant and fields, and its accounts (loaded through `tables`). */
+  readonly venue: { readonly variant: number; readonly fields: readonly number[] };
+  readonly venueAccounts: readonly PublicKey[];
+  readonly tables: readonly AddressLookupTableAccount[];
+  /** A referral's fee account and rate, when the order carries one. */
+  readonly platformFee: { readonly account: string; readonly bps: number } | null;
+  /** Lamports the taker pays back to a gasless payer (0 when the taker pays). */
+  readonly feeRefund: bigint;
 }
 
 // Distinctive placeholder values: compiled once, found in the bytes, overwritten per quote.
@@ -22,6 +39,7 @@ const PLACEHOLDER_BLOCKHASH = bs58.encode(createHash('sha256').update('jupbot-si
 const PLACEHOLDER_PRICE = 0x3c5a17e9d2b4f681n;
 const PLACEHOLDER_IN = 0x5a17c3e9d2b4f681n;
 const PLACEHOLDER_OUT = 0x6b28d4fae3c50792n;
+const PLACEHOLDER_WRAP = 0x7c39e50bf4d61803n;
 
 interface Template {
   readonly message: Buffer;
@@ -29,6 +47,7 @@ interface Template {
   readonly blockhashAt: number;
   readonly priceAt: number;
   readonly inAt: number;
+  readonly wrapAt: number;
 }
 
 const templates = new Map<string, Template | null>();
@@ -39,12 +58,35 @@ function u64(value: bigint): Buffer {
   return b;
 }
 
-function instructions(p: SwapTxParams, microLamports: bigint, inAmount: bigint, minOut: bigint): ReturnType<typeof computeBudget> {
+function instructions(p: SwapTxParams, microLamports: bigint, inAmount: bigint, quotedOut: bigint, wrap: bigint): ReturnType<typeof computeBudget> {
   const ixs = computeBudget(p.computeUnits, 0);
   // computeBudget takes a number; write the (placeholder) u64 price directly.
   ixs[1]?.data.writeBigUInt64LE(microLamports, 1);
-  if (p.outputMint !== SOL_MINT) ixs.push(createAtaIdempotent(pubkey(p.payer), pubkey(p.receiver), pubkey(p.outputMint)));
-  ixs.push(jupiterRoute(pubkey(p.taker), p.inputMint, p.outputMint, inAmount, minOut, p.slippageBps));
+  const payer = pubkey(p.payer);
+  const taker = pubkey(p.taker);
+  const input = pubkey(p.inputMint);
+  const output = pubkey(p.outputMint);
+  const wsol = associatedTokenAddress(taker, pubkey(SOL_MINT));
+  if (p.inputMint === SOL_MINT) ixs.push(createAtaIdempotent(payer, taker, input), SystemProgram.transfer({ fromPubkey: taker, toPubkey: wsol, lamports: wrap }), syncNative(wsol));
+  ixs.push(createAtaIdempotent(payer, taker, output));
+  const receiver = p.receiver === p.taker ? null : associatedTokenAddress(pubkey(p.receiver), output);
+  if (receiver !== null) ixs.push(createAtaIdempotent(payer, pubkey(p.receiver), output));
+  ixs.push(
+    jupiterRoute(
+      {
+        taker,
+        source: associatedTokenAddress(taker, input),
+        userDestination: associatedTokenAddress(taker, output),
+        destination: receiver,
+        destinationMint: output,
+        platformFeeAccount: p.platformFee === null ? null : pubkey(p.platformFee.account),
+        venues: p.venueAccounts,
+      },
+      { venue: p.venue, inAmount, quotedOutAmount: quotedOut, slippageBps: p.slippageBps, platformFeeBps: p.platformFee?.bps ?? 0 },
+    ),
+  );
+  if (p.inputMint === SOL_MINT || p.outputMint === SOL_MINT) ixs.push(closeAccount(wsol, taker, taker));
+  if (p.feeRefund > 0n) ixs.push(SystemProgram.transfer({ fromPubkey: taker, toPubkey: payer, lamports: p.feeRefund }));
   return ixs;
 }
 
@@ -55,16 +97,17 @@ function uniqueIndex(hay: Buffer, needle: Buffer): number {
 }
 
 function template(p: SwapTxParams): Template | null {
-  const key = `${p.payer}|${p.taker}|${p.receiver}|${p.inputMint}|${p.outputMint}|${p.computeUnits}`;
+  const key = [p.payer, p.taker, p.receiver, p.inputMint, p.outputMint, p.computeUnits, p.slippageBps, p.venue.variant, p.platformFee?.account ?? '', p.platformFee?.bps ?? 0, p.feeRefund, ...p.tables.map((t) => `${t.key.toBase58()}:${t.state.addresses.length}`)].join('|');
   if (templates.has(key)) return templates.get(key) ?? null;
-  const built = buildV0(pubkey(p.payer), PLACEHOLDER_BLOCKHASH, instructions(p, PLACEHOLDER_PRICE, PLACEHOLDER_IN, PLACEHOLDER_OUT));
+  const built = buildV0(pubkey(p.payer), PLACEHOLDER_BLOCKHASH, instructions(p, PLACEHOLDER_PRICE, PLACEHOLDER_IN, PLACEHOLDER_OUT, PLACEHOLDER_WRAP), p.tables);
   const message = Buffer.from(built.messageBytes);
   const blockhashAt = uniqueIndex(message, Buffer.from(bs58.decode(PLACEHOLDER_BLOCKHASH)));
   const priceAt = uniqueIndex(message, u64(PLACEHOLDER_PRICE));
   const inAt = uniqueIndex(message, u64(PLACEHOLDER_IN));
-  const ok = blockhashAt >= 0 && priceAt >= 0 && inAt >= 0 && uniqueIndex(message, u64(PLACEHOLDER_OUT)) === inAt + 8;
+  const wrapAt = p.inputMint === SOL_MINT ? uniqueIndex(message, u64(PLACEHOLDER_WRAP)) : -2;
+  const ok = blockhashAt >= 0 && priceAt >= 0 && inAt >= 0 && wrapAt !== -1 && uniqueIndex(message, u64(PLACEHOLDER_OUT)) === inAt + 8;
   // A v0 message starts with the version byte (0x80), then numRequiredSignatures.
-  const t = ok ? { message, signatures: message[1] ?? 1, blockhashAt, priceAt, inAt } : null;
+  const t = ok ? { message, signatures: message[1] ?? 1, blockhashAt, priceAt, inAt, wrapAt } : null;
   if (templates.size >= 5_000) templates.clear();
   templates.set(key, t);
   return t;
@@ -77,15 +120,19 @@ function template(p: SwapTxParams): Template | null {
  */
 export function buildSwapTransaction(p: SwapTxParams): BuiltTx {
   const t = template(p);
-  if (!t) return buildV0(pubkey(p.payer), p.blockhash, instructions(p, BigInt(p.microLamports), p.inAmount, p.minOut));
+  if (!t) return compileSwapTransaction(p);
   const message = Buffer.from(t.message);
   Buffer.from(bs58.decode(p.blockhash)).copy(message, t.blockhashAt);
   message.writeBigUInt64LE(BigInt(p.microLamports), t.priceAt);
   message.writeBigUInt64LE(p.inAmount, t.inAt);
-  message.writeBigUInt64LE(p.minOut, t.inAt + 8);
-  message.writeUInt16LE(p.slippageBps, t.inAt + 16);
+  message.writeBigUInt64LE(p.quotedOut, t.inAt + 8);
+  if (t.wrapAt >= 0) message.writeBigUInt64LE(p.inAmount, t.wrapAt);
   // Wire form: shortvec signature count (< 128), zeroed signatures, message.
   const tx = Buffer.concat([Buffer.from([t.signatures]), Buffer.alloc(64 * t.signatures), message]);
   return { base64: tx.toString('base64'), messageBytes: message };
 }
 
+/** The same transaction compiled from scratch (the templates' reference). */
+export function compileSwapTransaction(p: SwapTxParams): BuiltTx {
+  return buildV0(pubkey(p.payer), p.blockhash, instructions(p, BigInt(p.microLamports), p.inAmount, p.quotedOut, p.inAmount), p.tables);
+}

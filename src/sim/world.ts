@@ -1,3 +1,5 @@
+import type { Keypair } from '@solana/web3.js';
+import type { LookupTables } from './lookupTables.js';
 import type { Random } from '../random.js';
 import type { Chain } from './chain.js';
 import type { IdSource } from './ids.js';
@@ -15,6 +17,10 @@ export interface SimWorld {
   readonly chain: Chain;
   /** Randomness for world events (fills, games, settlements); ids and prices have their own streams. */
   readonly random: Random;
+  /** Address lookup tables the transactions load accounts through (served over the RPC). */
+  readonly lookupTables: LookupTables;
+  /** Stands in for Jupiter's swap gas wallet: pays and pre-signs gasless swaps. */
+  readonly gasWallet: Keypair;
 }
 
 /** Something that moves with time: called once per fixed step, in registration order. */

@@ -1,5 +1,6 @@
+import nacl from 'tweetnacl';
  
-import { VersionedTransaction } from '@solana/web3.js';
+import { type PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { swap } from '../../src/jupiter/schemas/index.js';
 import { BONK, SOL, signTx, startSim, USDC, wallet, type Harness } from './support/simHarness.js';
@@ -82,8 +83,9 @@ describe('swap v2', () => {
     const a = await get();
     // Raise the amount inside the route instruction, then sign the modified bytes.
     const modified = VersionedTransaction.deserialize(Buffer.from(a.transaction, 'base64'));
-    const route = modified.message.compiledInstructions[modified.message.compiledInstructions.length - 1];
-    if (route) route.data[8] = (route.data[8] ?? 0) ^ 1;
+    const jupiter = modified.message.staticAccountKeys.findIndex((k) => k.toBase58() === 'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4');
+    const route = modified.message.compiledInstructions.find((ix) => ix.programIdIndex === jupiter);
+    if (route) route.data[route.data.length - 12] = (route.data[route.data.length - 12] ?? 0) ^ 1;
     const tampered = signTx(Buffer.from(modified.serialize()).toString('base64'), kp);
     const exec = async (signedTransaction: string, requestId: string): Promise<swap.ExecuteResponse> =>
       swap.ExecuteResponse.parse((await h.call('POST', '/swap/v2/execute', { body: { signedTransaction, requestId } })).body);
@@ -118,7 +120,12 @@ describe('swap v2', () => {
     expect(below).toMatchObject({ errorCode: 3, transaction: '' });
     const gasless = swap.OrderResponse.parse((await h.call('GET', orderPath({ inputMint: USDC, outputMint: BONK, amount: '20000000', taker }))).body);
     expect(gasless.gasless).toBe(true);
-    expect(gasless.signatureFeePayer).toBe(swap.JUPITER_GAS_WALLET);
+    // Paid and already signed by the simulator's stand-in for Jupiter's gas wallet; the taker's slot is empty.
+    const unsigned = VersionedTransaction.deserialize(Buffer.from(gasless.transaction as string, 'base64'));
+    expect(gasless.signatureFeePayer).toBe(unsigned.message.staticAccountKeys[0]?.toBase58());
+    expect(gasless.signatureFeePayer).not.toBe(taker);
+    expect(nacl.sign.detached.verify(unsigned.message.serialize(), unsigned.signatures[0] as Uint8Array, (unsigned.message.staticAccountKeys[0] as PublicKey).toBytes())).toBe(true);
+    expect((unsigned.signatures[1] as Uint8Array).every((b) => b === 0)).toBe(true);
     const exec = swap.ExecuteResponse.parse((await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signTx(gasless.transaction as string, kp), requestId: gasless.requestId } })).body);
     expect(exec.status).toBe('Success');
     expect(h.sim.control.balance(taker, SOL)).toBe(5_000n);

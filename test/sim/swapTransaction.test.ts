@@ -1,29 +1,44 @@
+import { AddressLookupTableAccount } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { JUPITER_GAS_WALLET, pubkey } from '../../src/sim/programIds.js';
-import { buildSwapTransaction, type SwapTxParams } from '../../src/sim/swapTransaction.js';
-import { buildV0, computeBudget, createAtaIdempotent, jupiterRoute } from '../../src/sim/txBuilder.js';
+import { derivedAddress, pubkey } from '../../src/sim/programIds.js';
+import { buildSwapTransaction, compileSwapTransaction, type SwapTxParams } from '../../src/sim/swapTransaction.js';
 import { JUP, SOL, USDC, wallet } from './support/simHarness.js';
 
-function compiled(p: SwapTxParams): string {
-  const ixs = computeBudget(p.computeUnits, p.microLamports);
-  if (p.outputMint !== SOL) ixs.push(createAtaIdempotent(pubkey(p.payer), pubkey(p.receiver), pubkey(p.outputMint)));
-  ixs.push(jupiterRoute(pubkey(p.taker), p.inputMint, p.outputMint, p.inAmount, p.minOut, p.slippageBps));
-  return buildV0(pubkey(p.payer), p.blockhash, ixs).base64;
-}
+const venues = [derivedAddress('t:pool'), derivedAddress('t:vault-a'), derivedAddress('t:vault-b')];
+const table = new AddressLookupTableAccount({ key: derivedAddress('t:table'), state: { deactivationSlot: 2n ** 64n - 1n, lastExtendedSlot: 1, lastExtendedSlotStartIndex: 0, addresses: [...venues, pubkey(USDC), pubkey(SOL)] } });
 
 describe('swap transaction templates', () => {
   it('produce exactly the bytes a full compile produces', () => {
     const taker = wallet('template').publicKey.toBase58();
-    const base: SwapTxParams = { payer: taker, taker, receiver: taker, inputMint: SOL, outputMint: USDC, blockhash: 'GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi', computeUnits: 200_000, microLamports: 50_000, inAmount: 1_000_000_000n, minOut: 149_000_000n, slippageBps: 50 };
+    const gas = wallet('template-gas').publicKey.toBase58();
+    const base: SwapTxParams = {
+      payer: taker,
+      taker,
+      receiver: taker,
+      inputMint: SOL,
+      outputMint: USDC,
+      blockhash: 'GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi',
+      computeUnits: 200_000,
+      microLamports: 50_000,
+      inAmount: 1_000_000_000n,
+      quotedOut: 149_000_000n,
+      slippageBps: 50,
+      venue: { variant: 17, fields: [1] },
+      venueAccounts: venues,
+      tables: [table],
+      platformFee: null,
+      feeRefund: 0n,
+    };
     const variants: SwapTxParams[] = [
       base,
-      { ...base, blockhash: '4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn', inAmount: 7n, minOut: 3n, slippageBps: 9_999, microLamports: 1 },
-      { ...base, outputMint: SOL, inputMint: JUP },
-      { ...base, payer: JUPITER_GAS_WALLET, inputMint: USDC, outputMint: JUP },
+      { ...base, blockhash: '4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn', inAmount: 7n, quotedOut: 3n, microLamports: 1 },
+      { ...base, outputMint: SOL, inputMint: JUP, payer: gas, feeRefund: 20_000n },
+      { ...base, payer: gas, inputMint: USDC, outputMint: JUP, venue: { variant: 38, fields: [] } },
+      { ...base, receiver: wallet('template-receiver').publicKey.toBase58(), platformFee: { account: derivedAddress('t:fee').toBase58(), bps: 50 } },
     ];
     for (const p of variants) {
-      expect(buildSwapTransaction(p).base64).toBe(compiled(p));
-      expect(buildSwapTransaction(p).base64).toBe(compiled(p));
+      expect(buildSwapTransaction(p).base64).toBe(compileSwapTransaction(p).base64);
+      expect(buildSwapTransaction(p).base64).toBe(compileSwapTransaction(p).base64);
     }
   });
 });

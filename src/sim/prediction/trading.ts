@@ -180,6 +180,10 @@ export class PredictionTrading {
     const payout = position.contractsMicro;
     const intent: Intent = {
       kind: 'prediction-claim',
+      preview: () => {
+        if (position.claimed) throw new ChainFailure(6010, 'Position already claimed');
+        return [{ from: SystemWallet.predictionVault, to: wallet, mint: USDC_MINT, amount: payout }];
+      },
       apply: (signature) => {
         if (position.claimed) throw new ChainFailure(6010, 'Position already claimed');
         this.world.ledger.transfer(SystemWallet.predictionVault, wallet, USDC_MINT, payout, 'prediction-claim', signature);
@@ -250,6 +254,11 @@ export class PredictionTrading {
     const built = this.#signed(owner, order, txMeta.blockhash, o.depositMint);
     const intent: Intent = {
       kind: o.isBuy ? 'prediction-buy' : 'prediction-sell',
+      // Opening a sale moves nothing (contracts are reserved; the keeper pays later); a buy deposits.
+      preview: () => {
+        if (!o.isBuy && position.contractsMicro - position.reservedMicro < o.contractsMicro) throw new ChainFailure(6011, 'Insufficient contracts');
+        return o.isBuy ? [{ from: wallet, to: SystemWallet.predictionVault, mint: o.depositMint, amount: o.depositMicro }] : [];
+      },
       apply: (signature) => {
         if (!o.isBuy) {
           if (position.contractsMicro - position.reservedMicro < o.contractsMicro) throw new ChainFailure(6011, 'Insufficient contracts');

@@ -113,6 +113,8 @@ export class TriggerVaults {
     const user = new PublicKey(wallet);
     const { blockhash } = this.world.chain.latestBlockhash();
     const built = buildV0(user, blockhash, [...computeBudget(60_000, 1_000), ...transferInstructions(user, user, new PublicKey(vault.vaultPubkey), spec.mint, amount as bigint, spec.decimals, new PublicKey(spec.tokenProgram))]);
+    // What landing it would move, for a client that simulates before signing.
+    this.world.chain.registerPreview(built.messageBytes, () => [{ from: wallet, to: vault.vaultPubkey, mint: spec.mint, amount: amount as bigint }]);
     const requestId = this.world.ids.uuid();
     this.#deposits.set(requestId, {
       requestId,
@@ -173,6 +175,7 @@ export class TriggerVaults {
     const vaultKey = new PublicKey(vault.vaultPubkey);
     const { blockhash } = this.world.chain.latestBlockhash();
     const built = buildV0(user, blockhash, transferInstructions(user, vaultKey, user, mint, amount, spec?.decimals ?? 0, new PublicKey(spec?.tokenProgram ?? ProgramId.token)));
+    this.world.chain.registerPreview(built.messageBytes, () => [{ from: vault.vaultPubkey, to: wallet, mint, amount }]);
     const decoded = decodeTransaction(built.base64);
     const signers = decoded.tx.message.staticAccountKeys.slice(0, decoded.tx.message.header.numRequiredSignatures).map((k) => k.toBase58()).join(',');
     // A new craft supersedes older ones for the same order: only the latest can land.

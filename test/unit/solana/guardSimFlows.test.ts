@@ -2,13 +2,17 @@
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Expectation } from '../../../src/solana/expectation.js';
+import type { Expectation, PredictionSellExpectation } from '../../../src/solana/expectation.js';
 import { checkTransaction, type GuardOptions } from '../../../src/solana/guard.js';
-import { createGuardedSigner } from '../../../src/solana/guardedSigner.js';
+import { createRpcGuardedSigner } from '../../../src/solana/guardedSigner.js';
+import { createLookupTableResolver } from '../../../src/solana/lookupTables.js';
+import { createSolanaRpc } from '../../../src/solana/rpc.js';
+import { swapExpectation } from '../../../src/engine/executor/swapHandler.js';
 import { fromSecretText } from '../../../src/solana/wallet.js';
 import * as ours from '../../../src/solana/programIds.js';
 import { JUPITER_GAS_WALLET, ProgramId } from '../../../src/sim/programIds.js';
-import { startSim, SOL, USDC, type Harness } from '../../sim/support/simHarness.js';
+import { BONK, startSim, SOL, USDC, wallet, type Harness } from '../../sim/support/simHarness.js';
+import { simFetch } from '../engine/feeds/simSupport.js';
 import { createPriceOrder, triggerUser, type TriggerUser } from '../../sim/support/triggerFlow.js';
 
 // Every legitimate transaction the simulator builds, flow by flow, must pass the guard unchanged.
@@ -28,6 +32,7 @@ describe('the guard accepts what the simulator builds', () => {
     expect(ours.MEMO_PROGRAM.equals(ProgramId.memo)).toBe(true);
     expect(ours.JUPITER_AGGREGATOR_V6.equals(ProgramId.jupiterAggregatorV6)).toBe(true);
     expect(ours.JUPITER_GAS_WALLET).toBe(JUPITER_GAS_WALLET);
+    expect(ours.JUPITER_PREDICTION_PROGRAM).toBe(ProgramId.jupiterPrediction.toBase58());
   });
 
   it('the transaction-type login challenge', async () => {
@@ -66,7 +71,8 @@ describe('the guard accepts what the simulator builds', () => {
     const u = await triggerUser(h, 'guard-dca');
     const craft = await h.call('POST', '/trigger/v2/deposit/craft', { jwt: u.jwt, body: { inputMint: USDC, outputMint: SOL, amount: '40000000', orderType: 'dca', userAddress: u.pub } });
     expect(craft.status).toBe(200);
-    const signer = createGuardedSigner({ wallet: fromSecretText(bs58.encode(u.kp.secretKey)), predictionPrograms: [] });
+    const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: h.clock, fetch: simFetch(h.sim) });
+    const signer = createRpcGuardedSigner({ wallet: fromSecretText(bs58.encode(u.kp.secretKey)), rpc, clock: h.clock });
     const deposit = await signer.signBase64(craft.body.transaction, { kind: 'vault-deposit', mint: USDC, amount: 40_000_000n, vault: u.vault });
     const order = await h.call('POST', '/trigger/v2/orders/dca', {
       jwt: u.jwt,
@@ -82,22 +88,40 @@ describe('the guard accepts what the simulator builds', () => {
     expect(confirm.status).toBe(200);
   });
 
-  it('swap orders, both directions', async () => {
+  it('swap orders, both directions, and a gasless one: accepted statically, simulated, signed and landed', async () => {
     h = await startSim();
     const u = await triggerUser(h, 'guard-swap');
-    for (const [inputMint, outputMint, amount] of [[SOL, USDC, '100000000'], [USDC, SOL, '20000000']] as const) {
-      const query = new URLSearchParams({ inputMint, outputMint, amount, taker: u.pub }).toString();
+    const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: h.clock, fetch: simFetch(h.sim) });
+    const poor = wallet('guard-gasless');
+    h.sim.control.fund(poor.publicKey.toBase58(), 50_000_000n, USDC);
+    const policy = { excludeRouters: [], maxSlippageBps: 300 };
+    const cases = [
+      [u.kp, SOL, USDC, '100000000'],
+      [u.kp, USDC, SOL, '20000000'],
+      // No SOL for gas: Jupiter's gas wallet pays and has signed already.
+      [poor, USDC, BONK, '20000000'],
+    ] as const;
+    for (const [kp, inputMint, outputMint, amount] of cases) {
+      const u = { pub: kp.publicKey.toBase58() };
+      const signer = createRpcGuardedSigner({ wallet: fromSecretText(bs58.encode(kp.secretKey)), rpc, clock: h.clock });
+      const query = new URLSearchParams({ inputMint, outputMint, amount, taker: u.pub, slippageBps: '100' }).toString();
       const reply = await h.call('GET', `/swap/v2/order?${query}`);
       expect(reply.status).toBe(200);
-      const gasless = reply.body.signatureFeePayer !== null && reply.body.signatureFeePayer !== u.pub;
-      const expectation: Expectation = { kind: 'swap', inputMint, outputMint, maxInAmount: BigInt(amount), gasless };
-      await expect(checkTransaction(decode(reply.body.transaction), expectation, guardFor(u))).resolves.toMatchObject({ kind: 'swap' });
-      await expect(checkTransaction(decode(reply.body.transaction), { ...expectation, maxInAmount: BigInt(amount) - 1n }, guardFor(u))).rejects.toMatchObject({ reason: 'AMOUNT_EXCEEDS_INTENT' });
-      // Signed through the guard, it lands.
-      const signer = createGuardedSigner({ wallet: fromSecretText(bs58.encode(u.kp.secretKey)) });
-      const { signed } = await signer.signBase64(reply.body.transaction, expectation);
-      const executed = await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signed, requestId: reply.body.requestId } });
+      const params = { inputMint, outputMint, amount: BigInt(amount), inputDecimals: 6, slippageBps: 100 };
+      const expectation = swapExpectation(params, reply.body, u.pub, policy);
+      expect(expectation.gasless).toBe(kp === poor);
+      const summary = await checkTransaction(decode(reply.body.transaction), expectation, { ...guardFor(u as TriggerUser), resolveLookupTable: createLookupTableResolver({ rpc, clock: h.clock }) });
+      // Jupiter's real layout: the route's accounts by the IDL, the venue's behind a lookup table.
+      expect(summary.lookupTables).toHaveLength(1);
+      expect(summary.swaps).toMatchObject([{ name: 'route', inAmount: BigInt(amount), quotedOutAmount: BigInt(reply.body.outAmount), slippageBps: 100 }]);
+      await expect(checkTransaction(decode(reply.body.transaction), { ...expectation, maxInAmount: BigInt(amount) - 1n }, { ...guardFor(u as TriggerUser), resolveLookupTable: createLookupTableResolver({ rpc, clock: h.clock }) })).rejects.toMatchObject({ reason: 'AMOUNT_EXCEEDS_INTENT' });
+      // Signed through the guard (effects simulated on the simulator's RPC), it lands.
+      const signed = await signer.signBase64(reply.body.transaction, expectation);
+      expect(signed.summary.effects?.deltas[outputMint]).toBeDefined();
+      const executed = await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signed.signed, requestId: reply.body.requestId } });
       expect(executed.body.status).toBe('Success');
+      // The journal's transaction id is the chain's: the first signature, Jupiter's for a gasless swap.
+      expect(executed.body.signature).toBe(signed.transactionId);
     }
   });
 
@@ -116,7 +140,7 @@ describe('the guard accepts what the simulator builds', () => {
     await check(buy.body.transaction, { kind: 'prediction-buy', mint: USDC, maxAmount: 10_000_000n });
     const partial = await h.call('POST', `${P}/orders`, { body: { ownerPubkey: u.pub, positionPubkey: a.pubkey, isYes: a.isYes, isBuy: false, contractsDecimal: '5' } });
     expect(partial.status).toBe(200);
-    const sale = (kind: 'prediction-sell' | 'prediction-partial-sell', p: typeof a, contracts: bigint, reply: { body: { externalOrderId: string; order: { minSellPriceUsd: string } } }): Expectation => ({
+    const sale = (kind: 'prediction-sell' | 'prediction-partial-sell', p: typeof a, contracts: bigint, reply: { body: { externalOrderId: string; order: { minSellPriceUsd: string } } }): PredictionSellExpectation => ({
       kind,
       position: p.pubkey,
       isYes: p.isYes,
