@@ -10,7 +10,6 @@ import { createPredictionPartialSellHandler, createPredictionSellHandler } from 
 import { createJupiterClient, type JupiterClient } from '../../../../src/jupiter/index.js';
 import { getAllPositions, type Position } from '../../../../src/jupiter/prediction.js';
 import { createRandom } from '../../../../src/random.js';
-import { ProgramId } from '../../../../src/sim/programIds.js';
 import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import type { ClaimPositionIntent, PartialSellIntent, SellPositionIntent } from '../../../../src/strategies/intents.js';

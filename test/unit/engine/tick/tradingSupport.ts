@@ -22,7 +22,6 @@ import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js'
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { withBearer } from '../../../../src/jupiter/transport.js';
 import { createRandom } from '../../../../src/random.js';
-import { ProgramId } from '../../../../src/sim/programIds.js';
 import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import { AuditLog } from '../../../../src/store/audit.js';
