@@ -15,6 +15,8 @@ const FINALITY_BLOCKS = 32;
 const BASE_HEIGHT = 310_000_000;
 const SLOT_OFFSET = 12_345_678;
 export const SIGNATURE_FEE_LAMPORTS = 5_000n;
+/** The simulation error for bytes that have landed already (the RPC answers `AlreadyProcessed`). */
+export const ALREADY_PROCESSED = -1;
 
 /** One ledger transfer, as a simulation reports it. */
 export interface Move {
@@ -199,7 +201,7 @@ export class Chain {
    * {@link Rejection} where landing would be refused outright.
    */
   simulate(decoded: DecodedTx, fallback?: Intent): { moves: Move[]; err: { code: number; message: string } | null } {
-    if (this.landedFor(decoded.messageKey)) return { moves: [], err: { code: -1, message: 'This transaction has already been processed' } };
+    if (this.landedFor(decoded.messageKey)) return { moves: [], err: { code: ALREADY_PROCESSED, message: 'This transaction has already been processed' } };
     if (!this.blockhashValid(decoded.tx.message.recentBlockhash)) throw new Rejection('blockhash', 'Blockhash not found');
     const intent = this.#intents.get(decoded.messageKey) ?? fallback;
     const preview = intent?.preview ? { moves: () => (intent.preview as () => readonly Move[])(), priorityLamports: intent.priorityLamports ?? 0n } : this.#previews.get(decoded.messageKey);

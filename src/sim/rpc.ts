@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { decodeTransaction, fullySigned, type Move, Rejection, type DecodedTx, type Intent } from './chain.js';
+import { ALREADY_PROCESSED, decodeTransaction, fullySigned, type Move, Rejection, type DecodedTx, type Intent } from './chain.js';
 import { accountAt, afterMoves } from './rpcAccounts.js';
 import type { RouteResult, SimRequest } from './http.js';
 import { associatedTokenAddress, ProgramId, SOL_MINT } from './programIds.js';
@@ -130,6 +130,7 @@ export class SolanaRpc {
     try {
       const generic = this.#generic(decoded).intent;
       const outcome = this.world.chain.simulate(decoded, generic);
+      if (outcome.err?.code === ALREADY_PROCESSED) return value('AlreadyProcessed');
       if (outcome.err) return value({ InstructionError: [0, { Custom: outcome.err.code }] }, outcome.moves, [`Program log: ${outcome.err.message}`]);
       return value(null, outcome.moves, ['Program log: simulated']);
     } catch (error) {

@@ -89,6 +89,7 @@ export async function proveEffects(tx: VersionedTransaction, expectation: Expect
   } catch (error) {
     return refuse('SIMULATION_UNAVAILABLE', `the transaction could not be simulated: ${error instanceof Error ? error.message : String(error)}`, { cause: error instanceof Error ? error.message : String(error) });
   }
+  if (err === 'AlreadyProcessed') refuse('SIMULATION_ALREADY_PROCESSED', 'identical bytes have already landed (another intent built the same transaction); build it again', { err });
   if (err !== null && err !== undefined) refuse('SIMULATION_FAILED', `the simulation failed: ${JSON.stringify(err)}`, { err });
 
   const deltas = new Map<string, bigint>();

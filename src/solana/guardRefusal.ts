@@ -51,6 +51,7 @@ export const REFUSAL_REASONS = [
   'PREDICTION_ORDER_ID_MISMATCH',
   'PREDICTION_FUNDS_NOT_OURS',
   'SIMULATION_UNAVAILABLE',
+  'SIMULATION_ALREADY_PROCESSED',
   'SIMULATION_FAILED',
   'EFFECT_OUTFLOW_EXCEEDS_INTENT',
   'EFFECT_INFLOW_BELOW_MINIMUM',
@@ -59,6 +60,13 @@ export const REFUSAL_REASONS = [
 ] as const;
 
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/**
+ * Refusals that say nothing about the transaction, only about the moment: the node could not be
+ * asked, or identical bytes have just landed for another intent. Nothing was signed; the executor
+ * tries again with a fresh build instead of failing the intent.
+ */
+export const TRANSIENT_REFUSALS: ReadonlySet<RefusalReason> = new Set(['UNRESOLVED_LOOKUP_TABLE', 'SIMULATION_UNAVAILABLE', 'SIMULATION_ALREADY_PROCESSED']);
 
 /**
  * The guard refused a transaction: nothing was signed. `reason` is the stable cause; `details` say
@@ -72,5 +80,10 @@ export class GuardRefusal extends JupbotError {
   constructor(reason: RefusalReason, message: string, details: Record<string, unknown> = {}) {
     super('GUARD_REFUSED', `guard refused to sign (${reason}): ${message}`, { details: { reason, ...details } });
     this.reason = reason;
+  }
+
+  /** True when a fresh attempt may pass (see {@link TRANSIENT_REFUSALS}). */
+  get transient(): boolean {
+    return TRANSIENT_REFUSALS.has(this.reason);
   }
 }

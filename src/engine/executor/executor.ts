@@ -135,6 +135,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
         try {
           signed = await handler.prepare(row, context);
         } catch (error) {
+          // Nothing was signed; a refusal about the moment (the node unreachable) is tried again.
+          if (error instanceof GuardRefusal && error.transient) return transient(row, error);
           if (error instanceof GuardRefusal) return fail(id, 'GUARD_REFUSED', error.message, { reason: error.reason });
           if (error instanceof IntentRefusedError) return fail(id, error.code, error.message, error.details);
           return transient(row, error);

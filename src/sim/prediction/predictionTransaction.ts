@@ -71,7 +71,7 @@ function u16(value: number): Buffer {
   return b;
 }
 
-const EVENT_AUTHORITY = derivedAddress('jupbot-sim:prediction-event-authority');
+export const PREDICTION_EVENT_AUTHORITY = derivedAddress('jupbot-sim:prediction-event-authority');
 
 /** The accounts every prediction instruction begins with, then the programs it calls. */
 function keys(payer: PublicKey, owner: PublicKey, protocol: PublicKey, rest: PublicKey[]): TransactionInstruction['keys'] {
@@ -83,7 +83,7 @@ function keys(payer: PublicKey, owner: PublicKey, protocol: PublicKey, rest: Pub
     { pubkey: ProgramId.system, isSigner: false, isWritable: false },
     { pubkey: ProgramId.token, isSigner: false, isWritable: false },
     { pubkey: ProgramId.associatedToken, isSigner: false, isWritable: false },
-    { pubkey: EVENT_AUTHORITY, isSigner: false, isWritable: false },
+    { pubkey: PREDICTION_EVENT_AUTHORITY, isSigner: false, isWritable: false },
     { pubkey: ProgramId.jupiterPrediction, isSigner: false, isWritable: false },
   ];
 }

@@ -1,8 +1,8 @@
 import { type Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { ChainFailure, type Intent } from '../chain.js';
 import { SystemWallet } from '../ledger.js';
-import { derivedAddress, SOL_MINT, USDC_MINT } from '../programIds.js';
-import { buildPredictionTransaction, claimInstruction, orderInstruction, PredictionSigners } from './predictionTransaction.js';
+import { derivedAddress, ProgramId, SOL_MINT, USDC_MINT } from '../programIds.js';
+import { buildPredictionTransaction, claimInstruction, orderInstruction, PREDICTION_EVENT_AUTHORITY, PredictionSigners } from './predictionTransaction.js';
 import type { SimWorld } from '../world.js';
 import { MICRO, pricesOf, type PMarket, type PredictionMarkets } from './markets.js';
 import { historyWire, orderWire, positionWire, type WireContext } from './tradingWire.js';
@@ -220,7 +220,10 @@ export class PredictionTrading {
 
   /** Compiles and pre-signs, then lets the next build take the next co-signer. */
   #signed(owner: PublicKey, instruction: TransactionInstruction, blockhash: string, mint = USDC_MINT): ReturnType<typeof buildPredictionTransaction> {
-    const built = buildPredictionTransaction({ payer: this.signers.payer, protocol: this.#protocol }, owner, mint, blockhash, instruction);
+    // Jupiter loads the market, mint and programs' accounts through a lookup table.
+    const market = instruction.keys[3]?.pubkey as PublicKey;
+    const table = this.world.lookupTables.ensure(`prediction:${market.toBase58()}`, [market, new PublicKey(mint), ProgramId.system, ProgramId.token, PREDICTION_EVENT_AUTHORITY]);
+    const built = buildPredictionTransaction({ payer: this.signers.payer, protocol: this.#protocol }, owner, mint, blockhash, instruction, [table]);
     this.#protocolSigner = null;
     return built;
   }

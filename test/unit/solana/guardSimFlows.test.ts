@@ -20,7 +20,12 @@ let h: Harness | undefined;
 afterEach(async () => h?.close());
 
 const decode = (base64: string): VersionedTransaction => VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
-const guardFor = (u: TriggerUser): GuardOptions => ({ wallet: u.pub, predictionPrograms: [ProgramId.jupiterPrediction.toBase58()] });
+const guardFor = (u: Pick<TriggerUser, 'pub'>): GuardOptions => ({
+  wallet: u.pub,
+  predictionPrograms: [ProgramId.jupiterPrediction.toBase58()],
+  // The simulator's tables, as the daemon reads them: through its RPC.
+  ...(h ? { resolveLookupTable: createLookupTableResolver({ rpc: createSolanaRpc({ url: 'http://sim.local/rpc', clock: h.clock, fetch: simFetch(h.sim) }), clock: h.clock }) } : {}),
+});
 
 describe('the guard accepts what the simulator builds', () => {
   it('uses the same program ids as the simulator', () => {
@@ -163,7 +168,8 @@ describe('the guard accepts what the simulator builds', () => {
     const claimed = await checkTransaction(decode(claim.body.transaction), { kind: 'prediction-claim', position: a.pubkey }, guardFor(u));
     expect(claimed.signatures.map((x) => x.state)).toEqual(['present', 'ours', 'present']);
     expect(claimed.feePayer).not.toBe(u.pub);
+    expect(claimed.lookupTables).toHaveLength(1);
     // With another program configured, the same claim is refused.
-    await expect(checkTransaction(decode(claim.body.transaction), { kind: 'prediction-claim', position: a.pubkey }, { wallet: u.pub, predictionPrograms: [ProgramId.memo.toBase58()] })).rejects.toMatchObject({ reason: 'PROGRAM_NOT_ALLOWED' });
+    await expect(checkTransaction(decode(claim.body.transaction), { kind: 'prediction-claim', position: a.pubkey }, { ...guardFor(u), predictionPrograms: [ProgramId.memo.toBase58()] })).rejects.toMatchObject({ reason: 'PROGRAM_NOT_ALLOWED' });
   });
 });
