@@ -115,7 +115,7 @@ describe('the guard accepts what the simulator builds', () => {
       const params = { inputMint, outputMint, amount: BigInt(amount), inputDecimals: 6, slippageBps: 100 };
       const expectation = swapExpectation(params, reply.body, u.pub, policy);
       expect(expectation.gasless).toBe(kp === poor);
-      const summary = await checkTransaction(decode(reply.body.transaction), expectation, { ...guardFor(u as TriggerUser), resolveLookupTable: createLookupTableResolver({ rpc, clock: h.clock }) });
+      const summary = await checkTransaction(decode(reply.body.transaction), expectation, { ...guardFor(u), resolveLookupTable: createLookupTableResolver({ rpc, clock: h.clock }) });
       // Jupiter's real layout: the route's accounts by the IDL, the venue's behind a lookup table.
       expect(summary.lookupTables).toHaveLength(1);
       expect(summary.swaps).toMatchObject([{ name: 'route', inAmount: BigInt(amount), quotedOutAmount: BigInt(reply.body.outAmount), slippageBps: 100 }]);
