@@ -1,6 +1,7 @@
 import { HttpError, ok, parseJsonBody, Router, type RouteRequest } from './http.js';
 import type { LedgerDump } from './ledger.js';
 import type { FaultSpec, ScenarioStep } from './faults.js';
+import { HOSTILE_VARIANTS } from './hostile.js';
 import { isObject, isPubkey, parseAmount } from './validate.js';
 
 /** What tests and the `/__sim/` routes can do to the simulated world. */
@@ -72,7 +73,8 @@ export function controlRouter(control: SimControl): Router {
   });
   r.add('POST', '/__sim/faults', (req) => {
     const b = body(req);
-    if (typeof b['path'] !== 'string' || !['status', 'delay', 'malformed', 'reset'].includes(String(b['kind']))) throw bad('expected { path, kind: status|delay|malformed|reset, ... }');
+    if (typeof b['path'] !== 'string' || !['status', 'delay', 'malformed', 'reset', 'hostile'].includes(String(b['kind']))) throw bad('expected { path, kind: status|delay|malformed|reset|hostile, ... }');
+    if (b['kind'] === 'hostile' && !(HOSTILE_VARIANTS as readonly unknown[]).includes(b['variant'])) throw bad(`expected { variant: ${HOSTILE_VARIANTS.join('|')} }`);
     return ok({ id: control.injectFault(b as unknown as FaultSpec) });
   });
   r.add('POST', '/__sim/scenario', (req) => {

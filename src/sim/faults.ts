@@ -1,6 +1,7 @@
+import type { HostileVariant } from './hostile.js';
 import type { SimRequest } from './http.js';
 
-export type FaultKind = 'status' | 'delay' | 'malformed' | 'reset';
+export type FaultKind = 'status' | 'delay' | 'malformed' | 'reset' | 'hostile';
 
 /**
  * One injected fault. Matching is on the path (exact, or a prefix when it ends in `*`), optionally the
@@ -24,6 +25,8 @@ export interface FaultSpec {
   readonly delayMs?: number;
   /** `reset`: drop the connection before the handler runs (default) or after it ran (the change happened, the answer is lost). */
   readonly phase?: 'before' | 'after';
+  /** `hostile`: how the answer's transaction is tampered with (see hostile.ts). */
+  readonly variant?: HostileVariant;
   /** How many requests it hits; omitted = until cleared. */
   readonly count?: number;
   /** Active window in simulated epoch ms (scenarios set these). */

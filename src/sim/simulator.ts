@@ -7,6 +7,7 @@ import { createRandom } from '../random.js';
 import { Chain } from './chain.js';
 import { controlRouter, type SimControl } from './control.js';
 import { Faults } from './faults.js';
+import { type HostileContext, type HostileVariant, NotApplicable, tamper } from './hostile.js';
 import { Gateway, type GatewayOptions } from './gateway.js';
 import { HttpError, Router, toJson, type RouteResult, type SimRequest, type SimResponse } from './http.js';
 import { IdSource } from './ids.js';
@@ -217,6 +218,30 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     }
   };
 
+  let hostileTables = 0;
+  const hostile: HostileContext = {
+    table: (address) => world.lookupTables.get(address),
+    newTable: (label, addresses, change = {}) => {
+      const table = world.lookupTables.ensure(`hostile:${label}:${(hostileTables += 1)}`, addresses);
+      if (change.deactivated) world.lookupTables.deactivate(table.key.toBase58());
+      if (change.length !== undefined) world.lookupTables.truncate(table.key.toBase58(), change.length);
+      return table;
+    },
+    signers: [world.gasWallet, trading.signers.payer, ...trading.signers.protocol],
+    alias: (genuine, tampered) => world.chain.aliasIntent(genuine, tampered),
+  };
+  /** A successful answer whose transaction is swapped for a hostile variant (unchanged when the variant does not apply). */
+  const hostileAnswer = (result: RouteResult, variant: HostileVariant): RouteResult => {
+    const body = result.body as Record<string, unknown> | null;
+    if (result.status !== 200 || body === null || typeof body !== 'object' || typeof body['transaction'] !== 'string' || body['transaction'] === '') return result;
+    try {
+      return { ...result, body: { ...body, transaction: tamper(variant, body['transaction'], hostile) } };
+    } catch (error) {
+      if (error instanceof NotApplicable) return result;
+      throw error;
+    }
+  };
+
   async function dispatch(req: SimRequest): Promise<SimResponse> {
     clockwork.catchUp();
     const requestId = { 'x-api-gateway-request-id': gatewayIds.hex(16) };
@@ -259,6 +284,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     const response = respond(result, withRate);
     if (fault?.kind === 'reset') return { ...response, reset: true };
     if (fault?.kind === 'malformed') response.body = response.body.slice(0, Math.max(1, Math.floor(response.body.length / 2))) + '\u0000{';
+    if (fault?.kind === 'hostile' && fault.variant !== undefined) return respond(hostileAnswer(result, fault.variant), withRate);
     return response;
   }
 
