@@ -14,6 +14,8 @@ export interface CliContext {
   /** Directory relative paths on the command line are resolved against. */
   readonly cwd: string;
   readonly clock: Clock;
+  /** Reads standard input to its end (tests give it; the real CLI reads process.stdin). */
+  readonly stdin?: () => Promise<string>;
   /**
    * Aborts when the operator asks the process to stop (SIGINT, SIGTERM). Long-running commands
    * (`run`, `sim`) finish their work in hand and return; absent, they run until stopped otherwise.

@@ -15,6 +15,8 @@ export const ExitCode = {
   DatabaseTooNew: 4,
   /** A file the command needs (database, key file) is missing or unreadable. */
   NotFound: 5,
+  /** `tx explain --expect`: the guard refused the transaction for that intent (the reason code is printed). */
+  GuardRefused: 6,
   /** An unexpected internal error; the message says where. */
   Internal: 70,
 } as const;

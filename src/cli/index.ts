@@ -11,6 +11,7 @@ import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 import { validateCommand } from './validate.js';
 import { version } from './version.js';
+import { txCommand } from './txExplain.js';
 import { walletCommand } from './wallet.js';
 
 /** Exit codes for the stable error codes a command may let through. */
@@ -39,6 +40,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(auditCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(simCommand(ctx, ctx.shutdown));
   program.addCommand(walletCommand(ctx));
+  program.addCommand(txCommand(ctx));
   // Subcommands inherit strictness and output routing so every error reads the same.
   for (const command of program.commands) {
     command.configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr }).exitOverride();

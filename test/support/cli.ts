@@ -14,7 +14,7 @@ export interface CliRun {
 /** Runs `jupbot ARGS` in-process, exactly as the binary would, and returns what it printed. */
 export async function jupbot(
   args: readonly string[],
-  options: { env?: Record<string, string>; cwd?: string; clock?: Clock; shutdown?: AbortSignal; onStdout?: (text: string) => void } = {},
+  options: { env?: Record<string, string>; cwd?: string; clock?: Clock; shutdown?: AbortSignal; onStdout?: (text: string) => void; stdin?: string } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
@@ -28,6 +28,7 @@ export async function jupbot(
     cwd: options.cwd ?? repoRoot,
     clock: options.clock ?? new ManualClock(),
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
+    ...(options.stdin === undefined ? {} : { stdin: () => Promise.resolve(options.stdin as string) }),
   });
   return { code, stdout, stderr };
 }

@@ -1,0 +1,81 @@
+/**
+ * The transaction and intent `tx explain --intent ID` reads from the database: the signed bytes as
+ * journaled, and the expectation the executor held them to, rebuilt from the intent's parameters and
+ * what its signing recorded. Kinds whose expectation needs what only the API knew (our vault's
+ * address) are explained without a verdict, and say so.
+ */
+import { z } from 'zod';
+import { openDatabase } from '../store/db.js';
+import { journaledIntent } from '../store/journaledIntent.js';
+import type { Expectation } from '../solana/expectation.js';
+import { CliExit, type CliContext } from './context.js';
+import { resolveDatabaseFile } from './databaseFile.js';
+import { ExitCode } from './exitCodes.js';
+
+export interface Journaled {
+  readonly base64: string;
+  readonly kind: string;
+  readonly strategy: string | null;
+  readonly state: string;
+  readonly expectation: Expectation | null;
+  readonly note: string;
+}
+
+const Units = z.string().regex(/^\d+$/).transform(BigInt);
+const SwapParams = z.looseObject({ inputMint: z.string(), outputMint: z.string(), amount: Units, slippageBps: z.number().optional() });
+const SwapSigned = z.looseObject({
+  quote: z.looseObject({ outAmount: Units, otherAmountThreshold: Units.nullable(), slippageBps: z.number().nullable(), router: z.string().nullable(), gasless: z.boolean() }),
+  guard: z.looseObject({ feePayer: z.string() }).optional(),
+});
+const SellParams = z.looseObject({ positionPubkey: z.string(), isYes: z.boolean(), contractsMicro: Units, minSellPriceMicroUsd: Units.optional() });
+const ClaimParams = z.looseObject({ positionPubkey: z.string() });
+
+function expectationOf(kind: string, params: unknown, signed: Readonly<Record<string, unknown>> | null): { expectation: Expectation | null; note: string } {
+  switch (kind) {
+    case 'swap': {
+      const p = SwapParams.parse(params);
+      const s = SwapSigned.parse(signed ?? {});
+      const cap = s.quote.slippageBps ?? p.slippageBps ?? 0;
+      return {
+        expectation: {
+          kind: 'swap',
+          inputMint: p.inputMint,
+          outputMint: p.outputMint,
+          maxInAmount: p.amount,
+          minOutAmount: s.quote.otherAmountThreshold ?? 0n,
+          quotedOutAmount: s.quote.outAmount,
+          maxSlippageBps: cap,
+          gasless: s.quote.gasless,
+          ...(s.quote.gasless && s.guard ? { feePayer: s.guard.feePayer } : {}),
+        },
+        note: 'expectation rebuilt from the intent and the quote its signing recorded (the declared gasless refund is not recorded: bounded at 0)',
+      };
+    }
+    case 'sell-position':
+    case 'partial-sell': {
+      const p = SellParams.parse(params);
+      return {
+        expectation: { kind: kind === 'sell-position' ? 'prediction-sell' : 'prediction-partial-sell', position: p.positionPubkey, isYes: p.isYes, maxContracts: p.contractsMicro, minPriceMicroUsd: p.minSellPriceMicroUsd ?? 0n, externalOrderId: null },
+        note: 'expectation rebuilt from the intent (the order id the API answered is not recorded: not compared)',
+      };
+    }
+    case 'claim-position':
+      return { expectation: { kind: 'prediction-claim', position: ClaimParams.parse(params).positionPubkey }, note: 'expectation rebuilt from the intent' };
+    default:
+      return { expectation: null, note: `no verdict: a ${kind} expectation needs what only the API answered (pass --expect to give it)` };
+  }
+}
+
+export async function journaledTransaction(ctx: CliContext, id: string, options: { db?: string; config?: string }): Promise<Journaled> {
+  const file = await resolveDatabaseFile(ctx, options);
+  const db = openDatabase(file, { readonly: true });
+  try {
+    const found = journaledIntent(db, id);
+    if (!found) throw new CliExit(ExitCode.NotFound, `${file}: no intent ${id}`);
+    if (found.row.signedTx === null) throw new CliExit(ExitCode.NotFound, `intent ${id} holds no signed transaction (state ${found.row.state})`);
+    const { expectation, note } = expectationOf(found.row.kind, found.row.params, found.signed);
+    return { base64: Buffer.from(found.row.signedTx).toString('base64'), kind: found.row.kind, strategy: found.row.strategy, state: found.row.state, expectation, note };
+  } finally {
+    db.close();
+  }
+}
