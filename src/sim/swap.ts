@@ -4,7 +4,8 @@ import { ChainFailure, decodeTransaction, hasValidSignature, type Move, Rejectio
 import { HttpError, ok, parseJsonBody, type RouteRequest, type RouteResult, type Router } from './http.js';
 import { SystemWallet } from './ledger.js';
 import type { Quote } from './market.js';
-import { associatedTokenAddress, derivedAddress, pubkey, SOL_MINT } from './programIds.js';
+import { associatedTokenAddress, derivedAddress, ProgramId, pubkey, SOL_MINT } from './programIds.js';
+import { buildRfqTransaction, RFQ_MINIMUM_USD, RFQ_QUOTE_MS, rfqMaker } from './rfq.js';
 import { JUPITER_EVENT_AUTHORITY, type BuiltTx } from './txBuilder.js';
 import { buildSwapTransaction } from './swapTransaction.js';
 import { isObject, isPubkey } from './validate.js';
@@ -28,6 +29,8 @@ interface PendingSwap {
   readonly lastValidBlockHeight: number;
   readonly gasless: boolean;
   readonly intent: Intent;
+  /** RFQ: the maker's quote expiry (unix seconds); the maker signs at /execute. */
+  readonly rfqExpireAt?: number;
 }
 
 type Flavor = 'v2' | 'ultra';
@@ -35,8 +38,13 @@ type Flavor = 'v2' | 'ultra';
 /** Swap V2 `/order` + `/execute`, and the legacy Ultra paths with the same behaviour. */
 export class SwapService {
   readonly #pending = new Map<string, PendingSwap>();
+  /** The market maker answering RFQ quotes. */
+  readonly #maker: Keypair;
 
-  constructor(private readonly world: SimWorld) {}
+  constructor(private readonly world: SimWorld) {
+    this.#maker = rfqMaker(world.seed);
+    world.ledger.transfer(SystemWallet.treasury, this.#maker.publicKey.toBase58(), SOL_MINT, 1_000n * 10n ** 9n, 'genesis-gas', 'genesis');
+  }
 
   register(router: Router): void {
     router.add('GET', '/swap/v2/order', (req) => this.order(req, 'v2'));
@@ -93,11 +101,15 @@ export class SwapService {
     for (const r of excluded) if (!(ROUTERS as readonly string[]).includes(r)) fail(`Invalid excludeRouters value: ${r}`);
     // An integrator payer restricts routing to Metis (reference §3.1).
     const candidates = ROUTERS.filter((r) => !excluded.has(r) && (payer === null || payer === taker || r === 'metis'));
-    const router = candidates[0];
+    let router = candidates[0];
     const inSpec = world.market.spec(inputMint as string);
     const outSpec = world.market.spec(outputMint as string);
     if (!router || !inSpec || !outSpec) fail(flavor === 'v2' ? 'No routes found' : 'Failed to get quotes');
     const quote = world.market.quote(inputMint as string, outputMint as string, amount);
+    // A market maker wins large swaps (or any, when the other routers are excluded): the answer is RFQ.
+    const rfq = candidates.includes('jupiterz') && (router === 'jupiterz' || quote.inUsd >= RFQ_MINIMUM_USD) && receiver === null && (payer === null || payer === taker);
+    if (rfq) router = 'jupiterz';
+    const expireAt = Math.floor((world.now() + RFQ_QUOTE_MS) / 1000);
     if (quote.outAmount <= 0n) fail(flavor === 'v2' ? 'No routes found' : 'Failed to get quotes');
     const impactBps = Math.round(quote.impact * 10_000);
     const slippageBps = slippageText === null ? Math.min(10_000, 50 + impactBps * 2) : Number(slippageText);
@@ -144,8 +156,9 @@ export class SwapService {
       signatureFeeLamports: Number(SIGNATURE_FEE_LAMPORTS),
       prioritizationFeeLamports: priorityLamports,
       rentFeeLamports: 0,
-      swapType: 'aggregator',
+      swapType: rfq ? 'rfq' : 'aggregator',
       router,
+      ...(rfq ? { quoteId: world.ids.uuid(), maker: this.#maker.publicKey.toBase58(), expireAt: String(expireAt) } : {}),
     };
     if (taker === null) {
       return ok({ ...base, signatureFeePayer: null, prioritizationFeePayer: null, rentFeePayer: null, transaction: null, gasless: false, requestId, totalTime: 12, taker: null, ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
@@ -159,7 +172,7 @@ export class SwapService {
     if (inBalance < amount) {
       errorCode = 1;
       errorMessage = `Insufficient funds: have ${inBalance}, need ${amount}`;
-    } else if (!sponsor && solBalance < gasNeeded) {
+    } else if (!sponsor && !rfq && solBalance < gasNeeded) {
       if (inputMint === SOL_MINT) {
         errorCode = 2;
         errorMessage = `Top up ${(Number(gasNeeded - solBalance) / 1e9).toFixed(9)} SOL for gas`;
@@ -171,11 +184,12 @@ export class SwapService {
       }
     }
     const gasWallet = world.gasWallet.publicKey.toBase58();
-    const feePayer = sponsor ?? (gasless ? gasWallet : taker);
+    const feePayer = rfq ? this.#maker.publicKey.toBase58() : (sponsor ?? (gasless ? gasWallet : taker));
     const common = { signatureFeePayer: feePayer, prioritizationFeePayer: feePayer, rentFeePayer: feePayer, requestId, totalTime: 18, taker };
     if (errorCode !== undefined) {
       return ok({ ...base, ...common, transaction: '', gasless, errorCode, errorMessage, ...(flavor === 'v2' ? { error: errorMessage, lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
     }
+    if (rfq) return this.#rfqOrder({ base, common, taker, quote, expireAt, requestId, lastValidBlockHeight, blockhash, flavor, inputMint: inputMint as string, outputMint: outputMint as string });
     // Jupiter's gas wallet takes its fees back in SOL when the swap pays out SOL (else they are in feeBps).
     const feeRefund = feePayer === gasWallet && outputMint === SOL_MINT ? SIGNATURE_FEE_LAMPORTS * 2n + BigInt(priorityLamports) : 0n;
     const venue = venueOf(inputMint as string, outputMint as string, (inSpec as { decimals: number }).decimals);
@@ -205,6 +219,33 @@ export class SwapService {
     return ok({ ...base, ...common, transaction, gasless: feePayer !== taker, ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
   }
 
+  /** An RFQ answer: the maker pays and will sign at /execute; the taker signs first. */
+  #rfqOrder(o: { base: object; common: object; taker: string; quote: Quote; expireAt: number; requestId: string; lastValidBlockHeight: number; blockhash: string; flavor: Flavor; inputMint: string; outputMint: string }): RouteResult {
+    const { world } = this;
+    const [x, y] = o.inputMint < o.outputMint ? [o.inputMint, o.outputMint] : [o.outputMint, o.inputMint];
+    const table = world.lookupTables.ensure(`rfq:${x}:${y}`, [pubkey(o.inputMint), pubkey(o.outputMint), ProgramId.token, ProgramId.system]);
+    const built = buildRfqTransaction({ maker: this.#maker.publicKey, taker: pubkey(o.taker), inputMint: o.inputMint, outputMint: o.outputMint, inAmount: o.quote.inAmount, outAmount: o.quote.outAmount, expireAt: o.expireAt, blockhash: o.blockhash, tables: [table] });
+    // The maker fills at its quoted price: exactly the quoted output, whatever the market does.
+    const moves = (): Move[] => [
+      { from: o.taker, to: SystemWallet.liquidity, mint: o.inputMint, amount: o.quote.inAmount },
+      { from: SystemWallet.liquidity, to: o.taker, mint: o.outputMint, amount: o.quote.outAmount },
+    ];
+    const intent: Intent = {
+      kind: 'swap-rfq',
+      preview: () => {
+        if (world.now() > o.expireAt * 1000) throw new ChainFailure(2003, 'RFQ quote expired');
+        return moves();
+      },
+      apply: (signature) => {
+        world.ledger.batch(moves(), 'swap-rfq', signature);
+        return { totalInputAmount: o.quote.inAmount.toString(), totalOutputAmount: o.quote.outAmount.toString(), inputAmountResult: o.quote.inAmount.toString(), outputAmountResult: o.quote.outAmount.toString(), swapEvents: [] };
+      },
+    };
+    const messageKey = world.chain.registerIntent(built.messageBytes, intent);
+    this.#pending.set(o.requestId, { taker: o.taker, quote: o.quote, minOut: o.quote.outAmount, messageKey, expiresAt: world.now() + REQUEST_TTL_MS, lastValidBlockHeight: o.lastValidBlockHeight, gasless: true, intent, rfqExpireAt: o.expireAt });
+    return ok({ ...o.base, ...o.common, transaction: built.base64, gasless: true, ...(o.flavor === 'v2' ? { lastValidBlockHeight: String(o.lastValidBlockHeight) } : {}) });
+  }
+
   execute(req: RouteRequest, _flavor: Flavor): RouteResult {
     const body = parseJsonBody(req, (error) => ({ error, code: -2 }));
     if (!isObject(body)) throw new HttpError(400, { error: 'Invalid request body', code: -2 });
@@ -226,6 +267,12 @@ export class SwapService {
     if (!hasValidSignature(decoded, pending.taker)) {
       const sig = decoded.tx.signatures[decoded.tx.message.staticAccountKeys.findIndex((k) => k.toBase58() === pending.taker)];
       return sig && sig.some((b) => b !== 0) ? failed(-2, 'Invalid signed transaction: signature verification failed') : failed(-1003, 'Transaction is not fully signed');
+    }
+    if (pending.rfqExpireAt !== undefined) {
+      if (!previous && this.world.now() > pending.rfqExpireAt * 1000) return failed(-2003, 'RFQ: quote expired');
+      // The market maker signs last, over the same message.
+      const index = decoded.tx.message.staticAccountKeys.findIndex((k) => k.equals(this.#maker.publicKey));
+      decoded.tx.signatures[index] = nacl.sign.detached(decoded.messageBytes, this.#maker.secretKey);
     }
     try {
       const landed = this.world.chain.land(decoded, { intent: pending.intent, trustedSigners: pending.gasless ? [payerOf(decoded)] : [] });

@@ -41,7 +41,7 @@ export async function explainTransaction(tx: VersionedTransaction, wallet: strin
   const message = tx.message;
   const bytes = message.serialize();
   const statics = message.staticAccountKeys;
-  const signers = statics.slice(0, message.header.numRequiredSignatures).map((key, i) => {
+  const signers = statics.slice(0, message.header.numRequiredSignatures).map((key, i): { address: string; signature: SignatureStatus } => {
     const address = key.toBase58();
     const sig = tx.signatures[i];
     if (!sig || sig.every((b) => b === 0)) return { address, signature: (address === wallet ? 'ours (to be signed)' : 'empty') };

@@ -101,32 +101,38 @@ describe('the guard accepts what the simulator builds', () => {
     h.sim.control.fund(poor.publicKey.toBase58(), 50_000_000n, USDC);
     const policy = { excludeRouters: [], maxSlippageBps: 300 };
     const cases = [
-      [u.kp, SOL, USDC, '100000000'],
-      [u.kp, USDC, SOL, '20000000'],
+      [u.kp, SOL, USDC, '100000000', null],
+      [u.kp, USDC, SOL, '20000000', null],
       // No SOL for gas: Jupiter's gas wallet pays and has signed already.
-      [poor, USDC, BONK, '20000000'],
+      [poor, USDC, BONK, '20000000', null],
+      // RFQ: the market maker pays and signs last, at /execute.
+      [u.kp, USDC, SOL, '20000000', 'metis,dflow,okx'],
     ] as const;
-    for (const [kp, inputMint, outputMint, amount] of cases) {
+    for (const [kp, inputMint, outputMint, amount, excludeRouters] of cases) {
       const u = { pub: kp.publicKey.toBase58() };
       const signer = createRpcGuardedSigner({ wallet: fromSecretText(bs58.encode(kp.secretKey)), rpc, clock: h.clock });
-      const query = new URLSearchParams({ inputMint, outputMint, amount, taker: u.pub, slippageBps: '100' }).toString();
+      const query = new URLSearchParams({ inputMint, outputMint, amount, taker: u.pub, slippageBps: '100', ...(excludeRouters === null ? {} : { excludeRouters }) }).toString();
       const reply = await h.call('GET', `/swap/v2/order?${query}`);
       expect(reply.status).toBe(200);
       const params = { inputMint, outputMint, amount: BigInt(amount), inputDecimals: 6, slippageBps: 100 };
       const expectation = swapExpectation(params, reply.body, u.pub, policy);
-      expect(expectation.gasless).toBe(kp === poor);
+      expect(expectation.gasless).toBe(kp === poor || excludeRouters !== null);
+      expect(expectation.rfqMaker !== undefined).toBe(excludeRouters !== null);
       const summary = await checkTransaction(decode(reply.body.transaction), expectation, { ...guardFor(u), resolveLookupTable: createLookupTableResolver({ rpc, clock: h.clock }) });
       // Jupiter's real layout: the route's accounts by the IDL, the venue's behind a lookup table.
       expect(summary.lookupTables).toHaveLength(1);
-      expect(summary.swaps).toMatchObject([{ name: 'route', inAmount: BigInt(amount), quotedOutAmount: BigInt(reply.body.outAmount), slippageBps: 100 }]);
-      await expect(checkTransaction(decode(reply.body.transaction), { ...expectation, maxInAmount: BigInt(amount) - 1n }, { ...guardFor(u as TriggerUser), resolveLookupTable: createLookupTableResolver({ rpc, clock: h.clock }) })).rejects.toMatchObject({ reason: 'AMOUNT_EXCEEDS_INTENT' });
+      if (excludeRouters === null) expect(summary.swaps).toMatchObject([{ name: 'route', inAmount: BigInt(amount), quotedOutAmount: BigInt(reply.body.outAmount), slippageBps: 100 }]);
+      else expect(summary.signatures[0]).toEqual({ address: reply.body.maker, state: 'empty' });
+      if (excludeRouters === null) await expect(checkTransaction(decode(reply.body.transaction), { ...expectation, maxInAmount: BigInt(amount) - 1n }, { ...guardFor(u as TriggerUser), resolveLookupTable: createLookupTableResolver({ rpc, clock: h.clock }) })).rejects.toMatchObject({ reason: 'AMOUNT_EXCEEDS_INTENT' });
       // Signed through the guard (effects simulated on the simulator's RPC), it lands.
       const signed = await signer.signBase64(reply.body.transaction, expectation);
       expect(signed.summary.effects?.deltas[outputMint]).toBeDefined();
       const executed = await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signed.signed, requestId: reply.body.requestId } });
       expect(executed.body.status).toBe('Success');
-      // The journal's transaction id is the chain's: the first signature, Jupiter's for a gasless swap.
-      expect(executed.body.signature).toBe(signed.transactionId);
+      // The journal's transaction id is the chain's: the first signature, Jupiter's for a gasless swap;
+      // an RFQ fill's is the maker's, known only once it has signed at /execute.
+      if (excludeRouters === null) expect(executed.body.signature).toBe(signed.transactionId);
+      else expect([signed.transactionId, executed.body.signature === signed.ownSignature]).toEqual([null, false]);
     }
   });
 
