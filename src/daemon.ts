@@ -1,3 +1,4 @@
+import { accessSync, constants as fsConstants, mkdirSync } from 'node:fs';
 import type { Clock } from './clock.js';
 import { version } from './cli/version.js';
 import { forwardActions, type DaemonEvents } from './daemonEvents.js';
@@ -17,6 +18,10 @@ import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
 import { archiveDatabase } from './store/archiveDatabase.js';
+import { type DataDirLock, lockDataDir } from './store/dataDirLock.js';
+import { widerThanPrivate } from './store/permissions.js';
+import { storeFailure } from './store/storeFailure.js';
+import { errorMessage } from './errors.js';
 import { databaseFile } from './store/paths.js';
 import { TypedEmitter } from './typedEmitter.js';
 
@@ -57,12 +62,21 @@ export interface Daemon {
 }
 
 /** Can the database take a write lock right now? What /readyz means by "database writable". */
-function databaseWritable(db: Db): ReadinessCheck {
+/**
+ * The database is ready when its connection is open and its file is writable. Nothing here takes a
+ * lock or waits for one: a probe that waited on another process's write lock would freeze the event
+ * loop (and every Jupiter call) for the busy timeout.
+ */
+function databaseWritable(db: Db, file: string): ReadinessCheck {
   return {
     name: 'database',
     probe() {
       if (!db.open) return { ok: false, detail: 'database is closed' };
-      db.exec('BEGIN IMMEDIATE; ROLLBACK');
+      try {
+        accessSync(file, fsConstants.W_OK);
+      } catch (error) {
+        return { ok: false, detail: `database file is not writable: ${errorMessage(error)}` };
+      }
       return { ok: true };
     },
   };
@@ -94,7 +108,22 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const random = deps.random ?? createRandom();
   const events = new TypedEmitter<DaemonEvents>();
   const file = databaseFile(config.data_dir, config.mode);
-  let store = openStore(file, { clock });
+  // One daemon per data directory, taken before the database is opened or moved.
+  let lock: DataDirLock;
+  try {
+    mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
+    lock = lockDataDir(config.data_dir);
+  } catch (error) {
+    throw storeFailure(error, config.data_dir);
+  }
+  let store: ReturnType<typeof openStore>;
+  try {
+    store = openStore(file, { clock });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  for (const warning of widerThanPrivate(config.data_dir, file)) log.warn({ dataDir: config.data_dir }, `data directory readable by others: ${warning}`);
   // Paper mode: a new simulated world needs a new database (archiveDatabase.ts explains why).
   if (config.mode === 'paper' && store.db.prepare('SELECT 1 FROM actions LIMIT 1').get() !== undefined) {
     store.db.close();
@@ -135,7 +164,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     const started = engine;
     ops = await startOpsServer({
       listen: config.http.listen,
-      checks: [databaseWritable(store.db), ...started.readiness()],
+      checks: [databaseWritable(store.db, file), ...started.readiness()],
       metrics,
       documents: {
         '/status': () => ({
@@ -158,6 +187,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     notifier.close();
     await paper?.close();
     store.db.close();
+    lock.release();
     throw error;
   }
 
@@ -194,6 +224,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
         audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt } });
       } finally {
         store.db.close();
+        lock.release();
         log.info({ reason }, 'jupbot stopped');
         events.emit('stopped', { reason });
         resolveDone();

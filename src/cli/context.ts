@@ -21,6 +21,11 @@ export interface CliContext {
    * (`run`, `sim`) finish their work in hand and return; absent, they run until stopped otherwise.
    */
   readonly shutdown?: AbortSignal;
+  /**
+   * Subscribes to errors nothing else caught (the binary: `uncaughtException`, `unhandledRejection`);
+   * returns the unsubscribe. `run` stops the daemon cleanly on one and exits 75.
+   */
+  readonly onFatal?: (listener: (error: unknown) => void) => () => void;
 }
 
 /**

@@ -17,6 +17,12 @@ export const ExitCode = {
   NotFound: 5,
   /** `tx explain --expect`: the guard refused the transaction for that intent (the reason code is printed). */
   GuardRefused: 6,
+  /** Another jupbot holds the data directory (its pid is in the message). Not restarted by the unit. */
+  AlreadyRunning: 73,
+  /** The data directory or database cannot be used (read-only, not a directory, locked): fix it, then start. Not restarted. */
+  StoreUnusable: 74,
+  /** `run`: an uncaught error stopped the daemon cleanly (recorded in the audit log). The unit restarts it. */
+  Crashed: 75,
   /** An unexpected internal error; the message says where. */
   Internal: 70,
 } as const;

@@ -11,5 +11,13 @@ const code = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   clock: systemClock,
   shutdown: shutdownOnSignals(process),
+  onFatal: (listener) => {
+    process.on('uncaughtException', listener);
+    process.on('unhandledRejection', listener);
+    return () => {
+      process.off('uncaughtException', listener);
+      process.off('unhandledRejection', listener);
+    };
+  },
 });
 process.exitCode = code;

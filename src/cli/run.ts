@@ -5,7 +5,8 @@ import { errorMessage } from '../errors.js';
 import { createLogger } from '../ops/log.js';
 import { Redactor } from '../ops/redact.js';
 import { ScaledClock } from '../scaledClock.js';
-import type { CliContext } from './context.js';
+import { CliExit, type CliContext } from './context.js';
+import { ExitCode } from './exitCodes.js';
 
 /** `jupbot run`: the daemon, until SIGINT or SIGTERM. */
 export function runCommand(ctx: CliContext): Command {
@@ -37,6 +38,20 @@ export function runCommand(ctx: CliContext): Command {
       };
       if (ctx.shutdown?.aborted) onShutdown();
       else ctx.shutdown?.addEventListener('abort', onShutdown, { once: true });
-      await daemon.done;
+      // Last resort: an error nothing caught is logged, recorded (the stop's audit row carries it),
+      // and ends the daemon cleanly with an exit code the service manager restarts on.
+      let fatal: unknown = null;
+      const unsubscribe = ctx.onFatal?.((error) => {
+        if (fatal !== null) return;
+        fatal = error;
+        log.fatal({ err: error }, 'uncaught error: stopping cleanly; the service manager restarts jupbot');
+        daemon.stop(`uncaught error: ${errorMessage(error)}`).catch((e: unknown) => log.error({ err: e }, 'stop failed'));
+      });
+      try {
+        await daemon.done;
+      } finally {
+        unsubscribe?.();
+      }
+      if (fatal !== null) throw new CliExit(ExitCode.Crashed, `stopped after an uncaught error: ${errorMessage(fatal)}`);
     });
 }

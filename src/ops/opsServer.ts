@@ -30,6 +30,20 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
+ * The path of a request target, or null when it is not one (`///`, `//a:b`, `//%zz` make `new URL`
+ * throw: a request target starting with `//` reads as an authority).
+ */
+function pathOf(target: string | undefined): string | null {
+  const raw = target ?? '/';
+  if (!raw.startsWith('/') || raw.startsWith('//')) return null;
+  try {
+    return new URL(raw, 'http://ops').pathname;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The operations endpoint: `/healthz` says the process answers (liveness, for Docker and systemd),
  * `/readyz` says every part can trade now (503 and the failing checks otherwise), `/metrics` serves
  * Prometheus text when `metrics` is given.
@@ -38,8 +52,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const { host, port } = options.listen;
   const documents = options.documents ?? {};
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const path = new URL(req.url ?? '/', 'http://ops').pathname;
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = pathOf(req.url);
+    if (path === null) {
+      sendJson(res, 400, { error: 'malformed request target' });
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -77,6 +95,15 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       return;
     }
     sendJson(res, 404, { error: `no route ${path}` });
+  };
+  // Whatever a request carries, it gets an answer and never takes the daemon down.
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      route(req, res);
+    } catch (error) {
+      if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      else res.destroy();
+    }
   };
   const server: Server = createServer(handle);
   await new Promise<void>((resolve, reject) => {

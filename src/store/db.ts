@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { errorMessage } from '../errors.js';
@@ -56,7 +56,12 @@ function isMemory(file: string): boolean {
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
   const readonly = options.readonly ?? false;
   const memory = isMemory(file);
-  if (!memory && !readonly) mkdirSync(dirname(file), { recursive: true });
+  if (!memory && !readonly) {
+    // The journal and the audit log are nobody else's business: the directory 0700, the files 0600,
+    // whatever the umask (SQLite gives the -wal and -shm files the database file's mode).
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  }
 
   let db: Db;
   try {

@@ -28,7 +28,15 @@ export type StoreErrorCode =
   | 'STORE_INTENT_TRANSITION'
   | 'STORE_SIGNATURE_TAKEN'
   /** A journal row that does not parse (a damaged or newer database). */
-  | 'STORE_INTENT_ROW_INVALID';
+  | 'STORE_INTENT_ROW_INVALID'
+  /** Another jupbot process holds the data directory's lock. */
+  | 'STORE_LOCKED'
+  /** The data directory or database file cannot be written (read-only mount, permissions). */
+  | 'STORE_READ_ONLY'
+  /** `data_dir` names something that is not a directory. */
+  | 'STORE_NOT_A_DIRECTORY'
+  /** Another connection holds the database's write lock for longer than the busy timeout. */
+  | 'STORE_BUSY';
 
 /** An error raised by the store. */
 export class StoreError extends JupbotError {

@@ -1,3 +1,4 @@
+import { storeFailure } from './storeFailure.js';
 import type { Clock } from '../clock.js';
 import { errorMessage } from '../errors.js';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
@@ -167,11 +168,16 @@ export interface Store extends MigrationResult {
  * const { db, applied } = openStore(databaseFile(config.dataDir, config.mode), { clock });
  */
 export function openStore(file: string, options: OpenStoreOptions): Store {
-  const db = openDatabase(file, options.synchronous === undefined ? {} : { synchronous: options.synchronous });
+  let db: Db;
+  try {
+    db = openDatabase(file, options.synchronous === undefined ? {} : { synchronous: options.synchronous });
+  } catch (error) {
+    throw storeFailure(error, file);
+  }
   try {
     return { db, ...migrate(db, options) };
   } catch (error) {
     db.close();
-    throw error;
+    throw storeFailure(error, file);
   }
 }

@@ -14,7 +14,7 @@ export interface CliRun {
 /** Runs `jupbot ARGS` in-process, exactly as the binary would, and returns what it printed. */
 export async function jupbot(
   args: readonly string[],
-  options: { env?: Record<string, string>; cwd?: string; clock?: Clock; shutdown?: AbortSignal; onStdout?: (text: string) => void; stdin?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; clock?: Clock; shutdown?: AbortSignal; onStdout?: (text: string) => void; stdin?: string; onFatal?: (listener: (error: unknown) => void) => () => void } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
@@ -29,6 +29,7 @@ export async function jupbot(
     clock: options.clock ?? new ManualClock(),
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
     ...(options.stdin === undefined ? {} : { stdin: () => Promise.resolve(options.stdin as string) }),
+    ...(options.onFatal ? { onFatal: options.onFatal } : {}),
   });
   return { code, stdout, stderr };
 }
