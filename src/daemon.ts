@@ -22,6 +22,8 @@ import { type DataDirLock, lockDataDir } from './store/dataDirLock.js';
 import { widerThanPrivate } from './store/permissions.js';
 import { storeFailure } from './store/storeFailure.js';
 import { errorMessage } from './errors.js';
+import { isLoopbackHost } from './config/fieldSchemas.js';
+import { ignoredKey } from './solana/loadWallet.js';
 import { databaseFile } from './store/paths.js';
 import { TypedEmitter } from './typedEmitter.js';
 
@@ -82,6 +84,13 @@ function databaseWritable(db: Db, file: string): ReadinessCheck {
   };
 }
 
+/** The first line an operator reads: which mode, which wallet, which network, unmistakably. */
+function startLine(config: Config, wallet: string, simulator: { url: string } | null): string {
+  if (config.mode === 'paper') return `jupbot started in PAPER mode: paper wallet ${wallet}, simulated Jupiter and Solana at ${simulator?.url ?? '?'}; no real funds, nothing leaves this machine`;
+  const host = (url: string): string => new URL(url).host;
+  return `jupbot started in LIVE mode: trading real funds from wallet ${wallet} on Solana via ${host(config.rpc.url)} and Jupiter at ${host(config.api.base_url)} (config ${config.source.file})`;
+}
+
 /** Paper mode's world: the embedded simulator on loopback, on the daemon's own clock. */
 async function startPaperWorld(
   config: Config,
@@ -124,6 +133,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     throw error;
   }
   for (const warning of widerThanPrivate(config.data_dir, file)) log.warn({ dataDir: config.data_dir }, `data directory readable by others: ${warning}`);
+  const ignored = ignoredKey(config);
+  if (ignored) log.warn({}, ignored);
   // Paper mode: a new simulated world needs a new database (archiveDatabase.ts explains why).
   if (config.mode === 'paper' && store.db.prepare('SELECT 1 FROM actions LIMIT 1').get() !== undefined) {
     store.db.close();
@@ -205,7 +216,10 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       wallet: running.wallet,
     },
   });
-  log.info({ mode: config.mode, database: file, ops: ops.url, schemaVersion: store.version, simulator }, 'jupbot started');
+  log.info({ mode: config.mode, wallet: running.wallet, database: file, ops: ops.url, schemaVersion: store.version, simulator, config: config.source.file }, startLine(config, running.wallet, simulator));
+  if (!isLoopbackHost(config.http.listen.host)) {
+    log.warn({ listen: `${config.http.listen.host}:${config.http.listen.port}` }, `ops endpoints listen on ${ops.url}, beyond this machine (http.allow_remote): /status and /metrics have no authentication`);
+  }
 
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));

@@ -9,6 +9,6 @@ import type { CliContext } from './context.js';
  */
 export async function resolveDatabaseFile(ctx: CliContext, options: { db?: string; config?: string }): Promise<string> {
   if (options.db !== undefined) return resolve(ctx.cwd, options.db);
-  const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd });
+  const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd, purpose: 'read' });
   return databaseFile(config.data_dir, config.mode);
 }

@@ -29,7 +29,8 @@ export function planCommand(ctx: CliContext): Command {
     .option('-c, --config <file>', 'config file (default: $JUPBOT_CONFIG, else config/default.yaml)')
     .configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr })
     .action(async (paths: string[], options: PlanOptions) => {
-      const config = await loadConfig({ file: options.config, env: ctx.env, cwd: ctx.cwd });
+      // Reads rules only: no API key, wallet or network needed.
+      const config = await loadConfig({ file: options.config, env: ctx.env, cwd: ctx.cwd, purpose: 'read' });
       const now = ctx.clock.now();
       const check = await checkStrategies(paths.length > 0 ? paths : [config.strategies_dir], ctx.cwd, config.mode);
       const snapshot = config.mode === 'paper' ? paperSnapshot(now) : undefined;

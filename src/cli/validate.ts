@@ -7,6 +7,8 @@ import { loadConfig, resolveConfigPath } from '../config/loadConfig.js';
 import type { CliContext } from './context.js';
 import { CliExit } from './context.js';
 import { ExitCode } from './exitCodes.js';
+import { ignoredKey, loadWallet } from '../solana/loadWallet.js';
+import { WalletError } from '../solana/walletError.js';
 import { checkStrategies } from './strategyInputs.js';
 
 interface ValidateOptions {
@@ -20,6 +22,25 @@ interface ValidateOptions {
  * In paper mode token symbols are resolved against the simulator's tokens; in live mode the
  * daemon resolves and pins them, and validate checks schema and rules only.
  */
+/**
+ * The checks `run` applies to the wallet and the API key, without printing either: a key file
+ * `run` would refuse (mode, JSON, length) is a problem here too. A missing API key is only a note:
+ * the structure is valid, and the key is the environment's business until `run`.
+ */
+async function checkKey(config: Config, file: string, ctx: CliContext): Promise<Diagnostic[]> {
+  const ignored = ignoredKey(config);
+  if (ignored) ctx.stdout(`note: ${ignored}\n`);
+  if (config.mode !== 'live') return [];
+  if (config.api.key === null && !config.api.keyless) ctx.stdout(`note: ${config.api.key_env} is not set: jupbot run will need it (or api.keyless: true)\n`);
+  try {
+    await loadWallet(config);
+    return [];
+  } catch (error) {
+    if (error instanceof WalletError) return [{ file, line: 0, col: 0, message: `wallet: ${error.message}`, path: ['wallet'] }];
+    throw error;
+  }
+}
+
 export function validateCommand(ctx: CliContext): Command {
   return new Command('validate')
     .description('check the config and strategy files and report every problem as file:line:col: message')
@@ -31,8 +52,10 @@ export function validateCommand(ctx: CliContext): Command {
       const problems: Diagnostic[] = [];
       let config: Config | undefined;
       try {
-        config = await loadConfig(where);
+        // The structure needs no secret; the key is then checked as start-up checks it.
+        config = await loadConfig({ ...where, purpose: 'read' });
         ctx.stdout(`ok: ${resolveConfigPath(where).shown} (mode ${config.mode})\n`);
+        problems.push(...(await checkKey(config, resolveConfigPath(where).shown, ctx)));
       } catch (error) {
         if (error instanceof ConfigError) problems.push(...error.diagnostics);
         // Missing and unreadable alike: exitCodes.ts documents NotFound for both.

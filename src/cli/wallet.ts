@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { ConfigError, ConfigFileError } from '../config/configError.js';
 import { loadConfig } from '../config/loadConfig.js';
 import { generateKeypairFile, PAPER_WALLET_FILE, paperWallet } from '../solana/paperWallet.js';
-import { loadWallet } from '../solana/loadWallet.js';
+import { loadConfiguredKey, loadWallet } from '../solana/loadWallet.js';
 import type { Wallet } from '../solana/wallet.js';
 import { WalletError } from '../solana/walletError.js';
 import type { CliContext } from './context.js';
@@ -71,7 +71,8 @@ export function walletCommand(ctx: CliContext): Command {
     .action(async (options: ConfigOption) => {
       try {
         const config = await loadConfig({ file: options.config, env: ctx.env, cwd: ctx.cwd });
-        const wallet = await loadWallet(config);
+        // The key the config names, checked as live start-up checks it (paper mode would not use it).
+        const wallet = (await loadConfiguredKey(config)) ?? (await loadWallet(config));
         const isFile = wallet.source !== 'JUPBOT_KEYPAIR';
         const where = isFile ? `${wallet.source} (mode ${await modeOf(wallet.source)})` : 'JUPBOT_KEYPAIR';
         ctx.stdout(`address: ${wallet.address}\nsource: ${where}\nmode: ${config.mode}\n`);

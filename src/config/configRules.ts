@@ -1,6 +1,6 @@
 import type { Diagnostic, DocPath } from './diagnostics.js';
 import { formatPath } from './diagnostics.js';
-import { isLoopbackHost, parseHttpUrl, redactUrl } from './fieldSchemas.js';
+import { CREDENTIALS_IN_URL, isLoopbackHost, parseHttpUrl, redactUrl } from './fieldSchemas.js';
 import { DEFAULTS, KEYLESS_RPS } from './schema.js';
 import { isSecretKeyText } from './secretKeyText.js';
 import type { YamlSource } from './yamlSource.js';
@@ -21,7 +21,7 @@ const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
  *
  * No message here ever includes the value of an environment variable.
  */
-export function checkConfigRules(source: YamlSource, env: Env): Diagnostic[] {
+export function checkConfigRules(source: YamlSource, env: Env, options: { secrets?: boolean } = {}): Diagnostic[] {
   const raw = source.value;
   const out: Diagnostic[] = [];
   const at = (path: DocPath, message: string): void => {
@@ -43,13 +43,25 @@ export function checkConfigRules(source: YamlSource, env: Env): Diagnostic[] {
     }
   }
 
+  // The ops endpoints have no authentication: loopback only, unless the operator says otherwise.
+  const listen = stringAt(raw, ['http', 'listen']);
+  if (listen !== undefined && get(raw, ['http', 'allow_remote']) !== true) {
+    const host = listen.trim().replace(/:\d+$/, '');
+    if (host !== '' && !isLoopbackHost(host)) {
+      at(
+        ['http', 'listen'],
+        `http.listen ${listen} is not a loopback address, and /status, /metrics and /readyz have no authentication: listen on 127.0.0.1 (behind a proxy that authenticates, if others need it), or set http.allow_remote: true to accept that anyone who reaches the port reads them`,
+      );
+    }
+  }
+
   const keyless = get(raw, ['api', 'keyless']) === true;
   const rps = get(raw, ['api', 'requests_per_second']);
   if (keyless && typeof rps === 'number' && rps > KEYLESS_RPS) {
     at(['api', 'requests_per_second'], `api.requests_per_second is ${rps} but the keyless tier allows ${KEYLESS_RPS} per second; lower it, or set a key and remove api.keyless`);
   }
 
-  if (live && !keyless) {
+  if (live && !keyless && options.secrets !== false) {
     const named = stringAt(raw, ['api', 'key_env']);
     const keyEnv = named ?? DEFAULTS.keyEnv;
     if (ENV_NAME.test(keyEnv) && !isSet(env[keyEnv])) {
@@ -106,6 +118,7 @@ function checkWebhook(raw: unknown, path: DocPath, live: boolean, env: Env, at: 
   const problem = (text: string): string | undefined => {
     const parsed = parseHttpUrl(text.trim());
     if (!parsed) return 'is not an http(s) URL';
+    if (parsed.username !== '' || parsed.password !== '') return CREDENTIALS_IN_URL;
     if (live && parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) return 'must use https in live mode';
     return undefined;
   };

@@ -16,6 +16,10 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
+/** Why a URL with `user:password@` is refused, and what to do instead (its value is never echoed). */
+export const CREDENTIALS_IN_URL =
+  'carries credentials (user:password@), which HTTP clients refuse to send: remove them and pass the key the way the provider documents it, in the path or the query string (e.g. https://rpc.example.com/?api-key=…); the value is not shown';
+
 /** Parses an absolute http(s) URL, or returns undefined. */
 export function parseHttpUrl(text: string): URL | undefined {
   if (!URL.canParse(text)) return undefined;
@@ -32,6 +36,10 @@ export function httpUrlSchema(options: { trimTrailingSlash?: boolean } = {}): z.
     const url = parseHttpUrl(text.trim());
     if (!url) {
       ctx.addIssue({ code: 'custom', message: `${JSON.stringify(redactUrl(text))} is not an http(s) URL (e.g. https://api.jup.ag)`, input: text });
+      return z.NEVER;
+    }
+    if (url.username !== '' || url.password !== '') {
+      ctx.addIssue({ code: 'custom', message: CREDENTIALS_IN_URL, input: text });
       return z.NEVER;
     }
     const normal = text.trim();

@@ -24,6 +24,11 @@ export interface LoadConfigOptions {
   /** The process environment (passed in: the loader never reads `process.env`). */
   readonly env: Env;
   readonly cwd: string;
+  /**
+   * `read`: for commands that only read (audit, plan, explain): secrets and the key file are not
+   * required, so an auditor needs nothing but the database and the config. @default 'run'
+   */
+  readonly purpose?: 'run' | 'read' | undefined;
 }
 
 /** Which file to read, and why that one (for a message that helps when it is missing). */
@@ -54,8 +59,9 @@ export function resolveConfigPath(options: LoadConfigOptions): ConfigLocation {
 export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
   const location = resolveConfigPath(options);
   const text = await readConfigText(location);
-  const checked = checkConfigText(text, location.shown, options.env, options.cwd);
-  const fileProblems = await checkFiles(checked.source, options.env, dirname(location.path));
+  const read = options.purpose === 'read';
+  const checked = checkConfigText(text, location.shown, options.env, options.cwd, read);
+  const fileProblems = read ? [] : await checkFiles(checked.source, options.env, dirname(location.path));
   const diagnostics = [...checked.diagnostics, ...fileProblems];
   if (diagnostics.length > 0 || !checked.config) throw new ConfigError(diagnostics);
   return checked.config;
@@ -79,11 +85,11 @@ interface Checked {
   readonly config?: Config;
 }
 
-function checkConfigText(text: string, file: string, env: Env, cwd: string): Checked {
+function checkConfigText(text: string, file: string, env: Env, cwd: string, readOnly = false): Checked {
   const source = parseYamlSource(text, file);
   // An empty file is a valid config: every key has a default.
   const validation = validateSource(source, configFileSchema, { valueIfEmpty: {} });
-  const rules = source.malformed ? [] : checkConfigRules(source, env);
+  const rules = source.malformed ? [] : checkConfigRules(source, env, { secrets: !readOnly });
   const diagnostics = sortDiagnostics([...validation.diagnostics, ...rules]);
   if (!validation.ok || diagnostics.length > 0) return { source, diagnostics };
   const config = resolveConfig(validation.data, { env, file: resolve(cwd, file) });

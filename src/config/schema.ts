@@ -77,6 +77,8 @@ const pollSchema = z.strictObject({
 
 const httpSchema = z.strictObject({
   listen: listenAddressSchema.default(listenAddressSchema.parse(DEFAULTS.listen)),
+  /** The ops endpoints have no authentication: a non-loopback `listen` needs this explicit opt-in. */
+  allow_remote: z.boolean().default(false),
 });
 
 const webhookSchema = z.strictObject({

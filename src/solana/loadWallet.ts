@@ -1,7 +1,9 @@
 /**
- * The daemon's wallet from its config: `JUPBOT_KEYPAIR` when set (it takes precedence, as
- * docs/configuration.md says), else `wallet.keypair_file`, else — in paper mode only — the data
- * dir's paper wallet, generated on first use.
+ * The daemon's wallet from its config. Paper mode always uses the data dir's paper wallet (generated
+ * on first use) and never reads a real key, even when `JUPBOT_KEYPAIR` or `wallet.keypair_file` is
+ * set: a paper run must not be able to sign with a key that holds money. Live mode takes
+ * `JUPBOT_KEYPAIR` when set (it takes precedence, as docs/configuration.md says), else
+ * `wallet.keypair_file`.
  */
 import type { Config } from '../config/config.js';
 import type { Redactor } from '../ops/redact.js';
@@ -12,9 +14,24 @@ import { WalletError } from './walletError.js';
 export type WalletConfig = Pick<Config, 'mode' | 'data_dir'> & { wallet: Pick<Config['wallet'], 'keypair' | 'keypair_file' | 'allow_insecure_permissions'> };
 
 export async function loadWallet(config: WalletConfig, options: { redactor?: Redactor | undefined } = {}): Promise<Wallet> {
+  if (config.mode === 'paper') return await paperWallet(config.data_dir, { redactor: options.redactor });
+  const key = await loadConfiguredKey(config, options);
+  if (key !== null) return key;
+  throw new WalletError('WALLET_FILE_UNREADABLE', 'live mode needs a wallet: set wallet.keypair_file or JUPBOT_KEYPAIR', {});
+}
+
+/** The real key the config names (`JUPBOT_KEYPAIR`, else `wallet.keypair_file`) with every check, whatever the mode; null when none. */
+export async function loadConfiguredKey(config: WalletConfig, options: { redactor?: Redactor | undefined } = {}): Promise<Wallet | null> {
   const { keypair, keypair_file: file, allow_insecure_permissions: allowInsecurePermissions } = config.wallet;
   if (keypair !== null) return fromSecretText(keypair.reveal(), { redactor: options.redactor, source: 'JUPBOT_KEYPAIR' });
   if (file !== null) return await fromKeypairFile(file, { redactor: options.redactor, allowInsecurePermissions });
-  if (config.mode === 'paper') return await paperWallet(config.data_dir, { redactor: options.redactor });
-  throw new WalletError('WALLET_FILE_UNREADABLE', 'live mode needs a wallet: set wallet.keypair_file or JUPBOT_KEYPAIR', {});
+  return null;
+}
+
+/** Why a configured real key is not used (paper mode), for a warning; null when none is configured. */
+export function ignoredKey(config: WalletConfig): string | null {
+  if (config.mode !== 'paper') return null;
+  if (config.wallet.keypair !== null) return 'JUPBOT_KEYPAIR is set but ignored: paper mode signs only with its own paper wallet';
+  if (config.wallet.keypair_file !== null) return `wallet.keypair_file (${config.wallet.keypair_file}) is ignored: paper mode signs only with its own paper wallet`;
+  return null;
 }

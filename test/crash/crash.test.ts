@@ -100,7 +100,7 @@ async function lifeUntilKill(cs: CrashSim, ws: Workspace, point: KillPoint, onRe
 /** The last start: no kill, prices still; resolves once the journal is quiescent and every fill is recorded. */
 async function settle(cs: CrashSim, ws: Workspace, daemon: DaemonProcess): Promise<string | null> {
   // Reconciliation runs before the first tick; the checks below see what it leaves.
-  await daemon.waitForLine((l) => l.msg === 'jupbot started', 'the start');
+  await daemon.waitForLine((l) => String(l.msg).startsWith('jupbot started'), 'the start');
   const db = new Database(ws.database, { readonly: true, fileMustExist: true });
   const pendingQuery = db.prepare("SELECT count(*) AS n FROM intents WHERE state IN ('planned', 'signed', 'sent', 'expired')");
   const fillQuery = db.prepare('SELECT 1 FROM fills WHERE signature = ?');

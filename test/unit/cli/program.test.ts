@@ -63,7 +63,7 @@ describe('jupbot program', () => {
       onStdout: (text) => {
         for (const line of text.split('\n').filter(Boolean)) {
           const parsed = JSON.parse(line) as Record<string, unknown>;
-          if (parsed['msg'] === 'jupbot started') announceStarted(parsed);
+          if (String(parsed['msg']).startsWith('jupbot started')) announceStarted(parsed);
         }
       },
     });

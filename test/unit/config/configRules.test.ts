@@ -19,6 +19,7 @@ describe('live mode', () => {
     const text = 'mode: live\napi: { base_url: "http://api.jup.ag" }\nrpc: { url: "http://user:pw@rpc.example.com/?api-key=abc" }\n';
     expect(problems(text, LIVE_ENV)).toEqual([
       'c.yaml:2:18: api.base_url must use https in live mode (got "http://api.jup.ag"); plain http is allowed only for localhost',
+      'c.yaml:3:13: rpc.url: carries credentials (user:password@), which HTTP clients refuse to send: remove them and pass the key the way the provider documents it, in the path or the query string (e.g. https://rpc.example.com/?api-key=…); the value is not shown',
       'c.yaml:3:13: rpc.url must use https in live mode (got "http://…@rpc.example.com/?…"); plain http is allowed only for localhost',
     ]);
   });
