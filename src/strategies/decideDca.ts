@@ -67,7 +67,7 @@ export function decideDca(strategy: LoadedDca, state: StrategyState, snapshot: S
   const since = state.lastScheduledRun ?? state.startedAt ?? now;
   const due = dueInstants(schedule.cron, schedule.timezone, since, now);
   if (due.length === 0) return { intents, holds };
-  const plan = planRuns(due, now, spec.on_time_within, spec.catch_up);
+  const plan = planRuns(due, now, spec.on_time_within, spec.catch_up, spec.max_runs_per_day);
   for (const t of plan.skipped) holds.push({ rule: 'run', reason: `run due at ${new Date(t).toISOString()} was missed; catch_up: ${spec.catch_up} skips it` });
   const maxImpact = spec.risk?.max_price_impact;
   const impact = snapshot.priceImpactBps.get(`${pay.mint}>${buy.mint}`);

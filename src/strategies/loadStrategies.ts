@@ -7,6 +7,9 @@ import type { ParsedStrategy, ParseResult } from './parseStrategy.js';
 import { parseStrategyText } from './parseStrategy.js';
 import type { NewPin, TokenPinLookup, TokenSearch } from './tokenResolution.js';
 import { resolveTokens } from './tokenResolution.js';
+import { fixedToUnits } from './decimal.js';
+import { type Amount, U64_MAX } from './strategyFields.js';
+import type { DocPath } from '../config/diagnostics.js';
 
 /** A strategy file's text as read by the caller (this module does no I/O). */
 export interface StrategyFileText {
@@ -50,8 +53,27 @@ export async function resolveParsed(parsed: ParsedStrategy, search: TokenSearch 
   if (!search) return { file: parsed.file, diagnostics: [], spec: parsed.spec, newPins: [] };
   const resolved = await resolveTokens(parsed, search, pins);
   if (!resolved.ok) return { file: parsed.file, diagnostics: sortDiagnostics(resolved.diagnostics), spec: parsed.spec, newPins: [], ...(resolved.transient ? { transient: true } : {}) };
+  const overflow = amountOverflows(parsed, resolved.tokens);
+  if (overflow.length > 0) return { file: parsed.file, diagnostics: sortDiagnostics(overflow), spec: parsed.spec, newPins: [] };
   const strategy: LoadedStrategy = { name: parsed.spec.name, file: parsed.file, hash: parsed.hash, text: parsed.text, spec: parsed.spec, tokens: resolved.tokens };
   return { file: parsed.file, diagnostics: [], spec: parsed.spec, strategy, newPins: resolved.newPins };
+}
+
+/** Token amounts that, once the token's decimals are known, need more than a u64 of base units. */
+function amountOverflows(parsed: ParsedStrategy, tokens: LoadedStrategy['tokens']): Diagnostic[] {
+  const spec = parsed.spec;
+  const checks: [DocPath, Amount | undefined, number | undefined][] =
+    spec.kind === 'price-order'
+      ? [
+          [['amount'], spec.amount, tokens.sell?.decimals],
+          [['entry', 'spend'], spec.entry?.spend, tokens.receive?.decimals],
+        ]
+      : spec.kind === 'dca'
+        ? [[['amount'], spec.amount, tokens.pay_with?.decimals]]
+        : [];
+  return checks
+    .filter(([, amount, decimals]) => amount?.kind === 'tokens' && decimals !== undefined && fixedToUnits(amount.tokens, decimals) > U64_MAX)
+    .map(([path, amount, decimals]) => diagnosticAt(parsed.source, path, `${path.join('.')}: ${JSON.stringify((amount as Amount).text)} is ${fixedToUnits((amount as Extract<Amount, { kind: 'tokens' }>).tokens, decimals as number)} base units with ${decimals} decimals, more than a token account holds (2^64 - 1)`));
 }
 
 /** The diagnostic for a name another file already uses, placed on this file's `name` value. */

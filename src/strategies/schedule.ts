@@ -65,18 +65,22 @@ export interface RunPlan {
  * time and always runs; older ones were missed: `skip` drops them, `run_once` folds all missed
  * runs into one (the latest), `run_all` runs each.
  */
-export function planRuns(due: readonly number[], now: number, onTimeWithin: number, policy: CatchUp): RunPlan {
+export function planRuns(due: readonly number[], now: number, onTimeWithin: number, policy: CatchUp, maxRuns = Number.POSITIVE_INFINITY): RunPlan {
   const onTime = due.filter((t) => now - t <= onTimeWithin);
-  const missed = due.filter((t) => now - t > onTimeWithin);
+  const all = due.filter((t) => now - t > onTimeWithin);
+  // However long the daemon was down, a catch-up never runs more than a day's allowance: the oldest are skipped.
+  const room = Math.max(0, maxRuns - onTime.length);
+  const missed = all.slice(Math.max(0, all.length - room));
+  const dropped = all.slice(0, all.length - missed.length);
   switch (policy) {
     case 'skip':
-      return { run: onTime, skipped: missed };
+      return { run: onTime, skipped: all };
     case 'run_all':
-      return { run: [...missed, ...onTime], skipped: [] };
+      return { run: [...missed, ...onTime], skipped: dropped };
     case 'run_once': {
-      if (missed.length === 0) return { run: onTime, skipped: [] };
-      if (onTime.length > 0) return { run: onTime, skipped: missed };
-      return { run: missed.slice(-1), skipped: missed.slice(0, -1) };
+      if (all.length === 0) return { run: onTime, skipped: [] };
+      if (onTime.length > 0) return { run: onTime, skipped: all };
+      return { run: all.slice(-1), skipped: all.slice(0, -1) };
     }
   }
 }

@@ -130,6 +130,9 @@ export function percentSchema(bounds: { min?: string; max?: string } = {}): z.Zo
  * A token amount: whole tokens as a quoted decimal string (`"2.5"`) or a share of the balance
  * (`"50%"`, at most 100%). Bare numbers are refused: a float may not keep every digit.
  */
+/** The largest amount a token account holds, in base units. */
+export const U64_MAX = 2n ** 64n - 1n;
+
 export function amountSchema(): z.ZodType<Amount, unknown> {
   return z
     .unknown()
@@ -152,6 +155,8 @@ export function amountSchema(): z.ZodType<Amount, unknown> {
         return custom(ctx, `${JSON.stringify(text)} ${why}`, input);
       }
       if (tokens === 0n) return custom(ctx, `${JSON.stringify(text)} is zero; an amount must be greater than zero`, input);
+      // Even a token without decimals cannot hold more than a u64 of base units.
+      if (tokens > U64_MAX * ONE) return custom(ctx, `${JSON.stringify(text)} is more than any token account can hold (2^64 - 1 base units)`, input);
       return { kind: 'tokens', text, tokens };
     })
     .meta({ type: 'string', pattern: '^(\\d+(\\.\\d+)?|\\d+(\\.\\d+)?%)$', description: 'whole tokens ("2.5") or a share of the balance ("50%")' });

@@ -2,6 +2,7 @@ import type { DocPath } from '../config/diagnostics.js';
 import type { Target } from '../config/yamlSource.js';
 import { ONE } from './decimal.js';
 import type { DcaSpec } from './dcaSchema.js';
+import { dueInstants, nextInstant } from './schedule.js';
 import type { PredictionExitSpec } from './predictionExitSchema.js';
 import type { PriceOrderSpec } from './priceOrderSchema.js';
 import type { PriceLevel } from './strategyFields.js';
@@ -90,12 +91,53 @@ function priceOrderRules(spec: PriceOrderSpec, out: RuleFinding[]): void {
   }
 }
 
+/** The shortest time between swap DCA runs: beyond a wish, every run costs fees and price impact. */
+export const MIN_SWAP_DCA_INTERVAL_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
+/** A fixed week to measure schedules over (a Monday, away from DST changes in most zones). */
+const PROBE_FROM = Date.UTC(2026, 0, 5);
+
+/** The first `count` runs after `from` (no further than a week). */
+function firstRuns(cron: string, timezone: string, from: number, count: number): number[] {
+  const out: number[] = [];
+  for (let at = nextInstant(cron, timezone, from); at !== null && at <= from + 7 * DAY_MS && out.length < count; at = nextInstant(cron, timezone, at)) out.push(at);
+  return out;
+}
+
+function shortestGap(cron: string, timezone: string): number | null {
+  const runs = firstRuns(cron, timezone, PROBE_FROM, 300);
+  let gap: number | null = null;
+  for (let i = 1; i < runs.length; i++) gap = Math.min(gap ?? Number.POSITIVE_INFINITY, (runs[i] as number) - (runs[i - 1] as number));
+  return gap;
+}
+
+function runsPerDay(cron: string, timezone: string): number {
+  let most = 0;
+  for (let day = 0; day < 7; day++) most = Math.max(most, dueInstants(cron, timezone, PROBE_FROM + day * DAY_MS, PROBE_FROM + (day + 1) * DAY_MS, 2_000).length);
+  return most;
+}
+
+function formatGap(ms: number): string {
+  return ms >= 60_000 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+}
+
 function dcaRules(spec: DcaSpec, out: RuleFinding[]): void {
   if (spec.buy.toLowerCase() === spec.pay_with.toLowerCase()) {
     out.push({ path: ['pay_with'], message: `pay_with must differ from buy (both are ${JSON.stringify(spec.buy)})` });
   }
   if (spec.execution === 'swap') {
     if (!spec.schedule) out.push({ path: ['schedule'], message: 'execution: swap needs a schedule (cron and timezone)' });
+    else {
+      // Each run is a swap paying fees and price impact: a cron firing every few seconds is a mistake.
+      const gap = shortestGap(spec.schedule.cron, spec.schedule.timezone);
+      if (gap !== null && gap < MIN_SWAP_DCA_INTERVAL_MS) {
+        out.push({ path: ['schedule', 'cron'], message: `${JSON.stringify(spec.schedule.cron)} fires ${formatGap(gap)} apart; a swap DCA runs at most every ${formatGap(MIN_SWAP_DCA_INTERVAL_MS)} (execution: vault has its own interval)` });
+      }
+      const perDay = gap !== null && gap < MIN_SWAP_DCA_INTERVAL_MS ? 0 : runsPerDay(spec.schedule.cron, spec.schedule.timezone);
+      if (perDay > spec.max_runs_per_day) {
+        out.push({ path: ['schedule', 'cron'], message: `${JSON.stringify(spec.schedule.cron)} fires ${perDay} times a day, more than max_runs_per_day (${spec.max_runs_per_day}); raise max_runs_per_day (at most 288) or run less often` });
+      }
+    }
     if (spec.vault) out.push({ path: ['vault'], message: 'vault settings apply to execution: vault only', target: 'key' });
     return;
   }

@@ -89,3 +89,12 @@ describe('catch-up after an outage', () => {
     expect(planRuns([t - DAY, t], t + 60_000, 10 * 60_000, 'run_once')).toEqual({ run: [t], skipped: [t - DAY] });
   });
 });
+
+describe('catch-up is capped at a day\'s allowance', () => {
+  it('run_all never plans more than max_runs_per_day, dropping the oldest', () => {
+    const due = Array.from({ length: 100 }, (_, i) => i * 600_000);
+    const plan = planRuns(due, 100 * 600_000, 60_000, 'run_all', 48);
+    expect(plan.run).toEqual(due.slice(52));
+    expect(plan.skipped).toEqual(due.slice(0, 52));
+  });
+});
