@@ -84,6 +84,9 @@ function databaseWritable(db: Db, file: string): ReadinessCheck {
   };
 }
 
+/** How long a stop waits for its own webhook. */
+const NOTIFY_GRACE_MS = 5_000;
+
 /** The first line an operator reads: which mode, which wallet, which network, unmistakably. */
 function startLine(config: Config, wallet: string, simulator: { url: string } | null): string {
   if (config.mode === 'paper') return `jupbot started in PAPER mode: paper wallet ${wallet}, simulated Jupiter and Solana at ${simulator?.url ?? '?'}; no real funds, nothing leaves this machine`;
@@ -145,7 +148,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const audit = new AuditLog(store.db, clock);
   const startedAt = clock.now();
   const metrics = createMetrics();
-  const notifier = createNotifier({ webhooks: config.notify.webhooks, clock, log, fetch: deps.fetch, onResult: metrics.notification });
+  // Webhook payloads are scrubbed like log lines: a secret that reaches a message never leaves the machine.
+  const notifier = createNotifier({ webhooks: config.notify.webhooks, clock, log, redactor, fetch: deps.fetch, onResult: metrics.notification });
   const outages = createOutageMonitor({ clock, notify: (n) => notifier.notify(n), thresholdMs: config.notify.down_after });
   let simulator: { url: string; seed: string } | null = null;
   // Trades, order changes and failures as log lines and webhooks, from the audit log as it is written.
@@ -217,6 +221,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     },
   });
   log.info({ mode: config.mode, wallet: running.wallet, database: file, ops: ops.url, schemaVersion: store.version, simulator, config: config.source.file }, startLine(config, running.wallet, simulator));
+  notifier.notify({ type: 'lifecycle', action: 'started', detail: `${config.mode} mode, wallet ${running.wallet}` });
   if (!isLoopbackHost(config.http.listen.host)) {
     log.warn({ listen: `${config.http.listen.host}:${config.http.listen.port}` }, `ops endpoints listen on ${ops.url}, beyond this machine (http.allow_remote): /status and /metrics have no authentication`);
   }
@@ -232,6 +237,11 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
         stopMetering();
         stopForwarding();
         outages.close();
+        // The stop is worth telling: give its webhook a few seconds, never more.
+        notifier.notify({ type: 'lifecycle', action: 'stopped', detail: reason });
+        const grace = new AbortController();
+        await Promise.race([notifier.idle(), clock.sleep(NOTIFY_GRACE_MS, grace.signal).catch(() => undefined)]);
+        grace.abort();
         notifier.close();
         await ops.close();
         await paper?.close();

@@ -24,6 +24,13 @@ const leg = (v: unknown): { mint: string; amount: string; decimals: number } | u
 };
 
 /** Base units as a decimal string in token units: "1500000", 6 → "1.5". */
+/** The rule and position of a prediction exit, from its intent id (`strategy/version/rule/position`). */
+function predictionSale(intentId: string | null | undefined): { rule: string; position: string } | null {
+  const parts = (intentId ?? '').split('~')[0]?.split('/') ?? [];
+  if (parts.length < 4) return null;
+  return { rule: parts.slice(2, -1).join('/'), position: parts[parts.length - 1] as string };
+}
+
 export function tokenUnits(amount: string, decimals: number): string {
   if (!/^\d+$/.test(amount) || decimals === 0) return amount;
   const padded = amount.padStart(decimals + 1, '0');
@@ -71,6 +78,12 @@ export function reportActions(options: ActionReportOptions): () => void {
         if (!sold || !bought) return;
         const words = `${tokenUnits(sold.amount, sold.decimals)} ${sold.mint} → ${tokenUnits(bought.amount, bought.decimals)} ${bought.mint}`;
         log.info({ ...base, signature: action.signature ?? undefined, source: data.source }, `fill (${text(data.source)}): ${words}`);
+        const sale = data.source === 'prediction' ? predictionSale(action.intentId) : null;
+        if (sale) {
+          // A prediction position sold (or claimed): the rule that fired and the proceeds.
+          notify?.({ type: 'sell', strategy: action.strategy ?? '(adopted)', position: sale.position, rule: sale.rule, contracts: tokenUnits(sold.amount, sold.decimals), proceedsMicroUsd: bought.amount, signature: action.signature ?? undefined });
+          return;
+        }
         notify?.({
           type: 'fill',
           strategy: action.strategy ?? '(adopted)',

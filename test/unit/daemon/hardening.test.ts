@@ -9,6 +9,7 @@ import { ManualClock } from '../../../src/clock.js';
 import { parseConfigText } from '../../../src/config/loadConfig.js';
 import { start, type Daemon } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/ops/log.js';
+import { Redactor } from '../../../src/ops/redact.js';
 import { LOCK_FILE } from '../../../src/store/dataDirLock.js';
 import { jupbot } from '../../support/cli.js';
 import { MemoryStream } from '../../support/memoryStream.js';
@@ -149,5 +150,30 @@ describe('the last resort', () => {
     const stopped = db.prepare("SELECT data FROM actions WHERE kind = 'daemon.stopped'").get() as { data: string };
     db.close();
     expect(JSON.parse(stopped.data)).toMatchObject({ reason: 'uncaught error: boom in a timer' });
+  });
+});
+
+describe('notifications', () => {
+  it('tells the webhooks when the daemon starts and stops, scrubbed of secrets like the logs', async () => {
+    const w = workspace('notify');
+    const config = parseConfigText(
+      `data_dir: ${w.data}\nstrategies_dir: ${w.dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: notify }\nnotify:\n  webhooks:\n    - kind: generic\n      url: https://hooks.example.com/jupbot\n`,
+      join(w.dir, 'c.yaml'),
+      {},
+      w.dir,
+    );
+    const posted: string[] = [];
+    const fetch = (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      posted.push(String(init?.body));
+      return Promise.resolve(new Response('{}', { status: 200 }));
+    };
+    const redactor = new Redactor();
+    redactor.add('sk-live-SECRET-0123456789');
+    const daemon = await start(config, { clock: new ManualClock(Date.UTC(2026, 10, 24)), log: w.log, redactor, fetch: fetch as typeof globalThis.fetch });
+    await daemon.stop('operator said sk-live-SECRET-0123456789 by mistake');
+    const texts = posted.map((p) => (JSON.parse(p) as { text: string }).text);
+    expect(texts[0]).toBe(`jupbot: daemon started: paper mode, wallet ${daemon.engine.wallet}`);
+    expect(texts[1]).toMatch(/^jupbot: daemon stopped: operator said .*by mistake$/);
+    expect(posted.join('\n')).not.toContain('sk-live-SECRET-0123456789');
   });
 });

@@ -52,3 +52,24 @@ describe('reportActions', () => {
     expect(tokenUnits('100000000', 6)).toBe('100');
   });
 });
+
+describe('prediction sales', () => {
+  it('a prediction fill is a `sell` webhook with the rule that fired, the contracts and the proceeds', () => {
+    const { db, clock } = freshStore();
+    const audit = new AuditLog(db, clock);
+    const sent: Notification[] = [];
+    const stop = reportActions({ audit, log: createLogger({ destination: new MemoryStream() }), notify: (n) => sent.push(n) });
+    audit.append({
+      kind: 'fill',
+      strategy: 'btc-no',
+      intentId: 'btc-no/5310be30d1a0/lock-in-half/BpufLEwpsA9DwVizQoZsiXXmFEFRva3MCPU2AMmAnXK9',
+      signature: 'sig2',
+      mint: USDC,
+      amount: '4200000',
+      decimals: 6,
+      data: { source: 'prediction', in: { mint: 'market-1', amount: '10000000', decimals: 6 }, out: { mint: USDC, amount: '4200000', decimals: 6 } },
+    });
+    stop();
+    expect(sent).toEqual([{ type: 'sell', strategy: 'btc-no', position: 'BpufLEwpsA9DwVizQoZsiXXmFEFRva3MCPU2AMmAnXK9', rule: 'lock-in-half', contracts: '10', proceedsMicroUsd: '4200000', signature: 'sig2' }]);
+  });
+});
