@@ -177,3 +177,22 @@ describe('notifications', () => {
     expect(posted.join('\n')).not.toContain('sk-live-SECRET-0123456789');
   });
 });
+
+describe('exit codes the service manager keys on', () => {
+  it('run exits 73 for a data_dir another daemon holds, and 74 for a data_dir that is a file', async () => {
+    const w = workspace('exits');
+    const first = await start(w.config, { clock: new ManualClock(Date.UTC(2026, 10, 24)), log: w.log });
+    daemons.push(first);
+    const file = join(w.dir, 'c.yaml');
+    writeFileSync(file, `data_dir: ${w.data}\nstrategies_dir: ${w.dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`);
+    const second = await jupbot(['run', '--config', file]);
+    expect(second.code).toBe(73);
+    expect(second.stderr).toContain(`in use by another jupbot (pid ${process.pid})`);
+    const asFile = join(w.dir, 'plain-file');
+    writeFileSync(asFile, 'x');
+    writeFileSync(file, `data_dir: ${asFile}\nstrategies_dir: ${w.dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`);
+    const notDir = await jupbot(['run', '--config', file]);
+    expect(notDir.code).toBe(74);
+    expect(notDir.stderr).toContain('data_dir is not a directory');
+  });
+});
