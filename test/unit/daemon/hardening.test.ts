@@ -164,12 +164,12 @@ describe('notifications', () => {
     );
     const posted: string[] = [];
     const fetch = (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      posted.push(String(init?.body));
+      posted.push(typeof init?.body === 'string' ? init.body : '');
       return Promise.resolve(new Response('{}', { status: 200 }));
     };
     const redactor = new Redactor();
     redactor.add('sk-live-SECRET-0123456789');
-    const daemon = await start(config, { clock: new ManualClock(Date.UTC(2026, 10, 24)), log: w.log, redactor, fetch: fetch as typeof globalThis.fetch });
+    const daemon = await start(config, { clock: new ManualClock(Date.UTC(2026, 10, 24)), log: w.log, redactor, fetch: fetch });
     await daemon.stop('operator said sk-live-SECRET-0123456789 by mistake');
     const texts = posted.map((p) => (JSON.parse(p) as { text: string }).text);
     expect(texts[0]).toBe(`jupbot: daemon started: paper mode, wallet ${daemon.engine.wallet}`);
