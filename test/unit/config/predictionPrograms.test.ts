@@ -4,6 +4,18 @@ import { parseConfigText } from '../../../src/config/loadConfig.js';
 
 const PROGRAM = 'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4';
 
+/** The message of the ConfigError `text` raises. */
+function refusal(text: string): string {
+  let error: unknown;
+  try {
+    parseConfigText(text, 'c.yaml', {}, '/');
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as ConfigError).message;
+}
+
 describe('prediction.program_ids', () => {
   it('defaults to the program public sources name, and takes addresses', () => {
     expect(parseConfigText('', 'c.yaml', {}, '/').prediction.program_ids).toEqual(['3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp']);
@@ -11,14 +23,7 @@ describe('prediction.program_ids', () => {
   });
 
   it('refuses what is not a base58 address, with the position and the field path', () => {
-    let error: unknown;
-    try {
-      parseConfigText('prediction:\n  program_ids:\n    - not-an-address\n', 'c.yaml', {}, '/');
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toMatch(/^c\.yaml:3:7: prediction\.program_ids\[0\]: must be a base58 Solana address/m);
+    expect(refusal('prediction:\n  program_ids:\n    - not-an-address\n')).toMatch(/^c\.yaml:3:7: prediction\.program_ids\[0\]: must be a base58 Solana address/m);
   });
 });
 
@@ -30,13 +35,6 @@ describe('guard and router keys', () => {
   });
 
   it('refuses an unknown router with its position', () => {
-    let error: unknown;
-    try {
-      parseConfigText('api:\n  exclude_routers: [jupiterz, raydium]\n', 'c.yaml', {}, '/');
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toMatch(/^c\.yaml:2:31: api\.exclude_routers\[1\] must be one of "metis", "jupiterz", "dflow", "okx", "iris" \(got "raydium"\)/m);
+    expect(refusal('api:\n  exclude_routers: [jupiterz, raydium]\n')).toMatch(/^c\.yaml:2:31: api\.exclude_routers\[1\] must be one of "metis", "jupiterz", "dflow", "okx", "iris" \(got "raydium"\)/m);
   });
 });
