@@ -18,7 +18,8 @@ export const dcaSchema = z.strictObject({
     .optional()
     .meta({ description: 'when runs fall due (execution: swap)' }),
   catch_up: z.enum(['skip', 'run_once', 'run_all']).default('skip').meta({ description: 'runs missed while the daemon was down: skip them, run once, or run each' }),
-  max_runs_per_day: z.int().min(1).max(288).default(48).meta({ description: 'execution: swap: the most runs in any 24 h, catch-up included (default 48)' }),
+  min_interval: durationSchema({ min: 1_000, max: 86_400_000 }).default(300_000).meta({ ...durationMeta, description: 'execution: swap: the least time between runs the schedule may ask for (default 5m; lower it deliberately)' }),
+  max_runs_per_day: z.int().min(1).max(86_400).default(48).meta({ description: 'execution: swap: the most runs in any 24 h, catch-up included (default 48)' }),
   on_time_within: durationSchema({ min: 1_000, max: 86_400_000 }).default(600_000).meta({ ...durationMeta, description: 'a run this late still counts as on time (default 10m)' }),
   slippage_bps: z.int().min(0).max(10_000).optional(),
   vault: z

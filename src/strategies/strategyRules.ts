@@ -2,7 +2,7 @@ import type { DocPath } from '../config/diagnostics.js';
 import type { Target } from '../config/yamlSource.js';
 import { ONE } from './decimal.js';
 import type { DcaSpec } from './dcaSchema.js';
-import { dueInstants, nextInstant } from './schedule.js';
+import { nextInstant } from './schedule.js';
 import type { PredictionExitSpec } from './predictionExitSchema.js';
 import type { PriceOrderSpec } from './priceOrderSchema.js';
 import type { PriceLevel } from './strategyFields.js';
@@ -91,16 +91,14 @@ function priceOrderRules(spec: PriceOrderSpec, out: RuleFinding[]): void {
   }
 }
 
-/** The shortest time between swap DCA runs: beyond a wish, every run costs fees and price impact. */
-export const MIN_SWAP_DCA_INTERVAL_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 /** A fixed week to measure schedules over (a Monday, away from DST changes in most zones). */
 const PROBE_FROM = Date.UTC(2026, 0, 5);
 
-/** The first `count` runs after `from` (no further than a week). */
-function firstRuns(cron: string, timezone: string, from: number, count: number): number[] {
+/** The first `count` runs after `from`, no further than `span`. */
+function firstRuns(cron: string, timezone: string, from: number, count: number, span = 7 * DAY_MS): number[] {
   const out: number[] = [];
-  for (let at = nextInstant(cron, timezone, from); at !== null && at <= from + 7 * DAY_MS && out.length < count; at = nextInstant(cron, timezone, at)) out.push(at);
+  for (let at = nextInstant(cron, timezone, from); at !== null && at <= from + span && out.length < count; at = nextInstant(cron, timezone, at)) out.push(at);
   return out;
 }
 
@@ -111,9 +109,10 @@ function shortestGap(cron: string, timezone: string): number | null {
   return gap;
 }
 
-function runsPerDay(cron: string, timezone: string): number {
+/** The most runs in a day of the probe week, counted up to one past `cap` (enough to compare). */
+function runsPerDay(cron: string, timezone: string, cap: number): number {
   let most = 0;
-  for (let day = 0; day < 7; day++) most = Math.max(most, dueInstants(cron, timezone, PROBE_FROM + day * DAY_MS, PROBE_FROM + (day + 1) * DAY_MS, 2_000).length);
+  for (let day = 0; day < 7; day++) most = Math.max(most, firstRuns(cron, timezone, PROBE_FROM + day * DAY_MS, cap + 1, DAY_MS).length);
   return most;
 }
 
@@ -130,12 +129,14 @@ function dcaRules(spec: DcaSpec, out: RuleFinding[]): void {
     else {
       // Each run is a swap paying fees and price impact: a cron firing every few seconds is a mistake.
       const gap = shortestGap(spec.schedule.cron, spec.schedule.timezone);
-      if (gap !== null && gap < MIN_SWAP_DCA_INTERVAL_MS) {
-        out.push({ path: ['schedule', 'cron'], message: `${JSON.stringify(spec.schedule.cron)} fires ${formatGap(gap)} apart; a swap DCA runs at most every ${formatGap(MIN_SWAP_DCA_INTERVAL_MS)} (execution: vault has its own interval)` });
+      if (gap !== null && gap < spec.min_interval) {
+        out.push({ path: ['schedule', 'cron'], message: `${JSON.stringify(spec.schedule.cron)} fires ${formatGap(gap)} apart; a swap DCA runs at most every ${formatGap(spec.min_interval)} (min_interval; execution: vault has its own interval)` });
       }
-      const perDay = gap !== null && gap < MIN_SWAP_DCA_INTERVAL_MS ? 0 : runsPerDay(spec.schedule.cron, spec.schedule.timezone);
+      // With runs at least `gap` apart, a day holds at most DAY / gap of them: count only when that could exceed the cap.
+      const couldExceed = gap !== null && gap >= spec.min_interval && Math.floor(DAY_MS / gap) > spec.max_runs_per_day;
+      const perDay = couldExceed ? runsPerDay(spec.schedule.cron, spec.schedule.timezone, spec.max_runs_per_day) : 0;
       if (perDay > spec.max_runs_per_day) {
-        out.push({ path: ['schedule', 'cron'], message: `${JSON.stringify(spec.schedule.cron)} fires ${perDay} times a day, more than max_runs_per_day (${spec.max_runs_per_day}); raise max_runs_per_day (at most 288) or run less often` });
+        out.push({ path: ['schedule', 'cron'], message: `${JSON.stringify(spec.schedule.cron)} fires more than max_runs_per_day (${spec.max_runs_per_day}) times a day; raise max_runs_per_day or run less often` });
       }
     }
     if (spec.vault) out.push({ path: ['vault'], message: 'vault settings apply to execution: vault only', target: 'key' });

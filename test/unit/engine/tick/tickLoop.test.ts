@@ -129,7 +129,7 @@ take_profit:
     const w = world('tick-round-robin');
     w.sim.control.fund(w.wallet.address, 10_000_000_000n);
     w.sim.control.setPrice(SOL, 150);
-    const everyMinute = DCA_SWAP.replace('name: sol-dca', 'name: a-dca').replace('"5 13 * * *"', '"* * * * *"');
+    const everyMinute = `${DCA_SWAP.replace('name: sol-dca', 'name: a-dca').replace('"5 13 * * *"', '"* * * * *"')}min_interval: 1m\nmax_runs_per_day: 1440\n`;
     const loaded = await strategies(everyMinute, LOCAL_TP.replace('name: sol-local-tp', 'name: b-tp'));
     const r = await run(w, loaded, { intervalMs: 60_000 });
     await ticks(w, r, 3, 60_000);
