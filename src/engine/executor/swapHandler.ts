@@ -42,6 +42,11 @@ export interface SwapPolicy {
 
 export const DEFAULT_SWAP_POLICY: SwapPolicy = { excludeRouters: [], maxSlippageBps: 300 };
 
+/** The strategy's slippage, never above the operator's cap. */
+export function slippageCap(params: Pick<SwapParams, 'slippageBps'>, policy: SwapPolicy): number {
+  return Math.min(params.slippageBps ?? policy.maxSlippageBps, policy.maxSlippageBps);
+}
+
 /** The least output an intent accepts: the checked quote's output less the slippage cap, rounded down. */
 export function minimumOut(quotedOut: bigint, slippageCapBps: number): bigint {
   return (quotedOut * BigInt(10_000 - slippageCapBps)) / 10_000n;
@@ -67,7 +72,8 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
             outputMint: params.outputMint,
             amount: params.amount,
             taker: signer.address,
-            ...(params.slippageBps === undefined ? {} : { slippageBps: params.slippageBps }),
+            // Always the cap the guard will hold the route to: Jupiter's own default may allow more.
+            slippageBps: slippageCap(params, policy),
             ...(routers.length === 0 ? {} : { excludeRouters: routers }),
           },
           { signal: context.signal, priority: Priority.Place },
@@ -178,7 +184,7 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
  * it declares we pay back to that payer.
  */
 export function swapExpectation(params: SwapParams, quote: OrderResponse, wallet: string, policy: SwapPolicy): SwapExpectation {
-  const cap = Math.min(params.slippageBps ?? policy.maxSlippageBps, policy.maxSlippageBps);
+  const cap = slippageCap(params, policy);
   const quotedOut = BigInt(quote.outAmount);
   const rfq = quote.router === 'jupiterz' && typeof quote.maker === 'string' && quote.maker !== '';
   const payer = quote.signatureFeePayer ?? null;
