@@ -21,8 +21,9 @@ import type { Logger } from '../ops/log.js';
 import type { AuditLog } from '../store/audit.js';
 import type { IntentRow, IntentState, Journal } from '../store/journal.js';
 import type { Executor } from './executor/executor.js';
-import { VAULT_CANCEL_KIND, VAULT_PLACE_KIND } from './executor/vaultParams.js';
-import { DCA_PLACE_KIND } from './executor/dcaParams.js';
+import { DCA_PLACE_KIND } from './executor/dca/placeDcaOrder.js';
+import { VAULT_CANCEL_KIND } from './executor/vault/cancelVaultOrder.js';
+import { VAULT_PLACE_KIND } from './executor/vault/placeVaultOrder.js';
 
 /**
  * Kinds a planned row of which is resumed however old it is. Staleness protects intents whose

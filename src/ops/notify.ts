@@ -192,7 +192,7 @@ interface Queue {
 class Timeout extends Error {}
 
 /** A failure reason fit for logs: never the error's text (it could quote the URL). */
-function classify(error: unknown): string {
+function networkFailureLabel(error: unknown): string {
   if (error instanceof Timeout) return 'timeout';
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
   const code = typeof cause?.code === 'string' && /^[A-Z_]+$/.test(cause.code) ? ` ${cause.code}` : '';
@@ -290,7 +290,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         reason = `http ${status}`;
         retryable = status === 429 || status >= 500;
       } catch (error) {
-        reason = classify(error);
+        reason = networkFailureLabel(error);
         retryable = true;
       }
       if (!retryable || attempt === maxAttempts || stop.signal.aborted) break;

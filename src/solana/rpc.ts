@@ -13,6 +13,9 @@ import type { Clock } from '../clock.js';
 import { JupbotError } from '../errors.js';
 import { Redactor } from '../ops/redact.js';
 
+/** Solana: a blockhash is accepted for 150 blocks after it was issued. */
+export const BLOCKHASH_VALID_BLOCKS = 150;
+
 export type RpcErrorCode = 'RPC_ERROR' | 'RPC_HTTP_ERROR' | 'RPC_NETWORK_ERROR' | 'RPC_TIMEOUT' | 'RPC_ABORTED' | 'RPC_MALFORMED_RESPONSE';
 
 /** An RPC call failed. `rpcCode` is the JSON-RPC error code when the node answered with one. */

@@ -7,13 +7,12 @@
  * Orders this daemon placed carry their intent; orders history shows that no intent of ours funded
  * are adopted (`adopted = 1`, no intent, no strategy): recorded and followed, never acted on.
  */
-import type { DcaHistoryItem, OrderHistoryItem } from '../jupiter/trigger.js';
 import type { AuditLog } from './audit.js';
-import { canonicalJson } from './canonicalJson.js';
 import type { Db } from './db.js';
 import { type FillInput, insertFill } from './fills.js';
 
-const STATES = new Set(['pending', 'open', 'active', 'executing', 'filled', 'completed', 'pending_withdraw', 'cancelled', 'expired', 'failed']);
+/** Every state the mirror knows; anything else is stored as `unknown`. */
+export const MIRROR_STATES: ReadonlySet<string> = new Set(['pending', 'open', 'active', 'executing', 'filled', 'completed', 'pending_withdraw', 'cancelled', 'expired', 'failed']);
 /** States an order does not leave. */
 export const FINAL_ORDER_STATES = ['filled', 'completed', 'cancelled', 'expired', 'failed'] as const;
 const FINAL_SQL = FINAL_ORDER_STATES.map((s) => `'${s}'`).join(', ');
@@ -48,7 +47,7 @@ export interface MirrorInput {
 }
 
 /** The columns one history item gives, whatever its family. */
-interface Columns {
+export interface OrderColumns {
   readonly id: string;
   readonly family: OrderFamily;
   readonly orderType: string;
@@ -78,13 +77,6 @@ const SELECT = `SELECT id, intent_id AS intentId, strategy, adopted, family, ord
 
 type Row = Omit<MirroredOrder, 'adopted'> & { adopted: number };
 const toOrder = (row: Row): MirroredOrder => ({ ...row, adopted: row.adopted === 1 });
-
-/** A USD price as the schema's digits-and-dot text (no exponent). */
-function usd(value: number | null | undefined): string | null {
-  if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return null;
-  const text = String(value);
-  return /e/i.test(text) ? value.toFixed(12).replace(/\.?0+$/, '') : text;
-}
 
 export class TriggerOrders {
   readonly #db: Db;
@@ -123,14 +115,9 @@ export class TriggerOrders {
     this.#db.prepare('UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id);
   }
 
-  /** Inserts or refreshes the mirror of one price-order history item; returns whether it was new. */
-  upsert(item: OrderHistoryItem, input: MirrorInput, now: number): boolean {
-    return this.#write(priceColumns(item), input, now);
-  }
-
-  /** Inserts or refreshes the mirror of one DCA history item; returns whether it was new. */
-  upsertDca(item: DcaHistoryItem, input: MirrorInput, now: number): boolean {
-    return this.#write(dcaColumns(item), input, now);
+  /** Inserts or refreshes the mirror of one order (its history item's columns); returns whether it was new. */
+  upsert(columns: OrderColumns, input: MirrorInput, now: number): boolean {
+    return this.#write(columns, input, now);
   }
 
   /**
@@ -166,7 +153,7 @@ export class TriggerOrders {
     });
   }
 
-  #write(c: Columns, input: MirrorInput, now: number): boolean {
+  #write(c: OrderColumns, input: MirrorInput, now: number): boolean {
     const existed = this.get(c.id) !== undefined;
     this.#db
       .prepare(
@@ -214,78 +201,4 @@ export class TriggerOrders {
       );
     return !existed;
   }
-}
-
-function priceColumns(item: OrderHistoryItem): Columns {
-  return {
-    id: item.id,
-    family: 'price',
-    orderType: ['single', 'oco', 'otoco'].includes(item.orderType) ? item.orderType : 'single',
-    state: STATES.has(item.orderState) ? item.orderState : 'unknown',
-    rawState: item.rawState ?? null,
-    inputMint: item.inputMint,
-    outputMint: item.outputMint,
-    inputAmount: digits(item.initialInputAmount) ?? '0',
-    remaining: digits(item.remainingInputAmount),
-    inputUsed: digits(item.inputUsed),
-    outputAmount: digits(item.outputAmount),
-    triggerMint: item.triggerMint ?? null,
-    condition: item.triggerCondition === 'above' || item.triggerCondition === 'below' ? item.triggerCondition : null,
-    triggerPriceUsd: usd(item.triggerPriceUsd),
-    slippageBps: typeof item.slippageBps === 'number' && item.slippageBps >= 0 && item.slippageBps <= 10_000 ? item.slippageBps : null,
-    trailingBps: typeof item.trailingBps === 'number' && item.trailingBps >= 50 && item.trailingBps <= 9000 ? item.trailingBps : null,
-    expiresAt: typeof item.expiresAt === 'number' && item.expiresAt >= 0 ? item.expiresAt : null,
-    depositSignature: depositSignatureOf(item),
-    raw: canonicalJson(item),
-    createdAt: typeof item.createdAt === 'number' ? item.createdAt : null,
-    updatedAt: typeof item.updatedAt === 'number' ? item.updatedAt : null,
-  };
-}
-
-/** DCA items use `displayState` for the normalised state and ISO strings for times. */
-function dcaColumns(item: DcaHistoryItem): Columns {
-  return {
-    id: item.id,
-    family: 'dca',
-    orderType: item.orderType === 'price_conditional' ? 'price_conditional' : 'time_based',
-    state: STATES.has(item.displayState) ? item.displayState : 'unknown',
-    rawState: item.state,
-    inputMint: item.inputMint,
-    outputMint: item.outputMint,
-    inputAmount: digits(item.inputAmountInitial) ?? '0',
-    remaining: digits(item.inputAmountRemaining),
-    inputUsed: digits(item.inputAmountUsed),
-    outputAmount: digits(item.outputAmountTotal),
-    triggerMint: item.triggerMint ?? null,
-    condition: null,
-    triggerPriceUsd: null,
-    slippageBps: null,
-    trailingBps: null,
-    expiresAt: null,
-    depositSignature: dcaDepositSignatureOf(item),
-    raw: canonicalJson(item),
-    createdAt: isoMs(item.createdAt),
-    updatedAt: isoMs(item.updatedAt),
-  };
-}
-
-function digits(value: string | null | undefined): string | null {
-  return typeof value === 'string' && /^\d+$/.test(value) ? value : null;
-}
-
-/** Epoch ms of an ISO-8601 time (DCA history), or null. */
-export function isoMs(value: string | null | undefined): number | null {
-  if (typeof value !== 'string') return null;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) && ms >= 0 ? ms : null;
-}
-
-/** The signature of the deposit event a history item carries (the order's link to our signed bytes). */
-export function depositSignatureOf(item: OrderHistoryItem): string | null {
-  return item.events?.find((e) => e.type === 'deposit' && typeof e.txSignature === 'string' && e.txSignature !== '')?.txSignature ?? null;
-}
-
-/** The same for a DCA item. */
-export function dcaDepositSignatureOf(item: DcaHistoryItem): string | null {
-  return item.events?.find((e) => e.type === 'deposit' && typeof e.txSignature === 'string' && e.txSignature !== '')?.txSignature ?? null;
 }

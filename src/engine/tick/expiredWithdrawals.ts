@@ -12,7 +12,7 @@
 import type { Db } from '../../store/db.js';
 import { statement } from '../../store/statementCache.js';
 import type { PlanInput } from '../../store/journal.js';
-import { vaultCancelPlan } from '../executor/vaultParams.js';
+import { vaultCancelPlan } from '../executor/vault/cancelVaultOrder.js';
 
 interface ExpiredRow {
   id: string;

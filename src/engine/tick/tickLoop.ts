@@ -26,7 +26,7 @@ import type { Hold, Intent } from '../../strategies/intents.js';
 import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 import type { Executor } from '../executor/executor.js';
-import { planOf, type IntentRoutes } from '../executor/intentRoute.js';
+import { planOf, type IntentRoutes } from '../executor/intentKind.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
 import { expiredWithdrawals } from './expiredWithdrawals.js';

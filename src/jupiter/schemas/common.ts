@@ -27,6 +27,12 @@ export const BaseUnits = z.string().regex(/^\d+$/, 'expected a non-negative inte
 /** A positive base-unit amount: a decimal string of an integer > 0. Used in requests. */
 export const PositiveBaseUnits = BaseUnits.refine((s) => /[1-9]/.test(s), 'expected an amount greater than zero');
 
+/** A token's decimals (0–255, a u8 on chain). */
+export const Decimals = z.number().int().min(0).max(255);
+
+/** A USD price as a plain decimal string ("151.25"): how the journal keeps prices exactly. */
+export const UsdDecimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a decimal USD price such as "151.25"');
+
 /** Basis points, 0–10 000. */
 export const Bps = z.number().int().min(0).max(10_000);
 

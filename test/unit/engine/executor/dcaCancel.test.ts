@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { syncDcaOrders } from '../../../../src/engine/executor/dcaSync.js';
-import { cancelVaultOrderRoute, placeVaultOrderRoute } from '../../../../src/engine/executor/vaultParams.js';
+import { syncDcaOrders } from '../../../../src/engine/mirror/dcaOrderSync.js';
+import { cancelVaultOrderRoute } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
+import { placeVaultOrderRoute } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
 import { reconcile } from '../../../../src/engine/reconcile.js';
 import { getAllDcaHistory } from '../../../../src/jupiter/trigger.js';
 import { actions, type DcaStack, dcaCancelIntent, dcaVaultIntent, dcaWorld, USDC } from './dcaSupport.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeDcaVaultOrderRoute } from '../../../../src/engine/executor/dcaParams.js';
+import { placeDcaVaultOrderRoute } from '../../../../src/engine/executor/dca/placeDcaOrder.js';
 import { reconcile } from '../../../../src/engine/reconcile.js';
 import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
 import { actions, type DcaStack, dcaVaultIntent, dcaWorld, SOL, USDC } from './dcaSupport.js';

@@ -5,13 +5,13 @@
  * not place (straight against the simulator, as the Jupiter UI would).
  */
 import { VersionedTransaction } from '@solana/web3.js';
-import { createDcaPlaceHandler } from '../../../../src/engine/executor/dcaPlaceHandler.js';
-import { dcaPlacePlan } from '../../../../src/engine/executor/dcaParams.js';
+import { createDcaPlaceHandler } from '../../../../src/engine/executor/dca/placeDcaOrder.js';
+import { dcaPlacePlan } from '../../../../src/engine/executor/dca/placeDcaOrder.js';
 import { createExecutor } from '../../../../src/engine/executor/executor.js';
-import { createVaultCancelHandler } from '../../../../src/engine/executor/vaultCancelHandler.js';
-import { vaultCancelPlan } from '../../../../src/engine/executor/vaultParams.js';
-import { createVaultPlaceHandler } from '../../../../src/engine/executor/vaultPlaceHandler.js';
-import type { VaultSyncOptions } from '../../../../src/engine/executor/vaultSync.js';
+import { createVaultCancelHandler } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
+import { vaultCancelPlan } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
+import { createVaultPlaceHandler } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
+import type { VaultSyncOptions } from '../../../../src/engine/mirror/orderSync.js';
 import type { FeedEvents, Poller } from '../../../../src/engine/feeds/poller.js';
 import type { OrderSnapshot } from '../../../../src/engine/feeds/orders.js';
 import type { AuthedJupiterClient } from '../../../../src/jupiter/transport.js';

@@ -4,10 +4,10 @@
  * the same file).
  */
 import { createExecutor, type Executor } from '../../../../src/engine/executor/executor.js';
-import { createVaultCancelHandler } from '../../../../src/engine/executor/vaultCancelHandler.js';
-import { createVaultPatchHandler } from '../../../../src/engine/executor/vaultPatchHandler.js';
-import { createVaultPlaceHandler } from '../../../../src/engine/executor/vaultPlaceHandler.js';
-import { createVaultRenewHandler } from '../../../../src/engine/executor/vaultRenewHandler.js';
+import { createVaultCancelHandler } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
+import { createVaultPatchHandler } from '../../../../src/engine/executor/vault/patchVaultOrder.js';
+import { createVaultPlaceHandler } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
+import { createVaultRenewHandler } from '../../../../src/engine/executor/vault/renewVaultOrder.js';
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { type AuthedJupiterClient, withBearer } from '../../../../src/jupiter/transport.js';
 import { createRandom } from '../../../../src/random.js';

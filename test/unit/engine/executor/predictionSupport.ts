@@ -4,9 +4,10 @@
  * a paper wallet: 20 YES contracts of the live NBA game's market, 30 NO of a crypto market.
  */
 import { createExecutor, type Executor } from '../../../../src/engine/executor/executor.js';
-import { createPredictionClaimHandler } from '../../../../src/engine/executor/predictionClaimHandler.js';
-import { claimPositionRoute, partialSellRoute, sellPositionRoute } from '../../../../src/engine/executor/predictionParams.js';
-import { createPredictionPartialSellHandler, createPredictionSellHandler } from '../../../../src/engine/executor/predictionSellHandler.js';
+import { createPredictionClaimHandler } from '../../../../src/engine/executor/prediction/claimPosition.js';
+import { claimPositionRoute } from '../../../../src/engine/executor/prediction/claimPosition.js';
+import { partialSellRoute, sellPositionRoute } from '../../../../src/engine/executor/prediction/sellPosition.js';
+import { createPredictionPartialSellHandler, createPredictionSellHandler } from '../../../../src/engine/executor/prediction/sellPosition.js';
 import { createJupiterClient, type JupiterClient } from '../../../../src/jupiter/index.js';
 import { getAllPositions, type Position } from '../../../../src/jupiter/prediction.js';
 import { createRandom } from '../../../../src/random.js';

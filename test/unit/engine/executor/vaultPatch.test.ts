@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vaultPatchPlan } from '../../../../src/engine/executor/vaultPatchParams.js';
+import { vaultPatchPlan } from '../../../../src/engine/executor/vault/patchVaultOrder.js';
 import { updatePriceOrder } from '../../../../src/jupiter/trigger.js';
 import type { PlanInput } from '../../../../src/store/journal.js';
 import { actionKinds } from './support.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vaultRenewPlan, successorId } from '../../../../src/engine/executor/vaultRenewParams.js';
+import { vaultRenewPlan, successorId } from '../../../../src/engine/executor/vault/renewVaultOrder.js';
 import { reconcile } from '../../../../src/engine/reconcile.js';
 import type { RenewVaultOrderIntent, VaultOrderParams } from '../../../../src/strategies/intents.js';
 import { STALE_PRICE_MS } from '../../../../src/strategies/snapshot.js';

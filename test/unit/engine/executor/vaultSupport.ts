@@ -5,9 +5,10 @@
  */
 import { createExecutor, type Executor } from '../../../../src/engine/executor/executor.js';
 import type { IntentHandler } from '../../../../src/engine/executor/handler.js';
-import { createVaultCancelHandler } from '../../../../src/engine/executor/vaultCancelHandler.js';
-import { vaultCancelPlan, vaultPlacePlan } from '../../../../src/engine/executor/vaultParams.js';
-import { createVaultPlaceHandler } from '../../../../src/engine/executor/vaultPlaceHandler.js';
+import { createVaultCancelHandler } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
+import { vaultCancelPlan } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
+import { vaultPlacePlan } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
+import { createVaultPlaceHandler } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { type AuthedJupiterClient, withBearer } from '../../../../src/jupiter/transport.js';
 import { createRandom } from '../../../../src/random.js';

@@ -6,9 +6,10 @@
 import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
 import { createPricesFeed } from '../../../../src/engine/feeds/prices.js';
 import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
-import { intentRoutes, type AnyIntentRoute, type IntentRoute } from '../../../../src/engine/executor/intentRoute.js';
-import { swapRoute } from '../../../../src/engine/executor/swapParams.js';
-import { vaultCancelPlan, vaultPlacePlan } from '../../../../src/engine/executor/vaultParams.js';
+import { intentRoutes, type AnyIntentRoute, type IntentRoute } from '../../../../src/engine/executor/intentKind.js';
+import { swapRoute } from '../../../../src/engine/executor/swap/swap.js';
+import { vaultCancelPlan } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
+import { vaultPlacePlan } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
 import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';
 import { startTickLoop, type TickEvents, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
 import type { JupiterClient } from '../../../../src/jupiter/transport.js';

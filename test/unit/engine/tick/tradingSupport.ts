@@ -11,9 +11,10 @@
  */
 import type { Executor } from '../../../../src/engine/executor/executor.js';
 import { createExecutor } from '../../../../src/engine/executor/executor.js';
-import { createHandlerSet, decimalsResolver } from '../../../../src/engine/executor/handlerSet.js';
-import { startDcaOrderSync } from '../../../../src/engine/executor/dcaSync.js';
-import { startVaultOrderSync } from '../../../../src/engine/executor/vaultSync.js';
+import { createHandlerSet } from '../../../../src/engine/executor/kindSet.js';
+import { decimalsResolver } from '../../../../src/engine/decimalsResolver.js';
+import { startDcaOrderSync } from '../../../../src/engine/mirror/dcaOrderSync.js';
+import { startVaultOrderSync } from '../../../../src/engine/mirror/orderSync.js';
 import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
 import { createFeedSet, type FeedSet } from '../../../../src/engine/feeds/feedSet.js';
 import { startReconcileLoop } from '../../../../src/engine/reconcile.js';

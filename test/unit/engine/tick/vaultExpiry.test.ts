@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startVaultOrderSync } from '../../../../src/engine/executor/vaultSync.js';
+import { startVaultOrderSync } from '../../../../src/engine/mirror/orderSync.js';
 import { createPriceOrdersFeed } from '../../../../src/engine/feeds/orders.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import { HEADER } from '../../strategies/helpers.js';

@@ -15,15 +15,16 @@
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
 import type { OrderHistoryItem } from '../../jupiter/trigger.js';
+import { depositSignatureOf, siblingsOf } from '../../jupiter/triggerDeposits.js';
 import type { Logger } from '../../ops/log.js';
 import type { AuditLog } from '../../store/audit.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import type { FillInput, Journal } from '../../store/journal.js';
-import { depositSignatureOf, FINAL_ORDER_STATES, type MirroredOrder, type MirrorInput, type OrderFamily, type TriggerOrders } from '../../store/triggerOrders.js';
+import { FINAL_ORDER_STATES, type MirroredOrder, type MirrorInput, type OrderFamily, type TriggerOrders } from '../../store/triggerOrders.js';
 import type { Poller } from '../feeds/poller.js';
 import type { OrderSnapshot } from '../feeds/orders.js';
 import { adoptOrders } from './orderAdoption.js';
-import { siblingsOf } from './vaultOrders.js';
+import { priceOrderColumns } from './orderColumns.js';
 
 export interface VaultSyncOptions {
   readonly orders: TriggerOrders;
@@ -81,7 +82,7 @@ export function syncMirrored<T>(items: readonly T[], reader: OrderFamilyReader<T
 export const priceOrders: OrderFamilyReader<OrderHistoryItem> = {
   family: 'price',
   id: (item) => item.id,
-  mirror: (orders, item, input, now) => orders.upsert(item, input, now),
+  mirror: (orders, item, input, now) => orders.upsert(priceOrderColumns(item), input, now),
   fills: priceFillsOf,
   deposit(item, items) {
     const own = depositSignatureOf(item);

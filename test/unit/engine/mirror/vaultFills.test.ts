@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { startVaultOrderSync, syncVaultOrders } from '../../../../src/engine/executor/vaultSync.js';
+import { startVaultOrderSync, syncVaultOrders } from '../../../../src/engine/mirror/orderSync.js';
 import type { FeedEvents, Poller } from '../../../../src/engine/feeds/poller.js';
 import type { OrderSnapshot } from '../../../../src/engine/feeds/orders.js';
 import type { OrderHistoryItem } from '../../../../src/jupiter/trigger.js';
 import { TypedEmitter } from '../../../../src/typedEmitter.js';
 import { getAllOrderHistory } from '../../../../src/jupiter/trigger.js';
-import { actions, SOL, vaultIntent, vaultWorld } from './vaultSupport.js';
+import { actions, SOL, vaultIntent, vaultWorld } from '../executor/vaultSupport.js';
 
 describe('vault handler: an OCO placed, filled and recorded once', () => {
   it('fills when the price crosses the take-profit; the fill is recorded once, the stop-loss leg cancelled', async () => {

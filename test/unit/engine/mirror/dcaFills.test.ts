@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { startDcaOrderSync, syncDcaOrders } from '../../../../src/engine/executor/dcaSync.js';
+import { startDcaOrderSync, syncDcaOrders } from '../../../../src/engine/mirror/dcaOrderSync.js';
 import { getAllDcaHistory, type DcaHistoryItem } from '../../../../src/jupiter/trigger.js';
-import { actions, type DcaStack, dcaVaultIntent, dcaWorld, manualFeed, rows, SOL, USDC } from './dcaSupport.js';
+import { actions, type DcaStack, dcaVaultIntent, dcaWorld, manualFeed, rows, SOL, USDC } from '../executor/dcaSupport.js';
 
 function crash(s: DcaStack): void {
   s.executor.stop();

@@ -10,16 +10,68 @@
  * whose deposit event carries our deposit's signature in DCA history (or by the chain proving the
  * deposit expired) — never by crafting a second deposit while the first may still land.
  */
-import { ParamsError } from '../../jupiter/errors.js';
-import { Priority } from '../../jupiter/transport.js';
-import { CreateDcaOrderParams } from '../../jupiter/schemas/trigger.js';
-import { createDcaOrder, type DcaHistoryItem } from '../../jupiter/trigger.js';
-import type { IntentRow } from '../../store/journal.js';
-import { DCA_PLACE_KIND, type DcaPlaceParams, parseDcaPlaceParams } from './dcaParams.js';
-import { IntentRefusedError } from './errors.js';
-import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
-import { beforeCreate, classify, findDcaOrderByDeposit, signDeposit } from './vaultOrders.js';
-import type { VaultHandlerOptions } from './vaultPlaceHandler.js';
+import { ParamsError } from '../../../jupiter/errors.js';
+import { Priority } from '../../../jupiter/transport.js';
+import { CreateDcaOrderParams } from '../../../jupiter/schemas/trigger.js';
+import { createDcaOrder, type DcaHistoryItem } from '../../../jupiter/trigger.js';
+import type { IntentRow } from '../../../store/journal.js';
+import { z } from 'zod';
+import { Decimals, PositiveBaseUnits, Pubkey, UsdDecimal } from '../../../jupiter/schemas/common.js';
+import { findDcaOrderByDeposit } from '../../../jupiter/triggerDeposits.js';
+import type { PlaceDcaVaultOrderIntent } from '../../../strategies/intents.js';
+import type { PlanInput } from '../../../store/journal.js';
+import { dcaOrderColumns } from '../../mirror/orderColumns.js';
+import { IntentRefusedError } from '../errors.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
+import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
+import { submitOutcome } from '../submitOutcome.js';
+import { beforeCreate, signDeposit } from '../vault/vaultDeposit.js';
+import type { VaultHandlerOptions } from '../vault/vaultHandlerOptions.js';
+
+export const DCA_PLACE_KIND = 'place-dca-vault-order';
+
+const DcaPlaceParams = z
+  .strictObject({
+    orderType: z.enum(['time_based', 'price_conditional']),
+    inputMint: Pubkey,
+    inputDecimals: Decimals,
+    outputMint: Pubkey,
+    /** The total over all rounds; each round gets inputAmount / orderCount. */
+    inputAmount: PositiveBaseUnits.transform(BigInt),
+    orderCount: z.number().int().min(2),
+    intervalSeconds: z.number().int().min(60).max(31_536_000),
+    minPriceUsd: UsdDecimal.optional(),
+    maxPriceUsd: UsdDecimal.optional(),
+    triggerMint: Pubkey.optional(),
+    strategyHash: z.string().optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.orderType === 'price_conditional' && (p.triggerMint === undefined || (p.minPriceUsd === undefined && p.maxPriceUsd === undefined))) {
+      ctx.addIssue({ code: 'custom', path: ['orderType'], message: 'a price_conditional order needs triggerMint and minPriceUsd or maxPriceUsd' });
+    }
+    if (p.orderType === 'time_based' && (p.minPriceUsd !== undefined || p.maxPriceUsd !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['orderType'], message: 'a time_based order takes no price bounds' });
+    }
+  });
+export type DcaPlaceParams = z.output<typeof DcaPlaceParams>;
+
+/** The journal entry for a decided DCA order. */
+export function dcaPlacePlan(intent: PlaceDcaVaultOrderIntent): PlanInput {
+  return journalEntry(intent, DCA_PLACE_KIND, {
+    orderType: intent.orderType,
+    inputMint: intent.inputMint,
+    inputDecimals: intent.inputDecimals,
+    outputMint: intent.outputMint,
+    inputAmount: intent.inputAmount.toString(),
+    orderCount: intent.orderCount,
+    intervalSeconds: intent.intervalSeconds,
+    ...(intent.minPriceUsd === undefined ? {} : { minPriceUsd: intent.minPriceUsd }),
+    ...(intent.maxPriceUsd === undefined ? {} : { maxPriceUsd: intent.maxPriceUsd }),
+    ...(intent.triggerMint === undefined ? {} : { triggerMint: intent.triggerMint }),
+  });
+}
+
+export const parseDcaPlaceParams = (params: unknown): DcaPlaceParams => parseJournalParams(DcaPlaceParams, DCA_PLACE_KIND, params);
 
 export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandler {
   const { authed, signer, journal, clock } = options;
@@ -27,7 +79,7 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
   /** Mirrors the order, records its id, writes `order.placed` the first time; the summary for the journal. */
   async function adopt(row: IntentRow, params: DcaPlaceParams, item: DcaHistoryItem): Promise<Record<string, unknown>> {
     const outputDecimals = await options.decimalsOf(params.outputMint);
-    const created = options.orders.upsertDca(item, { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature }, clock.now());
+    const created = options.orders.upsert(dcaOrderColumns(item), { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature }, clock.now());
     if (journal.require(row.id).orderId !== item.id) journal.recordTriggerIds(row.id, { orderId: item.id }, 'order.id', { source: 'history' });
     const summary = { orderId: item.id, family: 'dca', orderType: item.orderType, depositSignature: row.signature, state: item.state, rounds: item.numberOfRounds ?? null };
     if (created) journal.note(row.id, 'order.placed', { ...summary, params: row.params });
@@ -64,7 +116,7 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
       } catch (error) {
         // Refused locally, before any request: the deposit never left this process.
         if (error instanceof ParamsError) return { kind: 'failed', code: 'PARAMS_INVALID', message: error.message, data: {} };
-        return classify(error, mode);
+        return submitOutcome(error, { mode });
       }
       journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', txSignature: answer.txSignature });
       try {
@@ -102,3 +154,12 @@ function createBody(params: DcaPlaceParams, user: string, depositRequestId: stri
     ...(params.triggerMint === undefined ? {} : { triggerMint: params.triggerMint }),
   };
 }
+
+export const placeDcaVaultOrderRoute: IntentRoute<'place-dca-vault-order'> = { kind: 'place-dca-vault-order', plan: dcaPlacePlan };
+
+/** `place-dca-vault-order`: a DCA order (time-based or price-conditional) funded by one deposit. */
+export const placeDcaOrderKind: ExecutableKind<VaultHandlerOptions> = {
+  kind: DCA_PLACE_KIND,
+  routes: [placeDcaVaultOrderRoute],
+  createHandler: createDcaPlaceHandler,
+};

@@ -1,70 +1,12 @@
 /**
- * `GET /prediction/v1/history` for one position, and the fills it proves. A sell transaction only
- * opens an order that a keeper fills later (reference §6.2), and a claim pays out on landing: in both
- * cases the amounts are the history's (`order_filled`, `payout_claimed`), never the build's estimate.
- *
- * The client (src/jupiter/prediction.ts) has no history call yet; this one uses the same transport
- * and error mapping. It belongs there once that file is free to change.
+ * The fills a position's history proves. A sell transaction only opens an order that a keeper fills
+ * later, and a claim pays out on landing: in both cases the amounts are the history's
+ * (`order_filled`, `payout_claimed`), never the build's estimate.
  */
-import { z } from 'zod';
-import { predictionError } from '../../jupiter/prediction.js';
-import { MicroUnits, MicroUsd } from '../../jupiter/schemas/common.js';
-import { type JupiterClient, Priority } from '../../jupiter/transport.js';
-import { canonicalJson } from '../../store/canonicalJson.js';
-import type { FillInput } from '../../store/journal.js';
-
-const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
-const ROUTE = '/prediction/v1/history';
-/** Events of one position are few; a bounded scan keeps a misbehaving server from looping us. */
-const PAGE = 50;
-const MAX_PAGES = 20;
-
-const HistoryEvent = z.looseObject({
-  id: z.number().int(),
-  eventType: z.string(),
-  signature: z.string().nullish(),
-  timestamp: z.number().nullish(),
-  orderPubkey: z.string().nullish(),
-  positionPubkey: z.string().nullish(),
-  marketId: z.string().nullish(),
-  isBuy: z.boolean().nullish(),
-  isYes: z.boolean().nullish(),
-  filledContractsMicro: MicroUnits.nullish(),
-  contractsMicro: MicroUnits.nullish(),
-  feeUsd: MicroUsd.nullish(),
-  grossProceedsUsd: MicroUsd.nullish(),
-  netProceedsUsd: MicroUsd.nullish(),
-  payoutAmountUsd: MicroUsd.nullish(),
-});
-export type HistoryEvent = z.output<typeof HistoryEvent>;
-
-const HistoryResponse = z.looseObject({
-  data: z.array(HistoryEvent),
-  pagination: z.looseObject({ start: z.number().int(), end: z.number().int(), hasNext: z.boolean() }).nullish(),
-});
-
-/** Every history event of a position (newest first, as the API lists them). */
-export async function positionHistory(client: JupiterClient, params: { ownerPubkey: string; positionPubkey: string }, signal?: AbortSignal): Promise<HistoryEvent[]> {
-  const out: HistoryEvent[] = [];
-  let start = 0;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await client.request({
-      method: 'GET',
-      path: ROUTE,
-      route: ROUTE,
-      query: { ownerPubkey: params.ownerPubkey, positionPubkey: params.positionPubkey, start, end: start + PAGE },
-      schema: HistoryResponse,
-      priority: Priority.PollState,
-      mapError: predictionError,
-      signal,
-    });
-    out.push(...answer.data);
-    const p = answer.pagination;
-    if (!p?.hasNext || p.end <= start) break;
-    start = p.end;
-  }
-  return out;
-}
+import type { HistoryEvent } from '../../../jupiter/predictionHistory.js';
+import { USDC_MINT } from '../../../jupiter/schemas/prediction.js';
+import { canonicalJson } from '../../../store/canonicalJson.js';
+import type { FillInput } from '../../../store/journal.js';
 
 /** The leg of contracts in `fills`: docs/audit.md (`prediction:<marketId>:yes|no`, 6 decimals). */
 export function contractMint(marketId: string, isYes: boolean): string {

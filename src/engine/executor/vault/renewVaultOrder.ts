@@ -13,11 +13,14 @@
  * places exactly that order, with the old order's amount.
  */
 import { z } from 'zod';
-import type { RenewVaultOrderIntent } from '../../strategies/intents.js';
-import type { IntentRow, PlanInput } from '../../store/journal.js';
-import { journalEntry, type IntentRoute } from './intentRoute.js';
-import { parseJournalParams } from './journalParams.js';
-import { VAULT_CANCEL_KIND, VAULT_PLACE_KIND, vaultPlacePlan } from './vaultParams.js';
+import type { RenewVaultOrderIntent } from '../../../strategies/intents.js';
+import type { IntentRow, PlanInput } from '../../../store/journal.js';
+import type { Clock } from '../../../clock.js';
+import { IntentRefusedError } from '../errors.js';
+import { type IntentHandler, isCallHandler, type SigningHandler } from '../handler.js';
+import { type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
+import { VAULT_CANCEL_KIND } from './cancelVaultOrder.js';
+import { parseVaultPlaceParams, VAULT_PLACE_KIND, vaultPlacePlan } from './placeVaultOrder.js';
 
 /** The intents table's limit on ids (0001_init.sql). */
 const MAX_ID_LENGTH = 128;
@@ -57,7 +60,7 @@ export function vaultRenewPlan(intent: RenewVaultOrderIntent): PlanInput | undef
   return { ...entry, evidence: { ...entry.evidence, replacement: id } };
 }
 
-/** `renew-vault-order` → the journal (executed by the cancel handler wrapped in vaultRenewHandler.ts). */
+/** `renew-vault-order` → the journal, as a cancel (executed by the cancel handler wrapped in {@link createVaultRenewHandler}). */
 export const renewVaultOrderRoute: IntentRoute<'renew-vault-order'> = { kind: 'renew-vault-order', plan: vaultRenewPlan };
 
 /** The `then` of a cancel row, if it renews; throws PARAMS_INVALID when the row does not parse. */
@@ -85,5 +88,39 @@ export function successorOf(row: IntentRow): PlanInput | undefined {
     params: then.params,
     evidence: { after: row.id, renews: typeof row.params['orderId'] === 'string' ? row.params['orderId'] : null },
     reason: then.reason,
+  };
+}
+
+/**
+ * The `cancel-vault-order` handler that also renews: wraps the plain cancel handler (which it runs
+ * unchanged, on the row without its `then`) and, when the row is a renewal (above),
+ * hands the replacement on with the confirmation, so the journal plans it in the same transaction.
+ *
+ * Before anything is cancelled the replacement's params are checked as the place handler will read
+ * them: a renewal whose replacement could never be placed fails here, leaving the old order live,
+ * rather than withdrawing it and leaving the position unprotected.
+ */
+export function createVaultRenewHandler(cancel: IntentHandler, clock: Clock): SigningHandler {
+  if (cancel.kind !== VAULT_CANCEL_KIND || isCallHandler(cancel)) throw new Error(`createVaultRenewHandler wraps the ${VAULT_CANCEL_KIND} signing handler, not ${cancel.kind}`);
+  return {
+    kind: VAULT_CANCEL_KIND,
+
+    async prepare(row, context) {
+      const then = renewalOf(row);
+      if (then) {
+        const place = parseVaultPlaceParams(then.params);
+        if (place.expiresAt <= clock.now()) throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `the replacement's expiresAt ${place.expiresAt} has passed: the old order is left as it is`, { expiresAt: place.expiresAt });
+      }
+      return cancel.prepare(withoutRenewal(row), context);
+    },
+
+    async submit(row, mode, context) {
+      const result = await cancel.submit(withoutRenewal(row), mode, context);
+      return result.kind === 'confirmed' ? { ...result, successor: successorOf(row) } : result;
+    },
+
+    async landed(row, context) {
+      return { ...(await cancel.landed(withoutRenewal(row), context)), successor: successorOf(row) };
+    },
   };
 }

@@ -9,14 +9,46 @@
  * `updatedAt` moves), and it cannot fund, fill or withdraw anything. A refusal (4xx: the order is no
  * longer open, the price is refused) fails the intent for good; the next decision starts afresh.
  */
-import type { Clock } from '../../clock.js';
-import { ApiError, ParamsError, TransportError } from '../../jupiter/errors.js';
-import { type AuthedJupiterClient, Priority } from '../../jupiter/transport.js';
-import { getAllOrderHistory, type OrderHistoryItem, updatePriceOrder, type UpdatePriceOrderParams } from '../../jupiter/trigger.js';
-import type { IntentRow, Journal } from '../../store/journal.js';
-import type { TriggerOrders } from '../../store/triggerOrders.js';
-import type { CallHandler, CallResult, SettleResult } from './handler.js';
-import { parseVaultPatchParams, VAULT_PATCH_KIND, type VaultPatchParams } from './vaultPatchParams.js';
+import type { Clock } from '../../../clock.js';
+import { ApiError, ParamsError, TransportError } from '../../../jupiter/errors.js';
+import { type AuthedJupiterClient, Priority } from '../../../jupiter/transport.js';
+import { getAllOrderHistory, type OrderHistoryItem, updatePriceOrder, type UpdatePriceOrderParams } from '../../../jupiter/trigger.js';
+import type { IntentRow, Journal } from '../../../store/journal.js';
+import type { TriggerOrders } from '../../../store/triggerOrders.js';
+import type { CallHandler, CallResult, SettleResult } from '../handler.js';
+import { z } from 'zod';
+import { UsdDecimal } from '../../../jupiter/schemas/common.js';
+import type { PatchVaultOrderIntent } from '../../../strategies/intents.js';
+import type { PlanInput } from '../../../store/journal.js';
+import { priceOrderColumns } from '../../mirror/orderColumns.js';
+import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
+
+export const VAULT_PATCH_KIND = 'patch-vault-order';
+
+const VaultPatchParams = z
+  .strictObject({
+    orderId: z.string().min(1).max(128),
+    orderType: z.enum(['single', 'oco', 'otoco']),
+    triggerPriceUsd: UsdDecimal.optional(),
+    tpPriceUsd: UsdDecimal.optional(),
+    slPriceUsd: UsdDecimal.optional(),
+    strategyHash: z.string().optional(),
+  })
+  .refine((p) => p.triggerPriceUsd !== undefined || p.tpPriceUsd !== undefined || p.slPriceUsd !== undefined, 'nothing to change: no triggerPriceUsd, tpPriceUsd or slPriceUsd');
+export type VaultPatchParams = z.output<typeof VaultPatchParams>;
+
+/** The journal entry for a decided PATCH. */
+export function vaultPatchPlan(intent: PatchVaultOrderIntent): PlanInput {
+  return journalEntry(intent, VAULT_PATCH_KIND, {
+    orderId: intent.orderId,
+    orderType: intent.orderType,
+    ...(intent.triggerPriceUsd === undefined ? {} : { triggerPriceUsd: intent.triggerPriceUsd }),
+    ...(intent.tpPriceUsd === undefined ? {} : { tpPriceUsd: intent.tpPriceUsd }),
+    ...(intent.slPriceUsd === undefined ? {} : { slPriceUsd: intent.slPriceUsd }),
+  });
+}
+
+export const parseVaultPatchParams = (params: unknown): VaultPatchParams => parseJournalParams(VaultPatchParams, VAULT_PATCH_KIND, params);
 
 export interface VaultPatchHandlerOptions {
   /** The Trigger V2 client with the session's JWT. */
@@ -36,7 +68,7 @@ export function createVaultPatchHandler(options: VaultPatchHandlerOptions): Call
   function mirror(item: OrderHistoryItem): void {
     const mirrored = orders.get(item.id);
     if (!mirrored || mirrored.intentId === null) return;
-    orders.upsert(item, { intentId: mirrored.intentId, strategy: mirrored.strategy, inputDecimals: mirrored.inputDecimals, outputDecimals: mirrored.outputDecimals, depositSignature: mirrored.depositSignature }, clock.now());
+    orders.upsert(priceOrderColumns(item), { intentId: mirrored.intentId, strategy: mirrored.strategy, inputDecimals: mirrored.inputDecimals, outputDecimals: mirrored.outputDecimals, depositSignature: mirrored.depositSignature }, clock.now());
   }
 
   async function readOrder(orderId: string, signal?: AbortSignal): Promise<OrderHistoryItem | undefined> {
@@ -130,3 +162,12 @@ function classifyCall(error: unknown): CallResult {
   if (error instanceof TransportError) return { kind: 'unknown', code: error.code, message, data: {} };
   return { kind: 'unknown', code: 'CALL_ERROR', message, data: {} };
 }
+
+export const patchVaultOrderRoute: IntentRoute<'patch-vault-order'> = { kind: 'patch-vault-order', plan: vaultPatchPlan };
+
+/** `patch-vault-order`: new absolute prices for an open price order (a ratchet raising its stop). */
+export const patchVaultOrderKind: ExecutableKind<VaultPatchHandlerOptions> = {
+  kind: VAULT_PATCH_KIND,
+  routes: [patchVaultOrderRoute],
+  createHandler: createVaultPatchHandler,
+};

@@ -13,29 +13,47 @@
  *
  * An adopted order (placed elsewhere) is never cancelled: the intent fails `VAULT_ORDER_ADOPTED`.
  */
-import { Priority } from '../../jupiter/transport.js';
-import { cancelDcaOrder, cancelPriceOrder, confirmCancelDcaOrder, confirmCancelPriceOrder } from '../../jupiter/trigger.js';
-import type { CallOptions } from '../../jupiter/transport.js';
-import type { IntentRow, SignedRecord } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
-import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
-import { parseVaultCancelParams, VAULT_CANCEL_KIND, type VaultCancelParams } from './vaultParams.js';
-import { classify, ensureVault, signedRecord } from './vaultOrders.js';
-import type { VaultHandlerOptions } from './vaultPlaceHandler.js';
+import { Priority } from '../../../jupiter/transport.js';
+import { cancelPriceOrder, confirmCancelPriceOrder } from '../../../jupiter/trigger.js';
+import type { CallOptions } from '../../../jupiter/transport.js';
+import type { IntentRow, PlanInput, SignedRecord } from '../../../store/journal.js';
+import { IntentRefusedError } from '../errors.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
+import { z } from 'zod';
+import type { CancelVaultOrderIntent } from '../../../strategies/intents.js';
+import { type CancelSteps, dcaCancelSteps } from '../dca/dcaCancelSteps.js';
+import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
+import { submitOutcome } from '../submitOutcome.js';
+import { ensureVault } from './vaultAccount.js';
+import { signedRecord } from './vaultDeposit.js';
+import { createVaultRenewHandler, renewVaultOrderRoute } from './renewVaultOrder.js';
+import type { VaultHandlerOptions } from './vaultHandlerOptions.js';
 
-/** The two steps of one family's cancel, as `{ requestId, transaction }` and `{ txSignature }`. */
-function steps(params: VaultCancelParams, authed: VaultHandlerOptions['authed']) {
+export const VAULT_CANCEL_KIND = 'cancel-vault-order';
+
+const VaultCancelParams = z.strictObject({
+  orderId: z.string().min(1).max(128),
+  /** Price and DCA orders have different cancel routes; both are two steps. */
+  family: z.enum(['price', 'dca']),
+  strategyHash: z.string().optional(),
+});
+export type VaultCancelParams = z.output<typeof VaultCancelParams>;
+
+export const parseVaultCancelParams = (params: unknown): VaultCancelParams => parseJournalParams(VaultCancelParams, VAULT_CANCEL_KIND, params);
+
+/** The journal entry for a decided cancel of a price or DCA order. */
+export function vaultCancelPlan(intent: CancelVaultOrderIntent): PlanInput {
+  return journalEntry(intent, VAULT_CANCEL_KIND, { orderId: intent.orderId, family: intent.family });
+}
+
+/** The two steps of one family's cancel: DCA orders have their own routes (dca/), price orders these. */
+function steps(params: VaultCancelParams, authed: VaultHandlerOptions['authed']): CancelSteps {
+  if (params.family === 'dca') return dcaCancelSteps(authed, params.orderId);
   const call: CallOptions = { priority: Priority.Exit };
   const { orderId } = params;
-  if (params.family === 'dca') {
-    return {
-      request: (signal: AbortSignal) => cancelDcaOrder(authed, { id: orderId }, { ...call, signal }),
-      confirm: (cancelRequestId: string, signedTransaction: string) => confirmCancelDcaOrder(authed, { id: orderId, cancelRequestId, signedTransaction }, call),
-    };
-  }
   return {
-    request: (signal: AbortSignal) => cancelPriceOrder(authed, { orderId }, { ...call, signal }),
-    confirm: (cancelRequestId: string, signedTransaction: string) => confirmCancelPriceOrder(authed, { orderId, cancelRequestId, signedTransaction }, call),
+    request: (signal) => cancelPriceOrder(authed, { orderId }, { ...call, signal }),
+    confirm: (cancelRequestId, signedTransaction) => confirmCancelPriceOrder(authed, { orderId, cancelRequestId, signedTransaction }, call),
   };
 }
 
@@ -74,7 +92,7 @@ export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'dec
       const vault = await ensureVault(authed, context.signal);
       const cancel = await steps(params, authed).request(context.signal);
       // Journaled before signing: the id that confirm-cancel needs and the exact bytes offered.
-      const extra = 'refundAmount' in cancel ? { refundAmount: cancel.refundAmount, roundsRemaining: cancel.roundsRemaining } : {};
+      const extra = cancel.refundAmount === undefined ? {} : { refundAmount: cancel.refundAmount, roundsRemaining: cancel.roundsRemaining };
       journal.recordTriggerIds(row.id, { cancelRequestId: cancel.requestId, orderId }, 'cancel.requested', { family: params.family, transaction: cancel.transaction, ...extra });
       const signed = await signer.signBase64(cancel.transaction, { kind: 'vault-withdrawal', vault: vault.vaultPubkey }, { strategy: row.strategy, intentId: row.id });
       return signedRecord(rpc, signed, cancel.requestId, { orderId, family: params.family, cancelRequestId: cancel.requestId, vault: vault.vaultPubkey });
@@ -89,7 +107,7 @@ export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'dec
         const answer = await steps(params, authed).confirm(cancelRequestId, Buffer.from(row.signedTx).toString('base64'));
         return { kind: 'confirmed', data: cancelled(row, params, { txSignature: answer.txSignature }), fills: [] };
       } catch (error) {
-        return classify(error, mode);
+        return submitOutcome(error, { mode });
       }
     },
 
@@ -98,3 +116,16 @@ export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'dec
     },
   };
 }
+
+export const cancelVaultOrderRoute: IntentRoute<'cancel-vault-order'> = { kind: 'cancel-vault-order', plan: vaultCancelPlan };
+
+/**
+ * `cancel-vault-order`: the cancel of a price or DCA order, and the renewal planned as a cancel that
+ * hands on its replacement. Every row of this kind runs through the renewal wrapper, which runs a
+ * plain cancel unchanged.
+ */
+export const cancelVaultOrderKind: ExecutableKind<VaultHandlerOptions> = {
+  kind: VAULT_CANCEL_KIND,
+  routes: [cancelVaultOrderRoute, renewVaultOrderRoute],
+  createHandler: (deps) => createVaultRenewHandler(createVaultCancelHandler(deps), deps.clock),
+};

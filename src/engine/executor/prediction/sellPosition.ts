@@ -9,28 +9,53 @@
  * answer: `order_filled` confirms it with its fill (once: keyed by signature), `order_failed` fails it
  * (`PREDICTION_ORDER_FAILED`, nothing sold, the fee paid).
  */
-import { type CreateOrderResponse, sellPartial, sellPosition } from '../../jupiter/prediction.js';
-import { type JupiterClient, Priority } from '../../jupiter/transport.js';
-import type { Clock } from '../../clock.js';
-import type { PredictionSellExpectation } from '../../solana/expectation.js';
-import type { GuardedSigner } from '../../solana/guardedSigner.js';
-import type { SolanaRpc } from '../../solana/rpc.js';
-import type { Journal, SignedRecord } from '../../store/journal.js';
-import { IntentRefusedError, IntentWaitingError } from './errors.js';
-import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
-import { parsePredictionSellParams, PREDICTION_PARTIAL_SELL_KIND, PREDICTION_SELL_KIND, type PredictionSellParams } from './predictionParams.js';
-import { positionHistory, sellFill } from './predictionHistory.js';
-import { type ExecutionContexts, explainSellRefusal, isBuildRefusal, lifetimeOf, sendSigned } from './predictionSubmit.js';
+import { type CreateOrderResponse, sellPartial, sellPosition } from '../../../jupiter/prediction.js';
+import { Priority } from '../../../jupiter/transport.js';
+import type { PredictionSellExpectation } from '../../../solana/expectation.js';
+import type { PlanInput, SignedRecord } from '../../../store/journal.js';
+import { IntentRefusedError, IntentWaitingError } from '../errors.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
+import { type ExecutionContexts, lifetimeOf, sendSigned } from './predictionSend.js';
+import { z } from 'zod';
+import { PositiveBaseUnits, Pubkey } from '../../../jupiter/schemas/common.js';
+import { positionHistory } from '../../../jupiter/predictionHistory.js';
+import { sellFill } from './predictionFills.js';
+import type { PartialSellIntent, SellPositionIntent } from '../../../strategies/intents.js';
+import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
+import { explainSellRefusal, isBuildRefusal } from './buildRefusal.js';
+import type { PredictionHandlerOptions } from './predictionHandlerOptions.js';
 
-export interface PredictionHandlerOptions {
-  /** The Jupiter client (prediction needs the API key only). */
-  readonly client: JupiterClient;
-  readonly rpc: SolanaRpc;
-  /** Configured with the prediction program id(s) (`predictionPrograms`), or every build is refused. */
-  readonly signer: GuardedSigner;
-  readonly journal: Journal;
-  readonly clock: Clock;
+export const PREDICTION_SELL_KIND = 'sell-position';
+export const PREDICTION_PARTIAL_SELL_KIND = 'partial-sell';
+
+/** Micro-units (contracts or USD) greater than zero, as the journal stores them: integer strings. */
+const PositiveMicro = PositiveBaseUnits.transform(BigInt);
+
+const SellParams = z.strictObject({
+  positionPubkey: Pubkey,
+  marketId: z.string().min(1),
+  isYes: z.boolean(),
+  /** Micro-contracts: the whole position as decided (whole sell) or the share to sell (partial). */
+  contractsMicro: PositiveMicro,
+  /** The lowest acceptable price per contract, micro-USD: the build's floor must not be below it. */
+  minSellPriceMicroUsd: PositiveMicro.optional(),
+  strategyHash: z.string().optional(),
+});
+export type PredictionSellParams = z.output<typeof SellParams>;
+
+export const parsePredictionSellParams = (kind: string, params: unknown): PredictionSellParams => parseJournalParams(SellParams, kind, params);
+
+function sellPlan(kind: string, intent: SellPositionIntent | PartialSellIntent): PlanInput {
+  return journalEntry(intent, kind, {
+    positionPubkey: intent.positionPubkey,
+    marketId: intent.marketId,
+    isYes: intent.isYes,
+    contractsMicro: intent.contractsMicro.toString(),
+    ...(intent.minSellPriceMicroUsd === undefined ? {} : { minSellPriceMicroUsd: intent.minSellPriceMicroUsd.toString() }),
+  });
 }
+
+
 
 /** The whole-position sell handler (`sell-position`). */
 export function createPredictionSellHandler(options: PredictionHandlerOptions): IntentHandler {
@@ -170,3 +195,21 @@ function checkBuild(params: PredictionSellParams, shape: 'whole' | 'partial', bu
   }
   return { contractsMicro: contracts, minSellPriceUsd: floor };
 }
+
+export const sellPositionRoute: IntentRoute<'sell-position'> = { kind: 'sell-position', plan: (intent) => sellPlan(PREDICTION_SELL_KIND, intent) };
+
+/** `sell-position`: the whole position (`DELETE /prediction/v1/positions/{pubkey}`). */
+export const sellPositionKind: ExecutableKind<PredictionHandlerOptions> = {
+  kind: PREDICTION_SELL_KIND,
+  routes: [sellPositionRoute],
+  createHandler: createPredictionSellHandler,
+};
+
+export const partialSellRoute: IntentRoute<'partial-sell'> = { kind: 'partial-sell', plan: (intent) => sellPlan(PREDICTION_PARTIAL_SELL_KIND, intent) };
+
+/** `partial-sell`: a share of the position (`POST /prediction/v1/orders`, `isBuy: false`). */
+export const partialSellKind: ExecutableKind<PredictionHandlerOptions> = {
+  kind: PREDICTION_PARTIAL_SELL_KIND,
+  routes: [partialSellRoute],
+  createHandler: createPredictionPartialSellHandler,
+};

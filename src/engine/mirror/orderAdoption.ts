@@ -19,7 +19,7 @@ import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
 import type { AuditLog } from '../../store/audit.js';
 import type { TriggerOrders } from '../../store/triggerOrders.js';
-import type { OrderFamilyReader } from './vaultSync.js';
+import type { OrderFamilyReader } from './orderSync.js';
 
 export interface AdoptionOptions {
   readonly orders: TriggerOrders;

@@ -5,21 +5,55 @@
  * The write-ahead ordering around these steps is the executor's; this file only speaks the API.
  */
 import { VersionedTransaction } from '@solana/web3.js';
-import { ApiError, ExecuteFailedError, type JupiterClient, Priority, swap, SwapOrderError, TransportError } from '../../jupiter/index.js';
-import type { ExecuteResponse } from '../../jupiter/swap.js';
-import { type OrderResponse, ROUTERS } from '../../jupiter/schemas/swap.js';
-import type { SwapExpectation } from '../../solana/expectation.js';
-import type { GuardedSigner } from '../../solana/guardedSigner.js';
-import { RpcError, type SolanaRpc } from '../../solana/rpc.js';
-import { canonicalJson } from '../../store/canonicalJson.js';
-import type { FillInput, SignedRecord } from '../../store/journal.js';
-import type { Clock } from '../../clock.js';
-import { IntentRefusedError } from './errors.js';
-import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
-import { parseSwapParams, SWAP_KIND, type SwapParams } from './swapParams.js';
+import { ExecuteFailedError, type JupiterClient, Priority, swap, SwapOrderError } from '../../../jupiter/index.js';
+import type { ExecuteResponse } from '../../../jupiter/swap.js';
+import { type OrderResponse, ROUTERS } from '../../../jupiter/schemas/swap.js';
+import type { SwapExpectation } from '../../../solana/expectation.js';
+import type { GuardedSigner } from '../../../solana/guardedSigner.js';
+import { BLOCKHASH_VALID_BLOCKS, type SolanaRpc } from '../../../solana/rpc.js';
+import { canonicalJson } from '../../../store/canonicalJson.js';
+import type { FillInput, PlanInput, SignedRecord } from '../../../store/journal.js';
+import type { Clock } from '../../../clock.js';
+import { z } from 'zod';
+import { Decimals, Bps, PositiveBaseUnits, Pubkey } from '../../../jupiter/schemas/common.js';
+import type { SwapIntent } from '../../../strategies/intents.js';
+import { IntentRefusedError } from '../errors.js';
+import { submitOutcome } from '../submitOutcome.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
+import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
 
-/** Solana: a blockhash is accepted for 150 blocks after it was issued. */
-const BLOCKHASH_VALID_BLOCKS = 150;
+export const SWAP_KIND = 'swap';
+
+/**
+ * The `swap` intent as the journal stores it (`intents.params`, canonical JSON, amounts as base-unit
+ * strings). What is stored is all the executor may act on: a restarted daemon resumes from this row
+ * alone, with no strategy in memory.
+ */
+const SwapParams = z.strictObject({
+  inputMint: Pubkey,
+  inputDecimals: Decimals,
+  outputMint: Pubkey,
+  amount: PositiveBaseUnits.transform(BigInt),
+  slippageBps: Bps.optional(),
+  maxPriceImpactBps: Bps.optional(),
+  /** The strategy file's sha256 the intent was decided under (the key's `version`). */
+  strategyHash: z.string().optional(),
+});
+export type SwapParams = z.output<typeof SwapParams>;
+
+export const parseSwapParams = (params: unknown): SwapParams => parseJournalParams(SwapParams, SWAP_KIND, params);
+
+/** The journal entry for a decided swap: params, plus the evidence that fired it for `intent.planned`. */
+export function swapPlan(intent: SwapIntent): PlanInput {
+  return journalEntry(intent, SWAP_KIND, {
+    inputMint: intent.inputMint,
+    inputDecimals: intent.inputDecimals,
+    outputMint: intent.outputMint,
+    amount: intent.amount.toString(),
+    ...(intent.slippageBps === undefined ? {} : { slippageBps: intent.slippageBps }),
+    ...(intent.maxPriceImpactBps === undefined ? {} : { maxPriceImpactBps: intent.maxPriceImpactBps }),
+  });
+}
 
 export interface SwapHandlerOptions {
   readonly client: JupiterClient;
@@ -127,7 +161,7 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
           }
           // -1: Jupiter no longer knows the requestId; the bytes may still be valid on chain.
           const forgotten = error instanceof ExecuteFailedError && error.executeCode === -1;
-          if (!forgotten) return classify(error, { via: 'execute', mode });
+          if (!forgotten) return submitOutcome(error, { via: 'execute', mode });
         }
       }
       try {
@@ -135,7 +169,7 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
         // The node took the bytes; whether they land is for the signature status to say.
         return { kind: 'unknown', code: 'SENT_VIA_RPC', message: 'sent through RPC sendTransaction', data: { via: 'rpc', mode, signature } };
       } catch (error) {
-        return classify(error, { via: 'rpc', mode });
+        return submitOutcome(error, { via: 'rpc', mode });
       }
     },
 
@@ -242,11 +276,12 @@ function executeSummary(answer: ExecuteResponse): Record<string, unknown> {
   };
 }
 
-/** An error from a submission: did the call possibly take effect (unknown) or certainly not (rejected)? */
-function classify(error: unknown, data: { via: string; mode: string }): SubmitResult {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof ApiError || error instanceof TransportError || error instanceof RpcError ? error.code : 'SUBMIT_ERROR';
-  const extra = error instanceof ExecuteFailedError ? { executeCode: error.executeCode } : error instanceof RpcError ? { rpcCode: error.rpcCode } : {};
-  const unknown = (error instanceof ApiError || error instanceof TransportError || error instanceof RpcError) ? error.outcomeUnknown : true;
-  return { kind: unknown ? 'unknown' : 'rejected', code, message, data: { ...data, ...extra } };
-}
+
+export const swapRoute: IntentRoute<'swap'> = { kind: 'swap', plan: swapPlan };
+
+/** `swap`: local swaps through `/swap/v2/order` and `/swap/v2/execute`. */
+export const swapKind: ExecutableKind<SwapHandlerOptions> = {
+  kind: SWAP_KIND,
+  routes: [swapRoute],
+  createHandler: createSwapHandler,
+};

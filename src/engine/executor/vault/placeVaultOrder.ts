@@ -9,29 +9,68 @@
  * deposit event carries that signature in history, or by the chain proving the deposit expired —
  * never by crafting a second deposit while the first may still land.
  */
-import type { Clock } from '../../clock.js';
-import { ParamsError } from '../../jupiter/errors.js';
-import { type AuthedJupiterClient, Priority } from '../../jupiter/transport.js';
-import { createPriceOrder, type CreatePriceOrderParams, type OrderHistoryItem } from '../../jupiter/trigger.js';
-import type { GuardedSigner } from '../../solana/guardedSigner.js';
-import type { SolanaRpc } from '../../solana/rpc.js';
-import type { IntentRow, Journal, SignedRecord } from '../../store/journal.js';
-import type { TriggerOrders } from '../../store/triggerOrders.js';
-import { IntentRefusedError } from './errors.js';
-import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
-import { parseVaultPlaceParams, VAULT_PLACE_KIND, type VaultPlaceParams } from './vaultParams.js';
-import { beforeCreate, classify, findOrderByDeposit, signDeposit } from './vaultOrders.js';
+import { z } from 'zod';
+import { Bps, Decimals, PositiveBaseUnits, Pubkey, UsdDecimal } from '../../../jupiter/schemas/common.js';
+import { ParamsError } from '../../../jupiter/errors.js';
+import { Priority } from '../../../jupiter/transport.js';
+import { createPriceOrder, type CreatePriceOrderParams, type OrderHistoryItem } from '../../../jupiter/trigger.js';
+import type { IntentRow, PlanInput, SignedRecord } from '../../../store/journal.js';
+import { findOrderByDeposit } from '../../../jupiter/triggerDeposits.js';
+import type { PlaceVaultOrderIntent } from '../../../strategies/intents.js';
+import { priceOrderColumns } from '../../mirror/orderColumns.js';
+import { IntentRefusedError } from '../errors.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
+import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
+import { submitOutcome } from '../submitOutcome.js';
+import { beforeCreate, signDeposit } from './vaultDeposit.js';
+import type { VaultHandlerOptions } from './vaultHandlerOptions.js';
 
-export interface VaultHandlerOptions {
-  /** The Trigger V2 client with the session's JWT. */
-  readonly authed: AuthedJupiterClient;
-  readonly rpc: SolanaRpc;
-  readonly signer: GuardedSigner;
-  readonly journal: Journal;
-  readonly orders: TriggerOrders;
-  readonly clock: Clock;
-  readonly decimalsOf: (mint: string) => number | Promise<number>;
+export const VAULT_PLACE_KIND = 'place-vault-order';
+
+/**
+ * The order as the journal stores it (`intents.params`, canonical JSON, amounts as base-unit strings):
+ * a restarted daemon resumes from the row alone, so everything needed to place the order is here.
+ */
+const VaultPlaceParams = z.strictObject({
+  orderType: z.enum(['single', 'oco', 'otoco']),
+  inputMint: Pubkey,
+  inputDecimals: Decimals,
+  outputMint: Pubkey,
+  inputAmount: PositiveBaseUnits.transform(BigInt),
+  triggerMint: Pubkey,
+  triggerCondition: z.enum(['above', 'below']).optional(),
+  triggerPriceUsd: UsdDecimal.optional(),
+  trailingBps: z.number().int().optional(),
+  tpPriceUsd: UsdDecimal.optional(),
+  slPriceUsd: UsdDecimal.optional(),
+  slippageBps: Bps.optional(),
+  expiresAt: z.number().int().positive(),
+  strategyHash: z.string().optional(),
+});
+export type VaultPlaceParams = z.output<typeof VaultPlaceParams>;
+
+export const parseVaultPlaceParams = (params: unknown): VaultPlaceParams => parseJournalParams(VaultPlaceParams, VAULT_PLACE_KIND, params);
+
+/** The journal entry for a decided vault order. */
+export function vaultPlacePlan(intent: PlaceVaultOrderIntent): PlanInput {
+  const o = intent.order;
+  return journalEntry(intent, VAULT_PLACE_KIND, {
+    orderType: o.orderType,
+    inputMint: o.inputMint,
+    inputDecimals: o.inputDecimals,
+    outputMint: o.outputMint,
+    inputAmount: o.inputAmount.toString(),
+    triggerMint: o.triggerMint,
+    ...(o.triggerCondition === undefined ? {} : { triggerCondition: o.triggerCondition }),
+    ...(o.triggerPriceUsd === undefined ? {} : { triggerPriceUsd: o.triggerPriceUsd }),
+    ...(o.trailingBps === undefined ? {} : { trailingBps: o.trailingBps }),
+    ...(o.tpPriceUsd === undefined ? {} : { tpPriceUsd: o.tpPriceUsd }),
+    ...(o.slPriceUsd === undefined ? {} : { slPriceUsd: o.slPriceUsd }),
+    ...(o.slippageBps === undefined ? {} : { slippageBps: o.slippageBps }),
+    expiresAt: o.expiresAt,
+  });
 }
+
 
 export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHandler {
   const { authed, signer, journal, clock } = options;
@@ -43,7 +82,7 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
     const outputDecimals = await options.decimalsOf(params.outputMint);
     let isNew = false;
     for (const [i, leg] of legs.entries()) {
-      const created = options.orders.upsert(leg, { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature }, clock.now());
+      const created = options.orders.upsert(priceOrderColumns(leg), { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature }, clock.now());
       if (i === 0) isNew = created;
     }
     if (journal.require(row.id).orderId !== main.id) journal.recordTriggerIds(row.id, { orderId: main.id }, 'order.id', { source: 'history' });
@@ -79,7 +118,7 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
         answer = await createPriceOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), { priority: Priority.Place });
       } catch (error) {
         if (error instanceof ParamsError) return { kind: 'failed', code: 'VAULT_ORDER_EXPIRED', message: error.message, data: { expiresAt: params.expiresAt } };
-        return classify(error, mode);
+        return submitOutcome(error, { mode });
       }
       journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', txSignature: answer.txSignature, depositConfirmed: answer.depositConfirmed, message: answer.message ?? null });
       try {
@@ -124,3 +163,12 @@ function createBody(params: VaultPlaceParams, user: string, depositRequestId: st
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
   };
 }
+
+export const placeVaultOrderRoute: IntentRoute<'place-vault-order'> = { kind: 'place-vault-order', plan: vaultPlacePlan };
+
+/** `place-vault-order`: a price order (single, OCO, OTOCO) funded by a deposit into our vault. */
+export const placeVaultOrderKind: ExecutableKind<VaultHandlerOptions> = {
+  kind: VAULT_PLACE_KIND,
+  routes: [placeVaultOrderRoute],
+  createHandler: createVaultPlaceHandler,
+};

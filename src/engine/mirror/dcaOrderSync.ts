@@ -8,10 +8,12 @@
 import type { DcaHistoryItem } from '../../jupiter/trigger.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import type { FillInput } from '../../store/journal.js';
-import { dcaDepositSignatureOf, isoMs, type MirroredOrder } from '../../store/triggerOrders.js';
+import { dcaDepositSignatureOf } from '../../jupiter/triggerDeposits.js';
+import type { MirroredOrder } from '../../store/triggerOrders.js';
+import { dcaOrderColumns, isoMs } from './orderColumns.js';
 import type { Poller } from '../feeds/poller.js';
 import type { OrderSnapshot } from '../feeds/orders.js';
-import { followOrders, type OrderFamilyReader, type OrderSync, syncMirrored, type VaultSyncOptions } from './vaultSync.js';
+import { followOrders, type OrderFamilyReader, type OrderSync, syncMirrored, type VaultSyncOptions } from './orderSync.js';
 
 const DIGITS = /^\d+$/;
 
@@ -19,7 +21,7 @@ const DIGITS = /^\d+$/;
 export const dcaOrders: OrderFamilyReader<DcaHistoryItem> = {
   family: 'dca',
   id: (item) => item.id,
-  mirror: (orders, item, input, now) => orders.upsertDca(item, input, now),
+  mirror: (orders, item, input, now) => orders.upsert(dcaOrderColumns(item), input, now),
   fills: dcaFillsOf,
   deposit: (item) => dcaDepositSignatureOf(item),
   describe: (item) => ({

@@ -8,16 +8,34 @@
  * automatically after 24 h, reference §6.2) fails the intent as `PREDICTION_NOTHING_TO_CLAIM`, with
  * the position as the API shows it; "Market not settled yet" is "not now" and leaves it planned.
  */
-import { claimPosition, type ClaimPositionResponse, getMarket } from '../../jupiter/prediction.js';
-import { Priority } from '../../jupiter/transport.js';
-import type { SignedRecord } from '../../store/journal.js';
-import { IntentRefusedError } from './errors.js';
-import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from './handler.js';
-import { type PredictionClaimParams, parsePredictionClaimParams, PREDICTION_CLAIM_KIND } from './predictionParams.js';
-import { claimFill, positionHistory } from './predictionHistory.js';
-import type { PredictionHandlerOptions } from './predictionSellHandler.js';
-import { type ExecutionContexts, isBuildRefusal, lifetimeOf, positionNow, sendSigned } from './predictionSubmit.js';
-import type { PredictionApiError } from '../../jupiter/errors.js';
+import { claimPosition, type ClaimPositionResponse, getMarket } from '../../../jupiter/prediction.js';
+import { Priority } from '../../../jupiter/transport.js';
+import type { SignedRecord } from '../../../store/journal.js';
+import { IntentRefusedError } from '../errors.js';
+import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
+import { positionHistory } from '../../../jupiter/predictionHistory.js';
+import { claimFill } from './predictionFills.js';
+import type { PredictionHandlerOptions } from './predictionHandlerOptions.js';
+import { isBuildRefusal, positionNow } from './buildRefusal.js';
+import { type ExecutionContexts, lifetimeOf, sendSigned } from './predictionSend.js';
+import { z } from 'zod';
+import { Pubkey } from '../../../jupiter/schemas/common.js';
+import type { ClaimPositionIntent } from '../../../strategies/intents.js';
+import type { PlanInput } from '../../../store/journal.js';
+import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
+
+export const PREDICTION_CLAIM_KIND = 'claim-position';
+
+const ClaimParams = z.strictObject({
+  positionPubkey: Pubkey,
+  marketId: z.string().min(1),
+  strategyHash: z.string().optional(),
+});
+export type PredictionClaimParams = z.output<typeof ClaimParams>;
+
+export const parsePredictionClaimParams = (params: unknown): PredictionClaimParams => parseJournalParams(ClaimParams, PREDICTION_CLAIM_KIND, params);
+
+import type { PredictionApiError } from '../../../jupiter/errors.js';
 
 export function createPredictionClaimHandler(options: PredictionHandlerOptions): IntentHandler {
   const { client, rpc, signer, clock } = options;
@@ -105,3 +123,15 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
     },
   };
 }
+
+export const claimPositionRoute: IntentRoute<'claim-position'> = {
+  kind: 'claim-position',
+  plan: (intent: ClaimPositionIntent): PlanInput => journalEntry(intent, PREDICTION_CLAIM_KIND, { positionPubkey: intent.positionPubkey, marketId: intent.marketId }),
+};
+
+/** `claim-position`: the payout of a resolved market's winning position (`POST /positions/{pubkey}/claim`). */
+export const claimPositionKind: ExecutableKind<PredictionHandlerOptions> = {
+  kind: PREDICTION_CLAIM_KIND,
+  routes: [claimPositionRoute],
+  createHandler: createPredictionClaimHandler,
+};

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { dcaOrders, startDcaOrderSync } from '../../../../src/engine/executor/dcaSync.js';
-import { adoptOrders } from '../../../../src/engine/executor/orderAdoption.js';
-import { startVaultOrderSync } from '../../../../src/engine/executor/vaultSync.js';
+import { dcaOrders, startDcaOrderSync } from '../../../../src/engine/mirror/dcaOrderSync.js';
+import { adoptOrders } from '../../../../src/engine/mirror/orderAdoption.js';
+import { startVaultOrderSync } from '../../../../src/engine/mirror/orderSync.js';
 import { reconcile } from '../../../../src/engine/reconcile.js';
 import { type DcaHistoryItem, getAllDcaHistory, getAllOrderHistory, type OrderHistoryItem } from '../../../../src/jupiter/trigger.js';
 import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
-import { actions, type DcaStack, dcaCancelIntent, dcaVaultIntent, dcaWorld, histories, manualFeed, rows, SOL } from './dcaSupport.js';
+import { actions, type DcaStack, dcaCancelIntent, dcaVaultIntent, dcaWorld, histories, manualFeed, rows, SOL } from '../executor/dcaSupport.js';
 
 function crash(s: DcaStack): void {
   s.executor.stop();

@@ -1,0 +1,73 @@
+/**
+ * Every intent kind the daemon executes, listed once: each family module pairs its routes with its
+ * handler, so a kind can never be routed to the journal without a handler to finish it (or handled
+ * but never routed). trading.ts builds this set; the end-to-end tests build the very same one.
+ *
+ * Without an authed Trigger client (no wallet login), the vault and DCA kinds are absent: their
+ * intents are deferred by the tick loop, never journaled.
+ */
+import type { Clock } from '../../clock.js';
+import type { AuthedJupiterClient, JupiterClient } from '../../jupiter/transport.js';
+import type { GuardedSigner } from '../../solana/guardedSigner.js';
+import type { SolanaRpc } from '../../solana/rpc.js';
+import type { Journal } from '../../store/journal.js';
+import type { TriggerOrders } from '../../store/triggerOrders.js';
+import { placeDcaOrderKind } from './dca/placeDcaOrder.js';
+import type { IntentHandler } from './handler.js';
+import { type ExecutableKind, intentRoutes, type IntentRoutes } from './intentKind.js';
+import { claimPositionKind } from './prediction/claimPosition.js';
+import { partialSellKind, sellPositionKind } from './prediction/sellPosition.js';
+import type { PredictionHandlerOptions } from './prediction/predictionHandlerOptions.js';
+import { DEFAULT_SWAP_POLICY, type SwapHandlerOptions, type SwapPolicy, swapKind } from './swap/swap.js';
+import { cancelVaultOrderKind } from './vault/cancelVaultOrder.js';
+import { patchVaultOrderKind, type VaultPatchHandlerOptions } from './vault/patchVaultOrder.js';
+import { placeVaultOrderKind } from './vault/placeVaultOrder.js';
+import type { VaultHandlerOptions } from './vault/vaultHandlerOptions.js';
+
+export interface HandlerSetDeps {
+  readonly client: JupiterClient;
+  /** The Trigger V2 session's client; without it there are no vault handlers. */
+  readonly authed?: AuthedJupiterClient | undefined;
+  readonly rpc: SolanaRpc;
+  readonly signer: GuardedSigner;
+  readonly journal: Journal;
+  readonly orders: TriggerOrders;
+  readonly clock: Clock;
+  readonly decimalsOf: (mint: string) => Promise<number>;
+  /** Routers never asked for, and the slippage cap when a strategy sets none. */
+  readonly swap?: SwapPolicy | undefined;
+}
+
+export interface HandlerSet {
+  readonly handlers: readonly IntentHandler[];
+  readonly routes: IntentRoutes;
+  /** Whether the vault (Trigger V2) kinds are in the set. */
+  readonly vault: boolean;
+}
+
+/** The kinds that need only the API key and the wallet. */
+const OPEN_KINDS: readonly ExecutableKind<SwapHandlerOptions & PredictionHandlerOptions>[] = [swapKind, sellPositionKind, partialSellKind, claimPositionKind];
+/** The kinds that need the Trigger V2 session. */
+const VAULT_KINDS: readonly ExecutableKind<VaultHandlerOptions & VaultPatchHandlerOptions>[] = [placeVaultOrderKind, cancelVaultOrderKind, patchVaultOrderKind, placeDcaOrderKind];
+
+export function createHandlerSet(deps: HandlerSetDeps): HandlerSet {
+  const { client, rpc, signer, journal, orders, clock, decimalsOf } = deps;
+  const open = { client, rpc, signer, journal, clock, decimalsOf, policy: deps.swap ?? DEFAULT_SWAP_POLICY };
+  const built: { handler: IntentHandler; routes: ExecutableKind<never>['routes'] }[] = OPEN_KINDS.map((kind) => build(kind, open));
+  if (deps.authed !== undefined) {
+    const vault = { authed: deps.authed, rpc, signer, journal, orders, clock, decimalsOf };
+    built.push(...VAULT_KINDS.map((kind) => build(kind, vault)));
+  }
+  return {
+    handlers: built.map((b) => b.handler),
+    routes: intentRoutes(...built.flatMap((b) => b.routes)),
+    vault: deps.authed !== undefined,
+  };
+}
+
+function build<D>(kind: ExecutableKind<D>, deps: D): { handler: IntentHandler; routes: ExecutableKind<D>['routes'] } {
+  const handler = kind.createHandler(deps);
+  // The journal kind ties a row to its handler: a module whose handler answers another kind is a wiring bug.
+  if (handler.kind !== kind.kind) throw new Error(`the ${kind.kind} module built a handler for ${handler.kind}`);
+  return { handler, routes: kind.routes };
+}
