@@ -3,7 +3,7 @@
  * 1,000 strategies (half price-order ladders, 30 % cron DCA, 20 % prediction exits) are decided
  * against one snapshot, as the engine does each tick. Target: at most 20 µs per strategy.
  */
-import { paperTokenSearch } from '../src/engine/paperTokenSearch.js';
+import { paperTokenSearch } from '../src/sim/paperTokenSearch.js';
 import { SOL_MINT, USDC_MINT } from '../src/sim/programIds.js';
 import { decide } from '../src/strategies/decide.js';
 import { parseFixed } from '../src/strategies/decimal.js';

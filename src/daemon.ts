@@ -1,6 +1,6 @@
 import { accessSync, constants as fsConstants, mkdirSync } from 'node:fs';
 import type { Clock } from './clock.js';
-import { version } from './cli/version.js';
+import { version } from './version.js';
 import { forwardActions, type DaemonEvents } from './daemonEvents.js';
 import type { Config } from './config/config.js';
 import { startEngine, type Engine } from './engine/engine.js';

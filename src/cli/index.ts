@@ -10,7 +10,7 @@ import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 import { validateCommand } from './validate.js';
-import { version } from './version.js';
+import { version } from '../version.js';
 import { txCommand } from './txExplain.js';
 import { walletCommand } from './wallet.js';
 

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { formatDiagnostic, sortDiagnostics } from '../config/diagnostics.js';
 import { loadConfig } from '../config/loadConfig.js';
-import { paperPrices } from '../engine/paperTokenSearch.js';
+import { paperPrices } from '../sim/paperTokenSearch.js';
 import { decide } from '../strategies/decide.js';
 import { parseFixed } from '../strategies/decimal.js';
 import { describeDecision, describeStrategy } from '../strategies/describeStrategy.js';

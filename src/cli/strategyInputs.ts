@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { Diagnostic } from '../config/diagnostics.js';
-import { paperTokenSearch } from '../engine/paperTokenSearch.js';
+import { paperTokenSearch } from '../sim/paperTokenSearch.js';
 import { readStrategyPaths } from '../engine/strategyFiles.js';
 import type { FileOutcome } from '../strategies/loadStrategies.js';
 import { loadStrategyFiles } from '../strategies/loadStrategies.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { formatDiagnostic } from '../../../src/config/diagnostics.js';
-import { paperTokenSearch } from '../../../src/engine/paperTokenSearch.js';
+import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { StrategyWatcher } from '../../../src/engine/strategyWatcher.js';
 import type { TokenSearch } from '../../../src/strategies/tokenResolution.js';
 import { AuditLog } from '../../../src/store/audit.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { paperTokenSearch } from '../../../src/engine/paperTokenSearch.js';
+import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { formatOutcomes, loadStrategyFiles } from '../../../src/strategies/loadStrategies.js';
 
 const dir = join(import.meta.dirname, '../../../strategies');

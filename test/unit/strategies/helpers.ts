@@ -1,4 +1,4 @@
-import { paperTokenSearch } from '../../../src/engine/paperTokenSearch.js';
+import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { SOL_MINT, USDC_MINT } from '../../../src/sim/programIds.js';
 import { parseFixed } from '../../../src/strategies/decimal.js';
 import type { LoadedStrategy } from '../../../src/strategies/loadedStrategy.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/config/diagnostics.js';
-import { paperTokenSearch } from '../../../src/engine/paperTokenSearch.js';
+import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { loadStrategyFile } from '../../../src/strategies/loadStrategies.js';
 
 const dir = join(import.meta.dirname, '../../fixtures/strategies/invalid');

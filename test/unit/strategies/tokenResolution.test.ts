@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/config/diagnostics.js';
-import { paperTokenSearch } from '../../../src/engine/paperTokenSearch.js';
+import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { parseStrategyText } from '../../../src/strategies/parseStrategy.js';
 import type { TokenCandidate, TokenPinLookup, TokenSearch } from '../../../src/strategies/tokenResolution.js';
 import { resolveTokens } from '../../../src/strategies/tokenResolution.js';

@@ -1,4 +1,4 @@
-import { TOKEN_CATALOG } from '../sim/tokenCatalog.js';
+import { TOKEN_CATALOG } from './tokenCatalog.js';
 import type { TokenCandidate, TokenSearch } from '../strategies/tokenResolution.js';
 
 /**

@@ -1,7 +1,0 @@
-import { readFileSync } from 'node:fs';
-
-// Read at runtime so dist/ and src/ (both two levels below the root) report the same version.
-const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-
-/** jupbot's version, from package.json. */
-export const version: string = manifest.version;
