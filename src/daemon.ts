@@ -17,6 +17,7 @@ import { createSimulator } from './sim/simulator.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
+import { hasAnyAction } from './store/actionQueries.js';
 import { archiveDatabase } from './store/archiveDatabase.js';
 import { type DataDirLock, lockDataDir } from './store/dataDirLock.js';
 import { widerThanPrivate } from './store/permissions.js';
@@ -139,7 +140,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const ignored = ignoredKey(config);
   if (ignored) log.warn({}, ignored);
   // Paper mode: a new simulated world needs a new database (archiveDatabase.ts explains why).
-  if (config.mode === 'paper' && store.db.prepare('SELECT 1 FROM actions LIMIT 1').get() !== undefined) {
+  if (config.mode === 'paper' && hasAnyAction(store.db)) {
     store.db.close();
     const archived = archiveDatabase(file, clock.now());
     log.info({ archived }, 'paper mode: the simulated world starts anew, and so does its database; the previous run is kept');

@@ -5,6 +5,7 @@
  * recorded, or recorded and not counted.
  */
 import type { AuditLog } from '../store/audit.js';
+import { intentCountsByState } from '../store/actionQueries.js';
 import type { Db } from '../store/db.js';
 import type { Metrics } from './metrics.js';
 
@@ -23,8 +24,7 @@ const FAILURES: Readonly<Record<string, string>> = {
 /** Seeds the intents-by-state gauge from the journal, then follows the audit log; returns the unsubscribe. */
 export function meterActions(options: { readonly audit: AuditLog; readonly db: Db; readonly metrics: Pick<Metrics, 'intentStateChanged' | 'setIntentCounts' | 'fillRecorded' | 'errorRecorded'> }): () => void {
   const { metrics } = options;
-  const counts = options.db.prepare('SELECT state, count(*) AS n FROM intents GROUP BY state').all() as { state: string; n: number }[];
-  metrics.setIntentCounts(Object.fromEntries(counts.map((r) => [r.state, r.n])));
+  metrics.setIntentCounts(intentCountsByState(options.db));
   return options.audit.appended.on('action', ({ input }) => {
     const data = (input.data ?? {}) as Data;
     if (input.kind === 'intent.planned') metrics.intentStateChanged('planned');

@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import type { Db } from './db.js';
+import { parseRow, parseRows } from './parseRows.js';
+import { statement } from './statementCache.js';
 
 /** One row of the log, typed for callers (amount as bigint, camelCase names). */
 export interface ActionRecord {
@@ -31,20 +34,36 @@ export interface ActionFilter {
 
 const COLUMNS = 'id, at, kind, strategy, intent_id, mint, amount, decimals, signature, data, prev_hash, hash';
 
-function toRecord(row: Record<string, unknown>): ActionRecord {
+const ActionRow = z.object({
+  id: z.number().int().positive(),
+  at: z.number().int(),
+  kind: z.string(),
+  strategy: z.string().nullable(),
+  intent_id: z.string().nullable(),
+  mint: z.string().nullable(),
+  amount: z.string().regex(/^-?\d+$/).nullable(),
+  decimals: z.number().int().nullable(),
+  signature: z.string().nullable(),
+  data: z.string(),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+
+function toRecord(raw: unknown): ActionRecord {
+  const row = parseRow(ActionRow, raw, 'action');
   return {
-    id: row.id as number,
-    at: row.at as number,
-    kind: row.kind as string,
-    strategy: row.strategy as string | null,
-    intentId: row.intent_id as string | null,
-    mint: row.mint as string | null,
-    amount: row.amount === null ? null : BigInt(row.amount as string),
-    decimals: row.decimals as number | null,
-    signature: row.signature as string | null,
-    data: row.data as string,
-    prevHash: row.prev_hash as string,
-    hash: row.hash as string,
+    id: row.id,
+    at: row.at,
+    kind: row.kind,
+    strategy: row.strategy,
+    intentId: row.intent_id,
+    mint: row.mint,
+    amount: row.amount === null ? null : BigInt(row.amount),
+    decimals: row.decimals,
+    signature: row.signature,
+    data: row.data,
+    prevHash: row.prev_hash,
+    hash: row.hash,
   };
 }
 
@@ -73,5 +92,23 @@ export function* iterateActions(db: Db, filter: ActionFilter = {}): Generator<Ac
     sql = `SELECT * FROM (SELECT ${COLUMNS} FROM actions${clause} ORDER BY id DESC LIMIT ?) ORDER BY id`;
     params.push(filter.limit);
   }
-  for (const row of db.prepare(sql).iterate(...params)) yield toRecord(row as Record<string, unknown>);
+  for (const row of db.prepare(sql).iterate(...params)) yield toRecord(row);
+}
+
+/** Whether an action of `kind` was ever recorded for `intentId` (a deferral is recorded once, across restarts too). */
+export function hasAction(db: Db, kind: string, intentId: string): boolean {
+  return statement(db, 'SELECT 1 FROM actions WHERE kind = ? AND intent_id = ? LIMIT 1').get(kind, intentId) !== undefined;
+}
+
+/** Whether the log holds any action at all (paper mode starts a new database over a used one). */
+export function hasAnyAction(db: Db): boolean {
+  return db.prepare('SELECT 1 FROM actions LIMIT 1').get() !== undefined;
+}
+
+const StateCountRow = z.object({ state: z.string(), n: z.number().int().nonnegative() });
+
+/** How many intents are in each state now. */
+export function intentCountsByState(db: Db): Record<string, number> {
+  const rows = parseRows(StateCountRow, db.prepare('SELECT state, count(*) AS n FROM intents GROUP BY state').all(), 'intent counts');
+  return Object.fromEntries(rows.map((r) => [r.state, r.n]));
 }

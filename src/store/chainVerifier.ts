@@ -1,5 +1,7 @@
 import { GENESIS_HASH, hashActionRow, parseActionRow } from './actionRow.js';
 import type { Db } from './db.js';
+import { z } from 'zod';
+import { parseOptionalRow } from './parseRows.js';
 
 /**
  * Why the chain is broken at a row:
@@ -147,12 +149,12 @@ export class ChainVerifier {
 }
 
 const ROWS = 'SELECT id, at, kind, strategy, intent_id, mint, amount, decimals, signature, data, prev_hash, hash FROM actions ORDER BY id';
+const SequenceRow = z.object({ seq: z.number().int() });
 const SEQUENCE = "SELECT seq FROM sqlite_sequence WHERE name = 'actions'";
 
 /** Reads the AUTOINCREMENT high-water mark of actions. */
 export function actionsSequence(db: Db): number | undefined {
-  const row = db.prepare(SEQUENCE).get() as { seq: unknown } | undefined;
-  return typeof row?.seq === 'number' ? row.seq : undefined;
+  return parseOptionalRow(SequenceRow, db.prepare(SEQUENCE).get(), 'actions sequence')?.seq;
 }
 
 /**

@@ -29,6 +29,8 @@ export type StoreErrorCode =
   | 'STORE_SIGNATURE_TAKEN'
   /** A journal row that does not parse (a damaged or newer database). */
   | 'STORE_INTENT_ROW_INVALID'
+  /** A row of another table that does not parse (a damaged, hand-edited or newer database). */
+  | 'STORE_ROW_INVALID'
   /** Another jupbot process holds the data directory's lock. */
   | 'STORE_LOCKED'
   /** The data directory or database file cannot be written (read-only mount, permissions). */

@@ -13,6 +13,8 @@ import type { Db } from './db.js';
 import { StoreError } from './errors.js';
 import { type FillInput, insertFill } from './fills.js';
 import { type INTENT_STATES, type IntentRow, parseIntentRow } from './intentRow.js';
+import { z } from 'zod';
+import { parseOptionalRow, parseRow } from './parseRows.js';
 
 export { INTENT_STATES, type IntentRow, type IntentState } from './intentRow.js';
 export type { FillInput } from './fills.js';
@@ -60,6 +62,9 @@ export interface Failure {
 }
 
 /** Journal operations; each returns the row as committed. */
+const CountRow = z.object({ n: z.number().int().nonnegative() });
+const IdRow = z.object({ id: z.string() });
+
 export class Journal {
   readonly #db: Db;
   readonly #audit: AuditLog;
@@ -227,7 +232,7 @@ export class Journal {
 
   /** How many fills an intent has (tests and status). */
   fillCount(id: string): number {
-    return (this.#db.prepare('SELECT count(*) AS n FROM fills WHERE intent_id = ?').get(id) as { n: number }).n;
+    return parseRow(CountRow, this.#db.prepare('SELECT count(*) AS n FROM fills WHERE intent_id = ?').get(id), 'fill count').n;
   }
 
   #fill(row: IntentRow, fill: FillInput): boolean {
@@ -269,7 +274,7 @@ export class Journal {
         // in one slot) share a signature: only one can exist. Nothing was sent; the second is signed
         // again on its next pass, with a newer blockhash.
         if (error instanceof Error && /UNIQUE constraint failed: intents\.signature/.test(error.message)) {
-          const holder = this.#db.prepare('SELECT id FROM intents WHERE signature = ?').get(spec.set?.signature ?? null) as { id: string } | undefined;
+          const holder = parseOptionalRow(IdRow, this.#db.prepare('SELECT id FROM intents WHERE signature = ?').get(spec.set?.signature ?? null), 'signature holder');
           throw new StoreError('STORE_SIGNATURE_TAKEN', `intent ${id}: its signed transaction is identical to intent ${holder?.id ?? '?'}'s; not recorded, it will be signed again`, { cause: error, details: { intentId: id, other: holder?.id ?? null } });
         }
         throw new StoreError('STORE_INTENT_TRANSITION', `intent ${id}: cannot go from ${before.state} to ${to}`, { cause: error, details: { intentId: id, from: before.state, to } });

@@ -4,6 +4,8 @@ import { errorMessage } from '../errors.js';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './db.js';
 import { SchemaTooNewError, StoreError } from './errors.js';
 import { defaultMigrationsDir, readMigrationFiles, type MigrationFile } from './migrationFiles.js';
+import { z } from 'zod';
+import { parseRows } from './parseRows.js';
 
 export interface MigrateOptions {
   /** Stamps schema_migrations.applied_at. */
@@ -45,10 +47,12 @@ const CREATE_SCHEMA_MIGRATIONS = `
     applied_at INTEGER NOT NULL CHECK (applied_at >= 0)
   ) STRICT`;
 
+const AppliedRowSchema = z.object({ id: z.number().int().positive(), name: z.string(), checksum: z.string() });
+
 function readApplied(db: Db): AppliedRow[] | undefined {
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   if (table === undefined) return undefined;
-  return db.prepare('SELECT id, name, checksum FROM schema_migrations ORDER BY id').all() as AppliedRow[];
+  return parseRows(AppliedRowSchema, db.prepare('SELECT id, name, checksum FROM schema_migrations ORDER BY id').all(), 'schema migrations');
 }
 
 function assertUnchanged(applied: AppliedRow, file: MigrationFile): void {

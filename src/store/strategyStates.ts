@@ -5,6 +5,10 @@
  */
 import { canonicalJson } from './canonicalJson.js';
 import type { Db, Statement } from './db.js';
+import { z } from 'zod';
+import { parseOptionalRow } from './parseRows.js';
+
+const StateRow = z.object({ state: z.string() });
 
 export class StrategyStates {
   readonly #db: Db;
@@ -21,7 +25,7 @@ export class StrategyStates {
 
   /** The stored document, or undefined when the strategy never ran (or the row is not an object). */
   get(strategy: string): Record<string, unknown> | undefined {
-    const row = this.#get.get(strategy) as { state: string } | undefined;
+    const row = parseOptionalRow(StateRow, this.#get.get(strategy), 'strategy state');
     if (row === undefined) return undefined;
     const parsed: unknown = JSON.parse(row.state);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;

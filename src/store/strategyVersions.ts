@@ -1,4 +1,6 @@
 import type { Db, Statement } from './db.js';
+import { z } from 'zod';
+import { parseOptionalRow, parseRow } from './parseRows.js';
 
 export interface StrategyVersionInput {
   readonly strategy: string;
@@ -17,6 +19,9 @@ export interface StrategyVersionRow extends StrategyVersionInput {
  * a text seen before (an edit reverted) reuses its row and number; the activation itself is an
  * audit action (`strategy.version`), written by the caller.
  */
+const VersionRow = z.object({ version: z.number().int().positive() });
+const NextRow = z.object({ next: z.number().int().positive() });
+
 export class StrategyVersions {
   readonly #db: Db;
   readonly #find: Statement;
@@ -35,9 +40,9 @@ export class StrategyVersions {
   /** Records the version (or finds it) and returns its number and whether it is new. */
   record(input: StrategyVersionInput, at: number): { version: number; created: boolean } {
     return this.#db.transaction(() => {
-      const found = this.#find.get(input.strategy, input.sha256) as { version: number } | undefined;
+      const found = parseOptionalRow(VersionRow, this.#find.get(input.strategy, input.sha256), 'strategy version');
       if (found) return { version: found.version, created: false };
-      const { next } = this.#next.get(input.strategy) as { next: number };
+      const { next } = parseRow(NextRow, this.#next.get(input.strategy), 'next strategy version');
       this.#insert.run(input.strategy, next, input.sha256, input.yaml, input.sourceFile, at);
       return { version: next, created: true };
     })();

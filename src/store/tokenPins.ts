@@ -1,4 +1,6 @@
 import type { Db, Statement } from './db.js';
+import { z } from 'zod';
+import { parseOptionalRow, parseRows } from './parseRows.js';
 
 /** A symbol pinned to a mint for one strategy (table token_pins). */
 export interface TokenPinRow {
@@ -15,6 +17,8 @@ export interface TokenPinRow {
  * Pinning is insert-only; removing a pin is a deliberate operator action (SQL), not something the
  * daemon does on its own.
  */
+const PinRow = z.object({ strategy: z.string(), symbol: z.string(), mint: z.string(), decimals: z.number().int().min(0).max(255), pinned_at: z.number().int() });
+
 export class TokenPins {
   readonly #get: Statement;
   readonly #insert: Statement;
@@ -27,7 +31,7 @@ export class TokenPins {
   }
 
   get(strategy: string, symbol: string): { mint: string; decimals: number } | undefined {
-    const row = this.#get.get(strategy, symbol) as { mint: string; decimals: number } | undefined;
+    const row = parseOptionalRow(PinRow.pick({ mint: true, decimals: true }), this.#get.get(strategy, symbol), 'token pin');
     return row ? { mint: row.mint, decimals: row.decimals } : undefined;
   }
 
@@ -37,7 +41,7 @@ export class TokenPins {
   }
 
   list(strategy: string): TokenPinRow[] {
-    return (this.#list.all(strategy) as { strategy: string; symbol: string; mint: string; decimals: number; pinned_at: number }[]).map((r) => ({
+    return parseRows(PinRow, this.#list.all(strategy), 'token pins').map((r) => ({
       strategy: r.strategy,
       symbol: r.symbol,
       mint: r.mint,

@@ -7,9 +7,11 @@
  * Orders this daemon placed carry their intent; orders history shows that no intent of ours funded
  * are adopted (`adopted = 1`, no intent, no strategy): recorded and followed, never acted on.
  */
+import { z } from 'zod';
 import type { AuditLog } from './audit.js';
 import type { Db } from './db.js';
 import { type FillInput, insertFill } from './fills.js';
+import { parseOptionalRow, parseRows } from './parseRows.js';
 
 /** Every state the mirror knows; anything else is stored as `unknown`. */
 export const MIRROR_STATES: ReadonlySet<string> = new Set(['pending', 'open', 'active', 'executing', 'filled', 'completed', 'pending_withdraw', 'cancelled', 'expired', 'failed']);
@@ -75,8 +77,22 @@ const SELECT = `SELECT id, intent_id AS intentId, strategy, adopted, family, ord
                        output_mint AS outputMint, output_decimals AS outputDecimals, deposit_signature AS depositSignature
                 FROM trigger_orders`;
 
-type Row = Omit<MirroredOrder, 'adopted'> & { adopted: number };
-const toOrder = (row: Row): MirroredOrder => ({ ...row, adopted: row.adopted === 1 });
+const OrderRow = z.object({
+  id: z.string(),
+  intentId: z.string().nullable(),
+  strategy: z.string().nullable(),
+  adopted: z.union([z.literal(0), z.literal(1)]),
+  family: z.enum(['price', 'dca']),
+  orderType: z.string(),
+  state: z.string(),
+  inputMint: z.string(),
+  inputDecimals: z.number().int(),
+  outputMint: z.string(),
+  outputDecimals: z.number().int(),
+  depositSignature: z.string().nullable(),
+});
+const IntentRef = z.object({ id: z.string(), strategy: z.string().nullable() });
+const toOrder = (row: z.output<typeof OrderRow>): MirroredOrder => ({ ...row, adopted: row.adopted === 1 });
 
 export class TriggerOrders {
   readonly #db: Db;
@@ -86,14 +102,14 @@ export class TriggerOrders {
   }
 
   get(id: string): MirroredOrder | undefined {
-    const row = this.#db.prepare(`${SELECT} WHERE id = ?`).get(id) as Row | undefined;
+    const row = parseOptionalRow(OrderRow, this.#db.prepare(`${SELECT} WHERE id = ?`).get(id), 'mirrored order');
     return row && toOrder(row);
   }
 
   /** Orders of ours (not adopted) that may still change (not filled, completed, cancelled, expired or failed). */
   live(): MirroredOrder[] {
-    const rows = this.#db.prepare(`${SELECT} WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`).all() as Row[];
-    return rows.map(toOrder);
+    const rows = this.#db.prepare(`${SELECT} WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`).all();
+    return parseRows(OrderRow, rows, 'live mirrored orders').map(toOrder);
   }
 
   /**
@@ -102,7 +118,7 @@ export class TriggerOrders {
    * always traceable to its intent here, however the create answer was lost.
    */
   intentBySignature(signature: string): { readonly id: string; readonly strategy: string | null } | undefined {
-    return this.#db.prepare('SELECT id, strategy FROM intents WHERE signature = ?').get(signature) as { id: string; strategy: string | null } | undefined;
+    return parseOptionalRow(IntentRef, this.#db.prepare('SELECT id, strategy FROM intents WHERE signature = ?').get(signature), 'intent by signature');
   }
 
   /** Runs `fn` in one SQLite transaction (nested calls become savepoints). */

@@ -10,27 +10,13 @@
  * Only the leg the placing intent recorded is withdrawn: an OCO's two legs share one deposit.
  */
 import type { Db } from '../../store/db.js';
-import { statement } from '../../store/statementCache.js';
 import type { PlanInput } from '../../store/journal.js';
+import { expiredOrdersWithFunds } from '../../store/vaultOrderRecords.js';
 import { vaultCancelPlan } from '../executor/vault/cancelVaultOrder.js';
-
-interface ExpiredRow {
-  id: string;
-  strategy: string;
-  input_mint: string;
-  remaining: string;
-}
-
-const EXPIRED_WITH_FUNDS = `
-  SELECT o.id, o.strategy, o.input_mint, coalesce(o.remaining_input_amount, o.input_amount) AS remaining
-  FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
-  WHERE o.state = 'expired' AND o.family = 'price' AND o.adopted = 0 AND o.strategy IS NOT NULL
-    AND coalesce(o.remaining_input_amount, o.input_amount) <> '0'
-  ORDER BY o.expires_at, o.id`;
 
 /** The withdrawals to ask for now, oldest expiry first. */
 export function expiredWithdrawals(db: Db): PlanInput[] {
-  return (statement(db, EXPIRED_WITH_FUNDS).all() as ExpiredRow[]).map((row) => {
+  return expiredOrdersWithFunds(db).map((row) => {
     const key = { strategy: row.strategy, version: 'engine', rule: 'withdraw', trigger: row.id };
     return vaultCancelPlan({
       kind: 'cancel-vault-order',

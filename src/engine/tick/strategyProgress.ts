@@ -14,9 +14,7 @@
  * Journal ids are `strategy/version12/rule/trigger` (intents.ts `intentId`); the trigger is read
  * back from the id with the row's own strategy and rule, never by splitting on "/".
  */
-import type { Db } from '../../store/db.js';
-import { statement } from '../../store/statementCache.js';
-import { type IntentRow, parseIntentRow } from '../../store/intentRow.js';
+import type { IntentRow } from '../../store/intentRow.js';
 import { type Fixed, mulFixed, unitsToFixed } from '../../strategies/decimal.js';
 import { DAY_MS } from '../../strategies/snapshot.js';
 import { withoutRetry } from './retries.js';
@@ -39,30 +37,6 @@ export function triggerOf(row: Pick<IntentRow, 'id' | 'strategy' | 'rule'>): str
   if (slash < 0) return null;
   const tail = withoutRetry(rest.slice(slash + 1));
   return tail.startsWith(`${row.rule}/`) ? tail.slice(row.rule.length + 1) : null;
-}
-
-export function strategyRows(db: Db, strategy: string): IntentRow[] {
-  return statement(db, 'SELECT * FROM intents WHERE strategy = ? ORDER BY created_at, id').all(strategy).map(parseIntentRow);
-}
-
-/** The placing intents of `strategy` whose vault order (either leg of an OCO) has filled. */
-export function filledVaultIntents(db: Db, strategy: string): Set<string> {
-  const rows = statement(db, "SELECT DISTINCT intent_id FROM trigger_orders WHERE strategy = ? AND state IN ('filled', 'completed') AND intent_id IS NOT NULL").all(strategy) as { intent_id: string }[];
-  return new Set(rows.map((r) => r.intent_id));
-}
-
-/**
- * The price-order placements of `strategy` whose every order ended unfilled (expired, cancelled,
- * failed): they no longer protect anything, so their slot is free for decide() to ask again
- * (retries.ts). DCA orders are not included: one that ended was completed or deliberately cancelled.
- */
-export function endedVaultIntents(db: Db, strategy: string): Set<string> {
-  const rows = statement(
-    db,
-    `SELECT intent_id FROM trigger_orders WHERE strategy = ? AND family = 'price' AND intent_id IS NOT NULL AND adopted = 0
-     GROUP BY intent_id HAVING sum(state IN ('cancelled', 'expired', 'failed')) = count(*)`,
-  ).all(strategy) as { intent_id: string }[];
-  return new Set(rows.map((r) => r.intent_id));
 }
 
 /**

@@ -33,7 +33,9 @@ import { expiredWithdrawals } from './expiredWithdrawals.js';
 import { nextAttempt, runRetries } from './retries.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { StrategyStates } from '../../store/strategyStates.js';
-import { endedVaultIntents, filledVaultIntents, strategyProgress, strategyRows, triggerOf } from './strategyProgress.js';
+import { hasAction } from '../../store/actionQueries.js';
+import { endedVaultIntents, filledVaultIntents, strategyRows } from '../../store/strategyRecords.js';
+import { strategyProgress, triggerOf } from './strategyProgress.js';
 
 export interface TickEvents {
   /** One tick ran. `skipped` says why nothing was decided (no fresh balances), else null. */
@@ -119,14 +121,13 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   let running: Promise<void> | undefined;
   let blocked: string | null = null;
 
-  const alreadyDeferred = db.prepare("SELECT 1 FROM actions WHERE kind = 'intent.deferred' AND intent_id = ? LIMIT 1");
 
   function defer(strategy: LoadedStrategy, intent: Intent): void {
     if (deferredIds.has(intent.id)) return;
     deferredIds.add(intent.id);
     deferredByKind[intent.kind] = (deferredByKind[intent.kind] ?? 0) + 1;
     // Once per id across restarts too: the audit log already holds the first record.
-    if (alreadyDeferred.get(intent.id) !== undefined) return;
+    if (hasAction(db, 'intent.deferred', intent.id)) return;
     audit.append({ kind: 'intent.deferred', strategy: strategy.name, intentId: intent.id, data: { kind: intent.kind, code: 'NO_HANDLER', reason: DEFER_REASON, intent: intent.reason, evidence: intent.evidence } });
     log?.warn({ strategy: strategy.name, intentId: intent.id, kind: intent.kind }, `intent deferred: ${DEFER_REASON} (${intent.reason})`);
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });

@@ -12,45 +12,9 @@
  *   it is journaled.
  */
 import type { Db } from '../../store/db.js';
-import { statement } from '../../store/statementCache.js';
+import { liveOrderRows, type PendingPlacementRow, pendingPlacementRows } from '../../store/vaultOrderRecords.js';
 import { parseFixed } from '../../strategies/decimal.js';
 import type { VaultOrderView } from '../../strategies/snapshot.js';
-
-interface MirrorRow {
-  id: string;
-  strategy: string;
-  rule: string;
-  family: 'price' | 'dca';
-  order_type: VaultOrderView['orderType'];
-  state: string;
-  expires_at: number | null;
-  trigger_price_usd: string | null;
-  trailing_bps: number | null;
-  input_amount: string;
-  remaining_input_amount: string | null;
-}
-
-interface PendingRow {
-  id: string;
-  strategy: string;
-  rule: string;
-  kind: string;
-  params: string;
-}
-
-const MIRRORED = `
-  SELECT o.id, o.strategy, i.rule, o.family, o.order_type, o.state, o.expires_at, o.trigger_price_usd, o.trailing_bps,
-         o.input_amount, o.remaining_input_amount
-  FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
-  WHERE o.adopted = 0 AND o.strategy IS NOT NULL AND i.rule IS NOT NULL
-    AND o.state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown')
-  ORDER BY o.created_at, o.id`;
-
-const PENDING = `
-  SELECT i.id, i.strategy, i.rule, i.kind, i.params FROM intents i
-  WHERE i.state IN ('planned', 'signed', 'sent', 'expired') AND i.kind IN ('place-vault-order', 'place-dca-vault-order')
-    AND i.strategy IS NOT NULL AND i.rule IS NOT NULL
-  ORDER BY i.created_at, i.id`;
 
 const PRICE_TYPES = new Set(['single', 'oco', 'otoco']);
 const DCA_TYPES = new Set(['time_based', 'price_conditional']);
@@ -62,7 +26,7 @@ export function vaultOrderViews(db: Db): Map<string, VaultOrderView[]> {
     if (list) list.push(view);
     else out.set(strategy, [view]);
   };
-  for (const row of statement(db, MIRRORED).all() as MirrorRow[]) {
+  for (const row of liveOrderRows(db)) {
     add(row.strategy, {
       id: row.id,
       rule: row.rule,
@@ -76,13 +40,13 @@ export function vaultOrderViews(db: Db): Map<string, VaultOrderView[]> {
       inputAmount: BigInt(row.remaining_input_amount ?? row.input_amount),
     });
   }
-  for (const row of statement(db, PENDING).all() as PendingRow[]) add(row.strategy, pendingView(row));
+  for (const row of pendingPlacementRows(db)) add(row.strategy, pendingView(row));
   return out;
 }
 
 /** A journaled placement as an order in state `pending`, from its params (the journal's own shape). */
-function pendingView(row: PendingRow): VaultOrderView {
-  const params = JSON.parse(row.params) as Record<string, unknown>;
+function pendingView(row: PendingPlacementRow): VaultOrderView {
+  const { params } = row;
   const text = (key: string): string | undefined => (typeof params[key] === 'string' ? params[key] : undefined);
   const family = row.kind === 'place-dca-vault-order' ? 'dca' : 'price';
   const types = family === 'dca' ? DCA_TYPES : PRICE_TYPES;

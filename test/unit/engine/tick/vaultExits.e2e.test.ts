@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../../src/store/db.js';
-import { filledVaultIntents, strategyProgress, strategyRows } from '../../../../src/engine/tick/strategyProgress.js';
+import { filledVaultIntents, strategyRows } from '../../../../src/store/strategyRecords.js';
+import { strategyProgress } from '../../../../src/engine/tick/strategyProgress.js';
 import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';
 import { HEADER } from '../../strategies/helpers.js';
 import { depositAmounts, simOrder } from '../executor/patchRenewSupport.js';

@@ -1,0 +1,86 @@
+/**
+ * The vault orders of our strategies as the database knows them, for the decide loop: the live
+ * mirrored orders (one per placing intent), the placements journaled but not yet mirrored, and the
+ * expired orders that still hold funds in the vault.
+ */
+import { z } from 'zod';
+import type { Db } from './db.js';
+import { parseRows } from './parseRows.js';
+import { statement } from './statementCache.js';
+
+const LiveOrderRow = z.object({
+  id: z.string(),
+  strategy: z.string(),
+  rule: z.string(),
+  family: z.enum(['price', 'dca']),
+  order_type: z.enum(['single', 'oco', 'otoco', 'time_based', 'price_conditional']),
+  state: z.string(),
+  expires_at: z.number().int().nullable(),
+  trigger_price_usd: z.string().nullable(),
+  trailing_bps: z.number().int().nullable(),
+  input_amount: z.string().regex(/^\d+$/),
+  remaining_input_amount: z.string().regex(/^\d+$/).nullable(),
+});
+export type LiveOrderRow = z.output<typeof LiveOrderRow>;
+
+const PendingPlacementRow = z.object({
+  id: z.string(),
+  strategy: z.string(),
+  rule: z.string(),
+  kind: z.enum(['place-vault-order', 'place-dca-vault-order']),
+  params: z.string().transform((text, ctx): Record<string, unknown> => {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: 'params is not a JSON object' });
+    return z.NEVER;
+  }),
+});
+export type PendingPlacementRow = z.output<typeof PendingPlacementRow>;
+
+const ExpiredOrderRow = z.object({
+  id: z.string(),
+  strategy: z.string(),
+  input_mint: z.string(),
+  remaining: z.string(),
+});
+export type ExpiredOrderRow = z.output<typeof ExpiredOrderRow>;
+
+/**
+ * Orders of ours that may still fill, one per placing intent: an OCO's two legs share one deposit
+ * and one intent, so only the leg the intent recorded as its order (`intents.order_id`) is listed.
+ */
+export function liveOrderRows(db: Db): LiveOrderRow[] {
+  const sql = `
+  SELECT o.id, o.strategy, i.rule, o.family, o.order_type, o.state, o.expires_at, o.trigger_price_usd, o.trailing_bps,
+         o.input_amount, o.remaining_input_amount
+  FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
+  WHERE o.adopted = 0 AND o.strategy IS NOT NULL AND i.rule IS NOT NULL
+    AND o.state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown')
+  ORDER BY o.created_at, o.id`;
+  return parseRows(LiveOrderRow, statement(db, sql).all(), 'live vault orders');
+}
+
+/** Placements journaled and not finished (planned, signed, sent, or expired and retrying). */
+export function pendingPlacementRows(db: Db): PendingPlacementRow[] {
+  const sql = `
+  SELECT i.id, i.strategy, i.rule, i.kind, i.params FROM intents i
+  WHERE i.state IN ('planned', 'signed', 'sent', 'expired') AND i.kind IN ('place-vault-order', 'place-dca-vault-order')
+    AND i.strategy IS NOT NULL AND i.rule IS NOT NULL
+  ORDER BY i.created_at, i.id`;
+  return parseRows(PendingPlacementRow, statement(db, sql).all(), 'pending vault placements');
+}
+
+/** Expired price orders of ours that still hold funds in the vault, oldest expiry first (only the intent's recorded leg). */
+export function expiredOrdersWithFunds(db: Db): ExpiredOrderRow[] {
+  const sql = `
+  SELECT o.id, o.strategy, o.input_mint, coalesce(o.remaining_input_amount, o.input_amount) AS remaining
+  FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
+  WHERE o.state = 'expired' AND o.family = 'price' AND o.adopted = 0 AND o.strategy IS NOT NULL
+    AND coalesce(o.remaining_input_amount, o.input_amount) <> '0'
+  ORDER BY o.expires_at, o.id`;
+  return parseRows(ExpiredOrderRow, statement(db, sql).all(), 'expired vault orders');
+}
