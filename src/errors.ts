@@ -1,15 +1,16 @@
+import type { ErrorCode } from './errorCatalogue.js';
+
 /**
- * The base of every error jupbot raises on purpose. `code` is stable and listed in
- * docs/operations.md: alerting and the audit log key on it, never on message text.
- * Codes are never reused for a different meaning.
+ * The base of every error jupbot raises on purpose. `code` is stable and comes from the error
+ * catalogue (errorCatalogue.ts): alerting and the audit log key on it, never on message text.
  */
 export class JupbotError extends Error {
   override name = 'JupbotError';
-  readonly code: string;
+  readonly code: ErrorCode;
   /** Structured context for the audit log. Must never hold a secret. */
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = Object.freeze({ ...options.details });

@@ -9,7 +9,7 @@ import { StoreError } from '../store/errors.js';
 import { schemaStatus } from '../store/migrate.js';
 import { actionCsvHeader, actionCsvRow, actionJson, actionsTable, isoTime, storedAction } from './auditOutput.js';
 import { CliExit, type CliContext } from './context.js';
-import { ExitCode } from './exitCodes.js';
+import { ExitCode } from '../exitCodes.js';
 import { parseTimeArg } from './timeArg.js';
 
 /** Options of `jupbot audit` itself, shared by its subcommands. */

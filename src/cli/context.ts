@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { ExitCode } from './exitCodes.js';
+import type { ExitCode } from '../exitCodes.js';
 
 /**
  * What a command may touch of the outside world. Commands receive it instead of reaching for

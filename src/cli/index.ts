@@ -5,7 +5,8 @@ import { JupbotError, errorMessage } from '../errors.js';
 import { auditCommand } from './audit.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
-import { ExitCode } from './exitCodes.js';
+import { exitCodeOf } from '../errorCatalogue.js';
+import { ExitCode } from '../exitCodes.js';
 import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
@@ -13,22 +14,6 @@ import { validateCommand } from './validate.js';
 import { version } from '../version.js';
 import { txCommand } from './txExplain.js';
 import { walletCommand } from './wallet.js';
-
-/** Exit codes for the stable error codes a command may let through. */
-const EXIT_BY_ERROR_CODE: Readonly<Record<string, ExitCode>> = {
-  CONFIG_INVALID: ExitCode.InvalidInput,
-  CONFIG_NOT_FOUND: ExitCode.NotFound,
-  CONFIG_UNREADABLE: ExitCode.NotFound,
-  STORE_SCHEMA_TOO_NEW: ExitCode.DatabaseTooNew,
-  STORE_LOCKED: ExitCode.AlreadyRunning,
-  STORE_READ_ONLY: ExitCode.StoreUnusable,
-  STORE_NOT_A_DIRECTORY: ExitCode.StoreUnusable,
-  STORE_BUSY: ExitCode.StoreUnusable,
-  STORE_OPEN_FAILED: ExitCode.StoreUnusable,
-  WALLET_FILE_INSECURE: ExitCode.InvalidInput,
-  WALLET_KEY_INVALID: ExitCode.InvalidInput,
-  WALLET_FILE_UNREADABLE: ExitCode.NotFound,
-};
 
 /** The `jupbot` program, strict: unknown commands, options and extra arguments are errors. */
 export function buildProgram(ctx: CliContext): Command {
@@ -86,7 +71,7 @@ function exitCodeFor(error: unknown, ctx: CliContext): ExitCode {
   if (error instanceof JupbotError) {
     ctx.stderr(`jupbot: ${error.message}\n`);
     if (ctx.env['JUPBOT_DEBUG'] === '1' && error.stack) ctx.stderr(`${error.stack}\n`);
-    return EXIT_BY_ERROR_CODE[error.code] ?? ExitCode.Internal;
+    return exitCodeOf(error.code);
   }
   ctx.stderr(`jupbot: internal error: ${errorMessage(error)}\n`);
   if (ctx.env['JUPBOT_DEBUG'] === '1' && error instanceof Error && error.stack) ctx.stderr(`${error.stack}\n`);

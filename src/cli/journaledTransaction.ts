@@ -10,7 +10,7 @@ import { journaledIntent } from '../store/journaledIntent.js';
 import type { Expectation } from '../solana/expectation.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
-import { ExitCode } from './exitCodes.js';
+import { ExitCode } from '../exitCodes.js';
 
 export interface Journaled {
   readonly base64: string;

@@ -9,7 +9,7 @@ import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import type { Snapshot } from '../strategies/snapshot.js';
 import type { CliContext } from './context.js';
 import { CliExit } from './context.js';
-import { ExitCode } from './exitCodes.js';
+import { ExitCode } from '../exitCodes.js';
 import { checkStrategies } from './strategyInputs.js';
 
 interface PlanOptions {

@@ -6,7 +6,7 @@ import { createLogger } from '../ops/log.js';
 import { Redactor } from '../ops/redact.js';
 import { ScaledClock } from '../scaledClock.js';
 import { CliExit, type CliContext } from './context.js';
-import { ExitCode } from './exitCodes.js';
+import { ExitCode } from '../exitCodes.js';
 
 /** `jupbot run`: the daemon, until SIGINT or SIGTERM. */
 export function runCommand(ctx: CliContext): Command {

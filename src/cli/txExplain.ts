@@ -17,7 +17,7 @@ import { GuardRefusal } from '../solana/guardRefusal.js';
 import { createLookupTableResolver, type LookupTableResolver, staticLookupTables } from '../solana/lookupTables.js';
 import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
 import { CliExit, type CliContext } from './context.js';
-import { ExitCode } from './exitCodes.js';
+import { ExitCode } from '../exitCodes.js';
 import { parseExpectation } from './expectationFile.js';
 import { journaledTransaction } from './journaledTransaction.js';
 

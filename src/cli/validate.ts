@@ -6,7 +6,7 @@ import { formatDiagnostic, sortDiagnostics } from '../config/diagnostics.js';
 import { loadConfig, resolveConfigPath } from '../config/loadConfig.js';
 import type { CliContext } from './context.js';
 import { CliExit } from './context.js';
-import { ExitCode } from './exitCodes.js';
+import { ExitCode } from '../exitCodes.js';
 import { ignoredKey, loadWallet } from '../solana/loadWallet.js';
 import { WalletError } from '../solana/walletError.js';
 import { checkStrategies } from './strategyInputs.js';

@@ -14,7 +14,7 @@ import type { Wallet } from '../solana/wallet.js';
 import { WalletError } from '../solana/walletError.js';
 import type { CliContext } from './context.js';
 import { CliExit } from './context.js';
-import { ExitCode } from './exitCodes.js';
+import { ExitCode } from '../exitCodes.js';
 
 interface ConfigOption {
   config?: string;

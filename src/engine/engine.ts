@@ -164,7 +164,6 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     config,
     clock,
     log,
-    redactor,
     db,
     audit,
     client,

@@ -1,7 +1,10 @@
 /**
- * The part of the engine that moves money: the intent journal, the Solana RPC, the wallet balances
- * feed, the executor with the swap and vault (Trigger V2) handlers, the vault orders' fill sync,
- * reconciliation (first pass before anything new, then periodic) and the decide loop. Built and stopped as one piece by the engine.
+ * The part of the engine that moves money: the intent journal, the wallet balances feed, the
+ * executor with every intent kind (executor/kindSet.ts), the vault orders' mirror (engine/mirror/),
+ * reconciliation (a first pass before anything new, then periodic) and the decide loop. engine.ts is
+ * the daemon's one composition root: it builds the clients, the feeds and the strategies, then this.
+ * Everything with an outside world is passed in (the Jupiter clients, the RPC, the signer, the
+ * feeds), so the end-to-end tests build this very function over the in-process simulator.
  *
  * Intervals reuse `config.poll` rather than adding keys: balances and ticks follow `poll.prices`
  * (a decision needs both fresh), reconciliation follows `poll.orders` (it polls the state of what
@@ -12,7 +15,6 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { AuthedJupiterClient, JupiterClient } from '../jupiter/transport.js';
 import type { Logger } from '../ops/log.js';
-import type { Redactor } from '../ops/redact.js';
 import type { GuardedSigner } from '../solana/guardedSigner.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { AuditLog } from '../store/audit.js';
@@ -38,7 +40,6 @@ export interface TradingOptions {
   readonly config: Config;
   readonly clock: Clock;
   readonly log: Logger;
-  readonly redactor: Redactor;
   readonly db: Db;
   readonly audit: AuditLog;
   readonly client: JupiterClient;
@@ -78,6 +79,8 @@ export function startTrading(options: TradingOptions): Trading {
   const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, log });
 
   const abort = new AbortController();
+  // The first tick waits for the first balances read (ok or failed): deciding before it would only skip.
+  const firstBalances = Promise.race([balances.events.next('updated'), balances.events.next('failed'), balances.events.next('stopped')]);
   balances.start(abort.signal);
   const reconcile = startReconcileLoop({ journal, executor, clock, audit, log, intervalMs: config.poll.orders, staleAfterMs: STALE_PRICE_MS, signal: abort.signal });
   const ticks = startTickLoop({
@@ -96,7 +99,7 @@ export function startTrading(options: TradingOptions): Trading {
     }),
     refreshBalances: () => balances.pollSoon(),
     intervalMs: config.poll.prices,
-    ready: reconcile.ready,
+    ready: Promise.all([reconcile.ready, firstBalances]),
     signal: abort.signal,
     routes: set.routes,
   });

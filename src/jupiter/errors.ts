@@ -9,49 +9,14 @@
  *   that does not match the schema), with the underlying `cause`.
  * - {@link ParamsError}: our own parameters failed validation; nothing was sent.
  *
- * Codes are listed once in {@link JUPITER_ERROR_CODES} and are never reused for another meaning.
+ * Codes and their meanings are listed in the error catalogue (errorCatalogue.ts).
  * Messages and bodies are scrubbed of secrets before they are stored on the error.
  */
+import type { CodeOf } from '../errorCatalogue.js';
 import { JupbotError } from '../errors.js';
 
-/** Every code this layer raises, with its meaning. Alerting and the audit log key on these. */
-export const JUPITER_ERROR_CODES = {
-  JUPITER_BAD_REQUEST: '400: Jupiter rejected the request parameters',
-  JUPITER_UNAUTHORIZED: '401 from the gateway: the API key is invalid or unknown',
-  JUPITER_FORBIDDEN: '403: the key lacks access to this product, or a firewall rule denied it',
-  JUPITER_NOT_FOUND: '404: wrong path or unknown resource',
-  JUPITER_CONFLICT: '409: the resource already exists',
-  JUPITER_RATE_LIMITED: '429: over the plan quota; the bucket pauses until the window frees a slot',
-  JUPITER_SERVER_ERROR: '5xx: Jupiter failed; reads retry, state-changing calls must reconcile',
-  JUPITER_HTTP_ERROR: 'another non-2xx status',
-  JUPITER_NETWORK_ERROR: 'the request failed below HTTP (DNS, connection reset, TLS)',
-  JUPITER_TIMEOUT: 'no answer within the timeout',
-  JUPITER_ABORTED: 'the caller aborted the request',
-  JUPITER_CLIENT_CLOSED: 'the client was closed while the request waited',
-  JUPITER_MALFORMED_RESPONSE: 'the body is not valid JSON',
-  JUPITER_UNEXPECTED_RESPONSE: 'the body does not match the documented schema',
-  JUPITER_INVALID_PARAMS: 'our parameters failed validation; nothing was sent',
-  SWAP_ORDER_INSUFFICIENT_FUNDS: 'order: the taker lacks the input amount (errorCode 1)',
-  SWAP_ORDER_INSUFFICIENT_SOL: 'order: the taker lacks SOL for gas (aggregator errorCode 2)',
-  SWAP_ORDER_BELOW_GASLESS_MINIMUM: 'order: too small for a gasless swap (aggregator errorCode 3)',
-  SWAP_ORDER_MISSING_TOKEN_ACCOUNT: 'order: missing associated token account (jupiterz errorCode 2)',
-  SWAP_ORDER_RFQ_UNBUILDABLE: 'order: the RFQ quote could not be built (jupiterz errorCode 3)',
-  SWAP_ORDER_UNBUILDABLE: 'order: a price exists but no transaction was built, for an undocumented errorCode',
-  SWAP_EXECUTE_FAILED: 'execute: Jupiter reports the swap failed (status "Failed" or 400 with a code)',
-  TRIGGER_UNAUTHORIZED: 'trigger: the JWT is missing, malformed or expired: log in again',
-  TRIGGER_CHALLENGE_REJECTED: 'trigger: auth verify refused the signature or the challenge expired',
-  TRIGGER_VALIDATION_FAILED: 'trigger: "Request validation failed", per-field reasons in details',
-  TRIGGER_BAD_REQUEST: 'trigger: another 400 (state, amount, price rules)',
-  TRIGGER_FORBIDDEN: 'trigger: the wallet does not match the JWT, or the order is another wallet\'s',
-  TRIGGER_NOT_FOUND: 'trigger: unknown order',
-  TRIGGER_VAULT_NOT_FOUND: 'trigger: no vault yet: register one',
-  TRIGGER_VAULT_EXISTS: 'trigger: a vault already exists; it is in details',
-  PREDICTION_INVALID_REQUEST: 'prediction: 400 ErrorResponse (see errorType, apiCode, param)',
-  PREDICTION_NOT_FOUND: 'prediction: unknown event, market, position or order history',
-  PREDICTION_UPSTREAM_ERROR: 'prediction: 502, the provider behind Jupiter failed',
-  PREDICTION_EXECUTE_FAILED: 'prediction: execute answered status "Failed"',
-} as const;
-export type JupiterErrorCode = keyof typeof JUPITER_ERROR_CODES;
+/** Every code this layer raises: the `jupiter` area of the error catalogue, where each is explained. */
+export type JupiterErrorCode = CodeOf<'jupiter'>;
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

@@ -12,6 +12,7 @@
  *   token is still valid, callers keep using it.
  * A transaction-type challenge is checked by the guard (memo-only) before it is signed; it is never sent.
  */
+import type { CodeOf } from '../errorCatalogue.js';
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { Clock } from '../clock.js';
@@ -74,7 +75,7 @@ export interface TriggerSession {
   invalidate(token?: string): void;
 }
 
-export type SessionErrorCode = 'TRIGGER_LOGIN_REJECTED' | 'TRIGGER_LOGIN_FAILED' | 'TRIGGER_LOGIN_BACKOFF';
+export type SessionErrorCode = CodeOf<'session'>;
 
 /** The login failed. The message says why and what to check; it never holds the token or the key. */
 export class SessionError extends JupbotError {

@@ -8,6 +8,7 @@
  * Accounts are read raw (`encoding: base64`): the guard parses lookup tables and token accounts
  * itself rather than trusting a node's `jsonParsed` view.
  */
+import type { CodeOf } from '../errorCatalogue.js';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { JupbotError } from '../errors.js';
@@ -16,7 +17,7 @@ import { Redactor } from '../ops/redact.js';
 /** Solana: a blockhash is accepted for 150 blocks after it was issued. */
 export const BLOCKHASH_VALID_BLOCKS = 150;
 
-export type RpcErrorCode = 'RPC_ERROR' | 'RPC_HTTP_ERROR' | 'RPC_NETWORK_ERROR' | 'RPC_TIMEOUT' | 'RPC_ABORTED' | 'RPC_MALFORMED_RESPONSE';
+export type RpcErrorCode = CodeOf<'rpc'>;
 
 /** An RPC call failed. `rpcCode` is the JSON-RPC error code when the node answered with one. */
 export class RpcError extends JupbotError {

@@ -39,7 +39,7 @@ export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpec
     swap = decodeJupiterSwap(ix.program, ix.accounts.map((a) => a.address), ix.data);
   } catch (error) {
     if (!(error instanceof SwapDecodeError)) throw error;
-    if (error.failure === 'NOT_A_SWAP') return refuse('INSTRUCTION_NOT_ALLOWED', 'is a Jupiter instruction that is not a swap entry point jupbot knows');
+    if (error.failure === 'INSTRUCTION_NOT_ALLOWED') return refuse('INSTRUCTION_NOT_ALLOWED', 'is a Jupiter instruction that is not a swap entry point jupbot knows');
     return refuse(error.failure, error.message);
   }
   const { wallet } = options;
@@ -109,7 +109,7 @@ export function checkInnerJupiterSwap(ix: ResolvedInstruction, wallet: string): 
     swap = decodeJupiterSwap(ix.program, ix.accounts.map((a) => a.address), ix.data);
   } catch (error) {
     if (!(error instanceof SwapDecodeError)) throw error;
-    return refuse(error.failure === 'NOT_A_SWAP' ? 'INSTRUCTION_NOT_ALLOWED' : error.failure, error.message);
+    return refuse(error.failure, error.message);
   }
   if (swap.mode !== 'ExactIn' || swap.tokenLedger) refuse('SWAP_MODE_NOT_ALLOWED', `${swap.name} is not a plain ExactIn route`, { name: swap.name });
   if (swap.accounts['userTransferAuthority'] !== wallet) refuse('SWAP_ACCOUNT_MISMATCH', `is authorised by ${swap.accounts['userTransferAuthority']}, not our wallet`);

@@ -1,12 +1,8 @@
+import type { CodeOf } from '../errorCatalogue.js';
 import { JupbotError } from '../errors.js';
 
-/** Codes of {@link WalletError}; stable, listed in docs/security.md. */
-export type WalletErrorCode =
-  | 'WALLET_FILE_UNREADABLE'
-  | 'WALLET_FILE_INSECURE'
-  | 'WALLET_FILE_EXISTS'
-  | 'WALLET_KEY_INVALID'
-  | 'WALLET_NOT_A_SIGNER';
+/** Codes of {@link WalletError}: the `wallet` area of the error catalogue (errorCatalogue.ts). */
+export type WalletErrorCode = CodeOf<'wallet'>;
 
 /** A key that could not be loaded or used. Messages name the file and the fix, never the key. */
 export class WalletError extends JupbotError {

@@ -10,6 +10,7 @@
  *   a row left `sent` (a crash, a lost answer) is settled by asking the API what happened, and the
  *   call is only made again when the handler says repeating it is harmless.
  */
+import type { ErrorCode } from '../../errorCatalogue.js';
 import type { FillInput, IntentRow, PlanInput, SignedRecord } from '../../store/journal.js';
 
 export interface HandlerContext {
@@ -33,11 +34,11 @@ export type SubmitResult =
   /** Landed and succeeded; fills taken from the answer. */
   | ({ readonly kind: 'confirmed'; readonly data: object; readonly fills: readonly FillInput[] } & Successor)
   /** Landed and failed on chain (fees paid): final, never retried. */
-  | { readonly kind: 'failed'; readonly code: string; readonly message: string; readonly data: object }
+  | { readonly kind: 'failed'; readonly code: ErrorCode; readonly message: string; readonly data: object }
   /** The answer is lost or ambiguous (timeout, 5xx, network): the signature decides. */
-  | { readonly kind: 'unknown'; readonly code: string; readonly message: string; readonly data: object }
+  | { readonly kind: 'unknown'; readonly code: ErrorCode; readonly message: string; readonly data: object }
   /** This call did not land it (e.g. Jupiter refused): not final; the bytes may still land until they expire. */
-  | { readonly kind: 'rejected'; readonly code: string; readonly message: string; readonly data: object };
+  | { readonly kind: 'rejected'; readonly code: ErrorCode; readonly message: string; readonly data: object };
 
 export interface LandedReport extends Successor {
   readonly data: object;
@@ -65,9 +66,9 @@ export type CallResult =
   /** The call took effect (its answer, or the API's state, shows it). */
   | ({ readonly kind: 'confirmed'; readonly data: object; readonly fills?: readonly FillInput[] | undefined } & Successor)
   /** It did not and will not (a 4xx: the order is not open, the params are refused): final. */
-  | { readonly kind: 'failed'; readonly code: string; readonly message: string; readonly data: object }
+  | { readonly kind: 'failed'; readonly code: ErrorCode; readonly message: string; readonly data: object }
   /** The answer is lost or ambiguous (timeout, 5xx, network, 429): the row stays `sent`; the next pass settles it. */
-  | { readonly kind: 'unknown'; readonly code: string; readonly message: string; readonly data: object };
+  | { readonly kind: 'unknown'; readonly code: ErrorCode; readonly message: string; readonly data: object };
 
 /** What a `sent` call row turned out to be; `repeat`: not visible, and calling again is harmless. */
 export type SettleResult = CallResult | { readonly kind: 'repeat'; readonly reason: string };

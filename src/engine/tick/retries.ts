@@ -11,28 +11,18 @@
  * Only codes where nothing happened and a later try may succeed are retried: a guard refusal, a
  * risk limit or bad params fail the same way every time and must reach an operator instead.
  */
+import { retriesRule } from '../../errorCatalogue.js';
 import type { IntentRow, Journal, PlanInput } from '../../store/journal.js';
 
 export const MAX_RETRIES = 3;
 export const RETRY_AFTER_MS = 60_000;
 
 /**
- * Not an error code of the executor: a placement that confirmed but whose order ended unfilled
- * (expired while the daemon was down, cancelled outside it). decide() asks for the rule's order
- * again only when no live order serves the rule, so this is what re-protects the position.
+ * A placement that confirmed but whose order ended unfilled (expired while the daemon was down,
+ * cancelled outside it). decide() asks for the rule's order again only when no live order serves
+ * the rule, so this is what re-protects the position.
  */
 export const VAULT_ORDER_ENDED = 'VAULT_ORDER_ENDED';
-
-/** Failures worth a new attempt: the transaction did not go through, or the answer was "not now". */
-export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
-  'LANDED_FAILED', // on-chain failure, e.g. slippage exceeded: nothing moved but the fee
-  'ATTEMPTS_EXHAUSTED', // every blockhash expired without landing
-  'QUOTE_UNBUILDABLE', // no route or liquidity right now
-  'PREDICTION_ORDER_FAILED', // the keeper could not fill at the floor: the price moved
-  'STALE_INTENT', // (cancelled) too old when found; if decide still wants it, it is a fresh decision
-  'VAULT_ORDER_EXPIRED', // the expiry passed before placing; the retry carries decide's params of now
-  VAULT_ORDER_ENDED, // placed, then expired or cancelled unfilled (e.g. while the daemon was down): place again
-]);
 
 const RETRY_SUFFIX = /~r(\d+)$/;
 
@@ -71,7 +61,7 @@ export function nextAttempt(journal: Pick<Journal, 'get'>, input: PlanInput, now
     n += 1;
   }
   const code = codeOf(last, ended);
-  if (code === null || !RETRYABLE_CODES.has(code) || n >= MAX_RETRIES) return { kind: 'final', last };
+  if (code === null || !retriesRule(code) || n >= MAX_RETRIES) return { kind: 'final', last };
   // An ended order waited out its whole life: re-protecting the position does not wait further.
   const at = code === VAULT_ORDER_ENDED ? now : last.updatedAt + RETRY_AFTER_MS;
   if (now < at) return { kind: 'wait', at, last };

@@ -51,7 +51,7 @@ export interface JupiterSwapInstruction {
   readonly steps: readonly RouteStep[];
 }
 
-export type SwapDecodeFailure = 'NOT_A_SWAP' | 'ROUTE_PLAN_UNDECODABLE' | 'ROUTE_DATA_MALFORMED';
+export type SwapDecodeFailure = 'INSTRUCTION_NOT_ALLOWED' | 'ROUTE_PLAN_UNDECODABLE' | 'ROUTE_DATA_MALFORMED';
 
 export class SwapDecodeError extends Error {
   override name = 'SwapDecodeError';
@@ -142,7 +142,7 @@ export function isJupiterSwapData(data: Uint8Array): boolean {
  */
 export function decodeJupiterSwap(program: string, accounts: readonly string[], data: Uint8Array): JupiterSwapInstruction {
   const layout = data.byteLength >= 8 ? BY_DISCRIMINATOR.get(Buffer.from(data.subarray(0, 8)).toString('hex')) : undefined;
-  if (!layout) throw new SwapDecodeError('NOT_A_SWAP', 'not a Jupiter v6 swap entry point this decoder knows');
+  if (!layout) throw new SwapDecodeError('INSTRUCTION_NOT_ALLOWED', 'not a Jupiter v6 swap entry point this decoder knows');
   if (accounts.length < layout.accounts.length) {
     throw new SwapDecodeError('ROUTE_DATA_MALFORMED', `${layout.name} names ${accounts.length} accounts; its IDL lists ${layout.accounts.length}`);
   }

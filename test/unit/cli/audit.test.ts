@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { auditCommand } from '../../../src/cli/audit.js';
 import { CliExit, type CliContext } from '../../../src/cli/context.js';
-import { ExitCode } from '../../../src/cli/exitCodes.js';
+import { ExitCode } from '../../../src/exitCodes.js';
 import { hashActionRow, type ActionRow } from '../../../src/store/actionRow.js';
 import { AuditLog } from '../../../src/store/audit.js';
 import { openDatabase } from '../../../src/store/db.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
-import { ExitCode } from '../../../src/cli/exitCodes.js';
+import { ExitCode } from '../../../src/exitCodes.js';
 import { openStore } from '../../../src/store/migrate.js';
 import { jupbot, repoRoot } from '../../support/cli.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../../src/cli/exitCodes.js';
+import { ExitCode } from '../../../src/exitCodes.js';
 import { checkStrategies } from '../../../src/cli/strategyInputs.js';
 import { jupbot, repoRoot } from '../../support/cli.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import type { CliContext } from '../../../src/cli/context.js';
 import { CliExit } from '../../../src/cli/context.js';
-import { ExitCode } from '../../../src/cli/exitCodes.js';
+import { ExitCode } from '../../../src/exitCodes.js';
 import { validateCommand } from '../../../src/cli/validate.js';
 
 const repo = resolve(import.meta.dirname, '../../..');

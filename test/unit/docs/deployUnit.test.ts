@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, NO_RESTART_EXIT_CODES } from '../../../src/cli/exitCodes.js';
+import { ExitCode, NO_RESTART_EXIT_CODES } from '../../../src/exitCodes.js';
 
 const unit = readFileSync(new URL('../../../deploy/jupbot.service', import.meta.url), 'utf8');
 const setting = (key: string): string[] => [...unit.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => (m[1] ?? '').trim());

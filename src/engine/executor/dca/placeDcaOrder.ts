@@ -24,7 +24,7 @@ import { dcaOrderColumns } from '../../mirror/orderColumns.js';
 import { IntentRefusedError } from '../errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
 import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
-import { submitOutcome } from '../submitOutcome.js';
+import { paramsRefused, submitOutcome } from '../submitOutcome.js';
 import { beforeCreate, signDeposit } from '../vault/vaultDeposit.js';
 import type { VaultHandlerOptions } from '../vault/vaultHandlerOptions.js';
 
@@ -115,7 +115,7 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
         answer = await createDcaOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), { priority: Priority.Place });
       } catch (error) {
         // Refused locally, before any request: the deposit never left this process.
-        if (error instanceof ParamsError) return { kind: 'failed', code: 'PARAMS_INVALID', message: error.message, data: {} };
+        if (error instanceof ParamsError) return paramsRefused(error);
         return submitOutcome(error, { mode });
       }
       journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', txSignature: answer.txSignature });

@@ -21,6 +21,7 @@ import { UsdDecimal } from '../../../jupiter/schemas/common.js';
 import type { PatchVaultOrderIntent } from '../../../strategies/intents.js';
 import type { PlanInput } from '../../../store/journal.js';
 import { priceOrderColumns } from '../../mirror/orderColumns.js';
+import { paramsRefused } from '../submitOutcome.js';
 import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
 
 export const VAULT_PATCH_KIND = 'patch-vault-order';
@@ -154,7 +155,7 @@ function applied(item: OrderHistoryItem, params: VaultPatchParams): boolean {
 /** A 4xx refusal is final; a 5xx, a timeout, a reset, a 429 or an expired JWT leave the outcome to the next pass. */
 function classifyCall(error: unknown): CallResult {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof ParamsError) return { kind: 'failed', code: error.code, message, data: {} };
+  if (error instanceof ParamsError) return paramsRefused(error);
   if (error instanceof ApiError) {
     if (error.outcomeUnknown || error.status >= 500 || TRANSIENT_STATUS.has(error.status)) return { kind: 'unknown', code: error.code, message, data: { status: error.status } };
     return { kind: 'failed', code: error.code, message, data: { status: error.status } };

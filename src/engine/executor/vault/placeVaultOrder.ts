@@ -21,7 +21,7 @@ import { priceOrderColumns } from '../../mirror/orderColumns.js';
 import { IntentRefusedError } from '../errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
 import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
-import { submitOutcome } from '../submitOutcome.js';
+import { paramsRefused, submitOutcome } from '../submitOutcome.js';
 import { beforeCreate, signDeposit } from './vaultDeposit.js';
 import type { VaultHandlerOptions } from './vaultHandlerOptions.js';
 
@@ -117,7 +117,11 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
         // No stop signal: a create that started finishes, so its answer is not lost needlessly.
         answer = await createPriceOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), { priority: Priority.Place });
       } catch (error) {
-        if (error instanceof ParamsError) return { kind: 'failed', code: 'VAULT_ORDER_EXPIRED', message: error.message, data: { expiresAt: params.expiresAt } };
+        if (error instanceof ParamsError) {
+          // An expiry that passed while the row waited is the usual cause, and has its own code.
+          if (params.expiresAt <= clock.now()) return { kind: 'failed', code: 'VAULT_ORDER_EXPIRED', message: error.message, data: { expiresAt: params.expiresAt } };
+          return paramsRefused(error, { expiresAt: params.expiresAt });
+        }
         return submitOutcome(error, { mode });
       }
       journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', txSignature: answer.txSignature, depositConfirmed: answer.depositConfirmed, message: answer.message ?? null });

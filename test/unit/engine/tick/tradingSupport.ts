@@ -1,37 +1,30 @@
 /**
- * The engine's trading stack, built the way src/engine/trading.ts (and the feed set of engine.ts)
- * builds it, over the in-process simulator on a ManualClock and a real SQLite file: every feed of
- * createFeedSet (prices, markets, scores, positions, trading status, price and DCA orders), the
- * balances feed, the executor with every handler, every route, the order-history syncs,
- * reconciliation and the decide loop. Only the sockets differ: the Jupiter client and the RPC talk
- * to `sim.dispatch` in process.
- *
- * The handlers and routes are trading.ts's own (createHandlerSet); the rest repeats startTrading's
- * few lines of wiring because its RPC is built from a URL (no injectable fetch): keep them in step.
+ * The engine's trading stack, built by the daemon's own startTrading (src/engine/trading.ts) over
+ * the in-process simulator on a ManualClock and a real SQLite file, with the feed set engine.ts
+ * builds (prices, markets, scores, positions, trading status, price and DCA orders). Only the
+ * sockets differ: the Jupiter client and the RPC talk to `sim.dispatch` in process.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfigText } from '../../../../src/config/loadConfig.js';
 import type { Executor } from '../../../../src/engine/executor/executor.js';
-import { createExecutor } from '../../../../src/engine/executor/executor.js';
-import { createHandlerSet } from '../../../../src/engine/executor/kindSet.js';
-import { decimalsResolver } from '../../../../src/engine/decimalsResolver.js';
-import { startDcaOrderSync } from '../../../../src/engine/mirror/dcaOrderSync.js';
-import { startVaultOrderSync } from '../../../../src/engine/mirror/orderSync.js';
-import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
 import { createFeedSet, type FeedSet } from '../../../../src/engine/feeds/feedSet.js';
-import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
-import { startTickLoop, type TickEvents, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
-import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';
+import type { TickEvents, TickLoop } from '../../../../src/engine/tick/tickLoop.js';
+import { startTrading } from '../../../../src/engine/trading.js';
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { withBearer } from '../../../../src/jupiter/transport.js';
+import { createLogger } from '../../../../src/ops/log.js';
+import { Redactor } from '../../../../src/ops/redact.js';
 import { createRandom } from '../../../../src/random.js';
 import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import { AuditLog } from '../../../../src/store/audit.js';
 import type { Db } from '../../../../src/store/db.js';
-import { Journal } from '../../../../src/store/journal.js';
+import type { Journal } from '../../../../src/store/journal.js';
 import { openStore } from '../../../../src/store/migrate.js';
 import { TriggerOrders } from '../../../../src/store/triggerOrders.js';
 import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.js';
-import { STALE_PRICE_MS } from '../../../../src/strategies/snapshot.js';
 import { track } from '../../store/helpers.js';
 import { simFetch, type World } from '../executor/support.js';
 
@@ -98,43 +91,16 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
   const firstValues = Promise.all(feeds.all.map((f) => f.events.next('updated')));
   feeds.start(abort.signal);
 
-  // trading.ts from here on.
-  const journal = new Journal(db, audit, clock);
+  // The daemon's own composition from here on; every poll and the tick share one interval.
+  const seconds = intervalMs / 1000;
+  const config = parseConfigText(`poll: { prices: ${seconds}s, orders: ${seconds}s }\n`, 'trading-test.yaml', {}, mkdtempSync(join(tmpdir(), 'jupbot-trading-')));
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock, fetch });
   const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock });
-  const balances = createBalancesFeed({ rpc, clock, wallet: w.wallet.address, intervalMs });
-  const decimalsOf = decimalsResolver({ strategies: () => loaded, prices: () => feeds.prices.state().value, client });
+  const log = createLogger({ level: 'silent', redactor: new Redactor() });
+  await firstValues;
+  const trading = startTrading({ config, clock, log, db, audit, client, authed, signer, wallet: w.wallet.address, rpc, strategies: () => loaded, feeds });
+  const { journal, executor, ticks } = trading;
   const orders = new TriggerOrders(db);
-  const set = createHandlerSet({ client, authed, rpc, signer, journal, orders, clock, decimalsOf });
-  const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers });
-
-  balances.start(abort.signal);
-  await Promise.all([firstValues, balances.events.next('updated')]);
-  const reconcile = startReconcileLoop({ journal, executor, clock, audit, intervalMs, staleAfterMs: STALE_PRICE_MS, signal: abort.signal });
-  const ticks = startTickLoop({
-    clock,
-    db,
-    journal,
-    audit,
-    executor,
-    strategies: () => loaded,
-    sources: () => ({
-      prices: feeds.prices.state(),
-      balances: balances.state(),
-      positions: feeds.positions?.state(),
-      vaultOrders: vaultOrderViews(db),
-      markets: feeds.markets.state(),
-      scores: feeds.scores.state(),
-      tradingStatus: feeds.tradingStatus.state(),
-    }),
-    refreshBalances: () => balances.pollSoon(),
-    intervalMs,
-    ready: reconcile.ready,
-    signal: abort.signal,
-    routes: set.routes,
-  });
-  const sync = { orders, journal, clock, audit, decimalsOf };
-  const stopSyncs = [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter((s) => s !== null);
 
   const seen: TradingStack['seen'] = [];
   for (const name of ['tick', 'planned', 'executed', 'deferred'] as const) ticks.events.on(name, (payload) => seen.push({ name, payload }));
@@ -159,11 +125,9 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
       return out;
     },
     async stop() {
-      executor.stop();
-      for (const stopSync of stopSyncs) stopSync();
-      await Promise.all(stopSyncs.map((s) => s.idle()));
+      await trading.stop();
       abort.abort(new Error('engine stopping'));
-      await Promise.allSettled([ticks.done, reconcile.done, balances.done, feeds.done]);
+      await feeds.done;
       db.close();
     },
   };
