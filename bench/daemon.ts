@@ -1,5 +1,5 @@
 /**
- * Daemon bench (not part of `npm test`; issue 7's acceptance figures): the real daemon
+ * Daemon bench (not part of `npm test`): the real daemon
  * (`start` from src/daemon.ts, live mode) with 1,000 strategies over 200 mints and 10 s price polls,
  * for 24 simulated hours on a ManualClock advanced in 10 s steps. Prints:
  *

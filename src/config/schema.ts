@@ -3,7 +3,7 @@ import { durationSchema, parseDuration } from './duration.js';
 import { envNameSchema, forbiddenKey, httpUrlSchema, listenAddressSchema, pathSchema } from './fieldSchemas.js';
 
 /**
- * The config file contract (DESIGN.md "Config"; every key is documented in docs/configuration.md).
+ * The config file contract (every key is documented in docs/configuration.md).
  * Every object is strict: an unknown key is an error, never silently ignored. Every key has a
  * default, so an empty file is a valid paper-mode config. This schema reads the file alone;
  * rules that involve several keys or the environment live in configRules.ts.

@@ -1,5 +1,5 @@
 /**
- * Reconciliation (rule of the house 2): at start, before any new intent, and then periodically,
+ * Reconciliation: at start, before any new intent, and then periodically,
  * every non-final intent in the journal is resolved through the executor, which reads the row back
  * and lets the chain decide:
  *

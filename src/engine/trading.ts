@@ -76,7 +76,7 @@ export function startTrading(options: TradingOptions): Trading {
   const decimalsOf = decimalsResolver({ strategies: options.strategies, prices: () => feeds.prices.state().value, client });
   const orders = new TriggerOrders(db);
   const set = createHandlerSet({ client, authed: options.authed, rpc, signer: options.signer, journal, orders, clock, decimalsOf, swap: { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps } });
-  const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, log });
+  const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, routes: set.routes, log });
 
   const abort = new AbortController();
   // The first tick waits for the first balances read (ok or failed): deciding before it would only skip.
@@ -101,7 +101,6 @@ export function startTrading(options: TradingOptions): Trading {
     intervalMs: config.poll.prices,
     ready: Promise.all([reconcile.ready, firstBalances]),
     signal: abort.signal,
-    routes: set.routes,
   });
   // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
   // not place are adopted (recorded, never touched).

@@ -121,7 +121,7 @@ export type OrderFailureReason =
 const AGGREGATOR_REASONS: Record<number, OrderFailureReason> = { 1: 'insufficient_funds', 2: 'insufficient_sol', 3: 'below_gasless_minimum' };
 const RFQ_REASONS: Record<number, OrderFailureReason> = { 1: 'insufficient_funds', 2: 'missing_token_account', 3: 'rfq_unbuildable' };
 
-/** Maps an order's `router` + `errorCode` to its documented meaning (reference §3.2). Pure. */
+/** Maps an order's `router` + `errorCode` to its documented meaning. Pure. */
 export function orderFailureReason(router: string | null | undefined, errorCode: number | null): OrderFailureReason {
   if (errorCode === null) return 'unknown';
   const table = router === 'jupiterz' ? RFQ_REASONS : router === undefined || router === null ? {} : AGGREGATOR_REASONS;

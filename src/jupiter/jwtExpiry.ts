@@ -1,6 +1,6 @@
 /**
  * The expiry a JWT claims, read without verifying it: the token is the server's, we only need to know
- * when to log in again. Trigger V2 does not document an `exp` (reference §7), so absence is normal.
+ * when to log in again. Trigger V2 does not document an `exp`, so absence is normal.
  */
 
 /** `exp` in epoch ms, or null when the token has no readable numeric `exp`. */

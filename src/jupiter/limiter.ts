@@ -43,7 +43,7 @@ export const Priority = {
 } as const;
 export type Priority = (typeof Priority)[keyof typeof Priority];
 
-/** Paths that count against the separate execute bucket (reference §1.3). Matched on the path's end. */
+/** Paths that count against the separate execute bucket. Matched on the path's end. */
 export const EXECUTE_ROUTES: readonly string[] = ['/swap/v2/execute', '/ultra/v1/execute', '/swap/v2/submit', '/tx/v1/submit'];
 
 /**
@@ -307,7 +307,7 @@ export function quotaPerWindow(requestsPerSecond: number): number {
 }
 
 /**
- * The execute bucket's rate for a plan (reference §1.3): keyless 20 RPS, Free 50 RPS, paid 100 RPS.
+ * The execute bucket's rate for a plan: keyless 20 RPS, Free 50 RPS, paid 100 RPS.
  * A plan is recognised by its main-bucket rate (keyless 0.5, Free 1, paid ≥ 10).
  */
 export function executeRequestsPerSecond(mainRequestsPerSecond: number, keyless: boolean): number {

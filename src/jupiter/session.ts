@@ -1,5 +1,5 @@
 /**
- * The Trigger V2 login session. The JWT lives 24 h and there is no refresh call (reference §7), so an
+ * The Trigger V2 login session. The JWT lives 24 h and there is no refresh call, so an
  * unattended daemon logs in again before it lapses:
  * - the token is held in memory only, registered with the redactor the moment it arrives, and never
  *   logged, stored or put in an error;
@@ -29,7 +29,7 @@ import { CHALLENGE_PREFIX } from './schemas/trigger.js';
 import { type AuthedJupiterClient, type JupiterClient, withBearer } from './transport.js';
 import { requestChallenge, verifyChallenge } from './trigger.js';
 
-/** Trigger V2 JWT lifetime when the token carries no `exp` (reference §4.1, §7). */
+/** Trigger V2 JWT lifetime when the token carries no `exp`. */
 export const JWT_LIFETIME_MS = 24 * 3_600_000;
 
 export interface TriggerSessionOptions {

@@ -93,7 +93,7 @@ export interface JupiterClient {
   close(): void;
 }
 
-/** A client whose Trigger calls carry a JWT. A session module (issue 5) builds the `bearer` function. */
+/** A client whose Trigger calls carry a JWT. A session module builds the `bearer` function. */
 export interface AuthedJupiterClient extends JupiterClient {
   readonly bearer: () => Promise<string>;
 }

@@ -284,8 +284,8 @@ export async function getOrderHistory(client: AuthedJupiterClient, params: Order
 }
 
 /**
- * `GET /orders/history/{orderId}`: one price order. Not in the OpenAPI file (seen live, reference
- * §4.7); 404 → `TRIGGER_NOT_FOUND` (also for DCA ids).
+ * `GET /orders/history/{orderId}`: one price order. Not in the OpenAPI file (seen live);
+ * 404 → `TRIGGER_NOT_FOUND` (also for DCA ids).
  */
 export async function getPriceOrder(client: AuthedJupiterClient, params: { orderId: string }, options: CallOptions = {}): Promise<OrderHistoryItem> {
   const route = `${BASE}/orders/history/{orderId}`;

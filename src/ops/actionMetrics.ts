@@ -1,6 +1,6 @@
 /**
  * The executor's and the engine's metrics, read off the audit log as it is written: every intent
- * state change, fill and recorded failure is an action (rule of the house 7), so counting actions
+ * state change, fill and recorded failure is an action, so counting actions
  * keeps `/metrics` in step with the database by construction — nothing can be counted that was not
  * recorded, or recorded and not counted.
  */

@@ -2,7 +2,7 @@ import type { RouteResult, SimRequest } from './http.js';
 
 const WINDOW_MS = 60_000;
 
-/** Products a key can be scoped to (reference §1.2), derived from the path. */
+/** Products a key can be scoped to, derived from the path. */
 export type Product = 'Swap' | 'Tokens' | 'Trigger' | 'Prediction';
 
 export interface ApiKeySpec {

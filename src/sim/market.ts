@@ -126,7 +126,7 @@ export class Market {
     return BigInt(Math.floor((usd / this.price(mint)) * 10 ** spec.decimals));
   }
 
-  /** Jupiter's platform fee for a pair (reference §3.4). */
+  /** Jupiter's platform fee for a pair. */
   platformFeeBps(input: TokenSpec, output: TokenSpec): number {
     const stable = (t: TokenSpec): boolean => t.tags.includes('stablecoin');
     const lst = (t: TokenSpec): boolean => t.tags.includes('lst');

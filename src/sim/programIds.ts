@@ -46,7 +46,7 @@ export const ProgramId = {
   jupiterPrediction: pubkey('3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp'),
 } as const;
 
-/** Jupiter's gas wallet: the fee payer of gasless swaps (reference §3.2). */
+/** Jupiter's gas wallet: the fee payer of gasless swaps. */
 export const JUPITER_GAS_WALLET = 'gasTzr94Pmp4Gf8vknQnqxeYxdgwFjbgdJa4msYRpnB';
 
 export const SOL_MINT = 'So11111111111111111111111111111111111111112';

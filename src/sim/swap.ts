@@ -99,7 +99,7 @@ export class SwapService {
     if (broadcastFeeType !== null && broadcastFeeType !== 'maxCap' && broadcastFeeType !== 'exactFee') fail('Invalid broadcastFeeType');
     const excluded = new Set((q.get('excludeRouters') ?? '').split(',').map((r) => r.trim()).filter((r) => r !== '').map((r) => (r === 'iris' ? 'metis' : r)));
     for (const r of excluded) if (!(ROUTERS as readonly string[]).includes(r)) fail(`Invalid excludeRouters value: ${r}`);
-    // An integrator payer restricts routing to Metis (reference §3.1).
+    // An integrator payer restricts routing to Metis.
     const candidates = ROUTERS.filter((r) => !excluded.has(r) && (payer === null || payer === taker || r === 'metis'));
     let router = candidates[0];
     const inSpec = world.market.spec(inputMint as string);

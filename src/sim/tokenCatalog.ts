@@ -102,7 +102,7 @@ export function syntheticTokens(seed: string, count: number): TokenSpec[] {
   });
 }
 
-/** Priority of the mint a swap fee is taken in (reference §3.4): SOL > stables > LSTs > others. */
+/** Priority of the mint a swap fee is taken in: SOL > stables > LSTs > others. */
 export function feeMintPriority(spec: TokenSpec): number {
   if (spec.mint === SOL_MINT) return 4;
   if (spec.tags.includes('stablecoin')) return 3;

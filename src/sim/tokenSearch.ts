@@ -36,7 +36,7 @@ export function mintInformation(market: Market, spec: TokenSpec, priceBlockId: n
     devBalancePercentage: spec.isVerified ? 0 : 12.5,
     devMints: spec.isVerified ? 0 : 3,
   };
-  // `isSus` is only present when flagged (reference §2.3).
+  // `isSus` is only present when flagged.
   if (spec.isSus) audit['isSus'] = true;
   return {
     id: spec.mint,
@@ -86,7 +86,7 @@ export function mintInformation(market: Market, spec: TokenSpec, priceBlockId: n
 }
 
 /**
- * Search semantics (reference §2): each comma-separated term is a mint (exact) or a symbol/name
+ * Search semantics: each comma-separated term is a mint (exact) or a symbol/name
  * (case-insensitive; exact symbol first, then prefix, then substring; verified and deeper first).
  * At most 100 terms; symbol/name searches return at most 20 results.
  */

@@ -2,7 +2,7 @@
  * The programs and addresses the guard knows by name. Copied (not imported) from their sources so
  * that src/solana does not depend on the simulator; test/unit/solana checks they equal
  * src/sim/programIds.ts. Sources: Solana's and SPL's published ids; Jupiter Aggregator v6 is the
- * program Jupiter's /order transactions call; the gas wallet is named in reference §3.2.
+ * program Jupiter's /order transactions call; the gas wallet is the fee payer Jupiter names for gasless swaps.
  */
 import { PublicKey } from '@solana/web3.js';
 

@@ -4,7 +4,7 @@
  * JavaScript turns it into text (String, JSON, util.inspect, pino) shows only the public key.
  *
  * Wallets are built only through the factories below, which check what they load: a key file must
- * not be readable by group or others (peers kept keys in world-readable files: peer-lessons pain 11),
+ * not be readable by group or others (a world-readable key file is the classic way bots lose funds),
  * and its 64 bytes must be a consistent keypair. Error messages name the file and the fix, never the
  * content. When a {@link Redactor} is passed, the secret's base58 and JSON-array forms are registered
  * with it, so a copy that escapes by some other path is still scrubbed from logs and the database.

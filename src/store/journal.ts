@@ -1,5 +1,5 @@
 /**
- * The write-ahead intent journal over `intents` (rule of the house 1). Every state change is one
+ * The write-ahead intent journal over `intents`. Every state change is one
  * SQLite transaction that updates the row and appends its audit action, so the journal and the
  * hash-chained log can never disagree: either both happened or neither did. The transitions are
  * also enforced by the schema's triggers; this module only ever asks for legal ones.
@@ -192,7 +192,7 @@ export class Journal {
    * Records Trigger V2 ids on the row (no state change) with the action that explains them, in one
    * transaction: a deposit's `requestId` and unsigned bytes before they are signed, a cancel's
    * `requestId` before the withdrawal is signed, the order id as soon as it is known. A restart
-   * resumes from these (reference §4: persist them to survive restarts). Only the given ids change.
+   * resumes from these (Trigger needs them again after a restart). Only the given ids change.
    */
   recordTriggerIds(id: string, ids: TriggerIds, kind: string, data: object = {}): IntentRow {
     const set = Object.entries({ deposit_request_id: ids.depositRequestId, cancel_request_id: ids.cancelRequestId, order_id: ids.orderId }).filter(

@@ -10,7 +10,7 @@ import { isLive, STALE_PRICE_MS } from './snapshot.js';
 
 const EMPTY = new Set<string>();
 const STABLE_USD = 10n ** 18n;
-/** Trigger V2 DCA rounds must each be worth 10 USD or more (reference §4.8). */
+/** Trigger V2 DCA rounds must each be worth 10 USD or more. */
 const VAULT_MIN_ROUND_USD = 10n * 10n ** 18n;
 
 /**

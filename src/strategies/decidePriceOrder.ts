@@ -12,7 +12,7 @@ import type { Snapshot, StrategyState, VaultOrderView } from './snapshot.js';
 import { isLive, STALE_PRICE_MS } from './snapshot.js';
 
 const EMPTY = new Set<string>();
-/** Trigger V2 refuses deposits under 10 USD (reference §4.3). */
+/** Trigger V2 refuses deposits under 10 USD. */
 const VAULT_MIN_USD = 10n * ONE;
 
 /** Everything one decision works from; passed to the helpers instead of closing over it. */

@@ -1,6 +1,6 @@
 /**
  * Exact decimal arithmetic for prices, shares and notionals: a value is a bigint scaled by 1e18.
- * Money never goes through a float here (rule of the house 3); 18 places keep memecoin prices
+ * Money never goes through a float here; 18 places keep memecoin prices
  * (1e-8 USD and below) and basis-point steps exact.
  */
 export type Fixed = bigint;

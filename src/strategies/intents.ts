@@ -67,7 +67,7 @@ export interface CancelVaultOrderIntent extends IntentBase {
 }
 
 /**
- * Replace an order before its `expiresAt`: PATCH cannot change the expiry (reference §4.5), so the
+ * Replace an order before its `expiresAt`: PATCH cannot change the expiry, so the
  * executor cancels `orderId` (withdrawing its deposit) and places `replacement`.
  */
 export interface RenewVaultOrderIntent extends IntentBase {

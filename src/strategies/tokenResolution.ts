@@ -83,12 +83,12 @@ export function tokenRefs(spec: StrategySpec): { role: TokenRole; path: DocPath;
   }
 }
 
-/** Jupiter sends `audit.isSus` only when it flags a token: its presence is the flag (reference §2.3). */
+/** Jupiter sends `audit.isSus` only when it flags a token: its presence is the flag. */
 function isSus(t: TokenCandidate): boolean {
   return t.audit?.isSus !== undefined && t.audit.isSus !== null;
 }
 
-/** Verified means isVerified true and no isSus flag (its presence is the flag, reference §2.3). */
+/** Verified means isVerified true and no isSus flag (its presence is the flag). */
 export function isTrusted(t: TokenCandidate): boolean {
   return t.isVerified === true && !isSus(t);
 }

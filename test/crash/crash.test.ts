@@ -1,5 +1,5 @@
 /**
- * Crash test (issue 7): the daemon runs as a child process in live mode against a simulator in this
+ * Crash test: the daemon runs as a child process in live mode against a simulator in this
  * process and is killed with SIGKILL at 50 random points of its money flows, restarting each time.
  * Afterwards the simulator's ledger and orders must match the database exactly: no transaction
  * executed twice, no fill missing or doubled, every order placed by one journaled intent, the audit

@@ -1,5 +1,5 @@
 /**
- * Issue 7 acceptance: 429 storms, 5xx bursts, timeouts, malformed JSON, a revoked JWT and an RPC
+ * 429 storms, 5xx bursts, timeouts, malformed JSON, a revoked JWT and an RPC
  * outage over a simulated day. The daemon stays up, records each fault, and ends in the same final
  * state as a fault-free run with the same seed and the same price path.
  *
@@ -51,7 +51,7 @@ function counter(result: DayResult, name: string, ...labels: RegExp[]): number {
   return sum;
 }
 
-describe('a simulated day of faults (issue 7)', () => {
+describe('a simulated day of faults', () => {
   it('keeps the daemon up through the whole day, with and without faults', () => {
     expect(calm.stayedUp).toBe(true);
     expect(stormy.stayedUp).toBe(true);

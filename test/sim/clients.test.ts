@@ -6,7 +6,7 @@ import { signMessage, signTx, SOL, startSim, USDC, wallet, type Harness } from '
 let h: Harness;
 afterEach(async () => h.close());
 
-// The daemon's own clients (issue 3) against the simulator: the same code talks to both.
+// The daemon's own clients against the simulator: the same code talks to both.
 describe('the project clients against the simulator', () => {
   it('search, quote and execute, log in, register a vault, read prediction positions', async () => {
     h = await startSim();

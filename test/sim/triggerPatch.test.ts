@@ -10,7 +10,7 @@ afterEach(async () => h.close());
 const history = async (u: { jwt: string }): Promise<trigger.OrderHistoryItem[]> =>
   trigger.OrderHistoryResponse.parse((await h.call('GET', '/trigger/v2/orders/history?sort=created_at&dir=asc', { jwt: u.jwt })).body).orders;
 
-describe('trigger v2 PATCH of take-profit and stop-loss prices (reference §4.5)', () => {
+describe('trigger v2 PATCH of take-profit and stop-loss prices', () => {
   it('moves both legs of an OCO, keeps tp above sl, and fills at the new levels', async () => {
     h = await startSim();
     h.sim.control.setPrice(SOL, 150);

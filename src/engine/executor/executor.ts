@@ -33,12 +33,16 @@ import { IntentRefusedError, IntentWaitingError } from './errors.js';
 import type { ExecutorEvents } from './events.js';
 import { type CallHandler, type CallResult, type HandlerContext, type IntentHandler, isCallHandler, type SignedRow, type SigningHandler, type SubmitResult, type Successor } from './handler.js';
 import { resolveInFlight } from './inFlight.js';
+import { type IntentRoutes, planOf } from './intentKind.js';
+import type { Intent, IntentKind } from '../../strategies/intents.js';
 
 export interface ExecutorOptions {
   readonly journal: Journal;
   readonly rpc: SolanaRpc;
   readonly clock: Clock;
   readonly handlers: readonly IntentHandler[];
+  /** How each decided intent kind becomes a journal entry (kindSet.ts builds them with the handlers); every other kind is deferred. */
+  readonly routes?: IntentRoutes | undefined;
   readonly log?: Logger | undefined;
   /** Transactions that may be signed for one intent (a new one only after the last provably expired). @default 3 */
   readonly maxAttempts?: number | undefined;
@@ -48,6 +52,10 @@ export interface ExecutorOptions {
 
 export interface Executor {
   readonly events: TypedEmitter<ExecutorEvents>;
+  /** The journal entry of a decided intent, or undefined when no kind here takes it (the caller defers it). */
+  planOf(intent: Intent): PlanInput | undefined;
+  /** Whether intents of `kind` are executed here. */
+  handles(kind: IntentKind): boolean;
   /** Journals the intent (idempotent by id) without acting. */
   plan(input: PlanInput): IntentRow;
   /** Journals the intent, then drives it as far as it can go now. Planning an existing id acts on the existing row. */
@@ -304,8 +312,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
     return row;
   }
 
+  const routes = options.routes ?? new Map();
+
   return {
     events,
+    planOf: (intent) => planOf(routes, intent),
+    handles: (kind) => routes.has(kind),
     plan,
     async execute(input) {
       const row = plan(input);

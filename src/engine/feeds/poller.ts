@@ -12,7 +12,7 @@ import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 
-/** A feed is stale once its last success is this many intervals old (/readyz, DESIGN issue 7). */
+/** A feed is stale once its last success is this many intervals old (/readyz reports it). */
 export const FRESH_INTERVALS = 3;
 
 /** What the last failure was, without the error object (safe to serialise into /status). */

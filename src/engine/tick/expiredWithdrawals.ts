@@ -1,6 +1,6 @@
 /**
  * Trigger V2 keeps an expired order's funds in the vault until they are withdrawn with the same
- * two-step cancel flow (reference §4, "Expired orders keep funds in the vault"). An order that
+ * two-step cancel flow. An order that
  * expired unfilled — the daemon was down through its renewal window, say — would otherwise lock
  * the tokens it was protecting: decide() would see a balance too small to place the rule again.
  *
@@ -10,15 +10,14 @@
  * Only the leg the placing intent recorded is withdrawn: an OCO's two legs share one deposit.
  */
 import type { Db } from '../../store/db.js';
-import type { PlanInput } from '../../store/journal.js';
 import { expiredOrdersWithFunds } from '../../store/vaultOrderRecords.js';
-import { vaultCancelPlan } from '../executor/vault/cancelVaultOrder.js';
+import type { CancelVaultOrderIntent } from '../../strategies/intents.js';
 
-/** The withdrawals to ask for now, oldest expiry first. */
-export function expiredWithdrawals(db: Db): PlanInput[] {
+/** The withdrawals to ask for now, oldest expiry first: cancel intents, journaled like any other. */
+export function expiredWithdrawals(db: Db): CancelVaultOrderIntent[] {
   return expiredOrdersWithFunds(db).map((row) => {
     const key = { strategy: row.strategy, version: 'engine', rule: 'withdraw', trigger: row.id };
-    return vaultCancelPlan({
+    return {
       kind: 'cancel-vault-order',
       key,
       id: `${row.strategy}/engine/withdraw/${row.id}`,
@@ -26,6 +25,6 @@ export function expiredWithdrawals(db: Db): PlanInput[] {
       evidence: { orderId: row.id, remaining: row.remaining, mint: row.input_mint },
       orderId: row.id,
       family: 'price',
-    });
+    };
   });
 }

@@ -1,14 +1,14 @@
 /**
  * The decide loop: every `intervalMs` on the injected clock — and only once reconciliation's first
- * pass has settled (rule of the house 2) — one snapshot from the feeds, then for every loaded
+ * pass has settled — one snapshot from the feeds, then for every loaded
  * strategy decide() and:
  *
- * - an intent whose kind has a route (`routes`, wired next to the handler that executes it): planned
- *   into the journal first (idempotent by id: a repeated tick, a restart or a hot reload finds the
- *   row instead of making another), then driven by the executor;
- * - any other intent has no handler in this build: it is NOT journaled (a planned row would be
- *   resumed by reconciliation with nobody to finish it), but recorded once per intent id — a log
- *   line and an `intent.deferred` action — and counted in status.
+ * - an intent of a kind the executor takes (`executor.planOf`: each kind's route sits with the
+ *   handler that executes it): handed to the executor, which journals it first (idempotent by id: a
+ *   repeated tick, a restart or a hot reload finds the row instead of making another) and drives it;
+ * - any other intent has no handler in this setup (vault kinds without the Trigger login): it is NOT
+ *   journaled (a planned row would be resumed by reconciliation with nobody to finish it), but
+ *   recorded once per intent id — a log line and an `intent.deferred` action — and counted in status.
  *
  * Ticks never overlap: intents are driven inside the tick, and the next tick waits for them. Every
  * executed intent may move balances (a swap, a deposit, a withdrawal, a sale), so they must be read
@@ -26,7 +26,6 @@ import type { Hold, Intent } from '../../strategies/intents.js';
 import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 import type { Executor } from '../executor/executor.js';
-import { planOf, type IntentRoutes } from '../executor/intentKind.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
 import { expiredWithdrawals } from './expiredWithdrawals.js';
@@ -66,8 +65,6 @@ export interface TickLoopOptions {
   readonly ready: Promise<unknown>;
   readonly signal: AbortSignal;
   readonly log?: Logger | undefined;
-  /** How each executable intent kind is journaled (intentRoute.ts); every other kind is deferred. */
-  readonly routes: IntentRoutes;
 }
 
 export interface TickStatus {
@@ -98,7 +95,9 @@ function instantOf(row: Parameters<typeof triggerOf>[0]): number | null {
   return Number.isFinite(at) ? at : null;
 }
 
-const DEFER_REASON = 'no handler for this intent kind yet: not journaled, not executed';
+const DEFER_REASON = 'no handler executes this intent kind in this setup (vault orders need the Trigger login): not journaled, not executed';
+/** Rows a new attempt never revives: deciding the same intent again finds them done. */
+const FINAL_STATES: ReadonlySet<string> = new Set(['confirmed', 'failed', 'cancelled']);
 
 export function startTickLoop(options: TickLoopOptions): TickLoop {
   const { clock, db, audit, executor, log, signal } = options;
@@ -146,19 +145,21 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       return false;
     }
     const next = attempt.input;
-    // Journal first (rule 1); the id makes it idempotent, so this is the real guard against twice.
-    const created = options.journal.get(next.id) === undefined;
-    const row = executor.plan(next);
-    if (created) planned += 1;
-    events.emit('planned', { intentId: row.id, strategy: strategy.name, created });
-    if (row.state === 'confirmed' || row.state === 'failed' || row.state === 'cancelled') return false;
+    // The executor journals first; the id makes it idempotent, so this is the real guard against twice.
+    const before = options.journal.get(next.id);
+    if (before === undefined) planned += 1;
+    if (before !== undefined && FINAL_STATES.has(before.state)) {
+      events.emit('planned', { intentId: next.id, strategy: strategy.name, created: false });
+      return false;
+    }
     try {
-      const after = await executor.drive(row.id);
-      events.emit('executed', { intentId: row.id, strategy: strategy.name, state: after.state });
+      const after = await executor.execute(next);
+      events.emit('planned', { intentId: next.id, strategy: strategy.name, created: before === undefined });
+      events.emit('executed', { intentId: next.id, strategy: strategy.name, state: after.state });
     } catch (error) {
       // The executor records its own failures; this is the database or a bug. Reconciliation retries.
-      log?.error({ intentId: row.id, err: error }, `executing intent failed: ${errorMessage(error)}`);
-      audit.append({ kind: 'error', strategy: strategy.name, intentId: row.id, data: { during: 'tick', message: errorMessage(error) } });
+      log?.error({ intentId: next.id, err: error }, `executing intent failed: ${errorMessage(error)}`);
+      audit.append({ kind: 'error', strategy: strategy.name, intentId: next.id, data: { during: 'tick', message: errorMessage(error) } });
     } finally {
       lastSwapAt = clock.now();
       options.refreshBalances?.();
@@ -186,10 +187,11 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     let holds = 0;
     let acted = false;
     // Funds an expired order left in the vault come back before anything is decided on balances.
-    if (options.routes.has('cancel-vault-order')) {
+    if (executor.handles('cancel-vault-order')) {
       for (const withdrawal of expiredWithdrawals(db)) {
-        if (executor.stopped || signal.aborted) break;
-        if (await act({ name: withdrawal.strategy ?? '' }, withdrawal)) acted = true;
+        const input = executor.planOf(withdrawal);
+        if (executor.stopped || signal.aborted || input === undefined) break;
+        if (await act({ name: withdrawal.key.strategy }, input)) acted = true;
       }
     }
     // Round robin: the tick after one in which a strategy acted starts with the strategy after it, so
@@ -211,7 +213,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
         // Stopping: nothing new is journaled (what is already journaled is reconciliation's).
         if (executor.stopped || signal.aborted) break;
         intents += 1;
-        const input = planOf(options.routes, intent);
+        const input = executor.planOf(intent);
         if (input === undefined) {
           defer(strategy, intent);
           continue;

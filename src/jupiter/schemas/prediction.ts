@@ -1,6 +1,6 @@
 /**
- * Prediction markets V1 wire schemas (`/prediction/v1`, beta). Source: openapi prediction.yaml;
- * reference §6.
+ * Prediction markets V1 wire schemas (`/prediction/v1`, beta). Source: Jupiter's OpenAPI file
+ * for Prediction.
  *
  * Money: every `*Usd` value is micro-USD (1 000 000 = 1 USD) sent as an integer string or number and
  * parsed to `bigint` ({@link MicroUsd}); exact contract quantities `contractsMicro` likewise. The

@@ -1,6 +1,6 @@
 /**
  * Swap wire schemas: `GET /swap/v2/order` and `POST /swap/v2/execute` (the legacy `/ultra/v1/order` and
- * `/ultra/v1/execute` share the format). Source: openapi swap-v2.yaml, ultra.yaml; reference §3.
+ * `/ultra/v1/execute` share the format). Source: Jupiter's OpenAPI files for Swap V2 and Ultra.
  */
 import { z } from 'zod';
 import { BaseUnits, Bps, openEnum, PositiveBaseUnits, Pubkey } from './common.js';
@@ -201,7 +201,7 @@ export const ExecuteErrorBody = z.looseObject({
 });
 export type ExecuteErrorBody = z.output<typeof ExecuteErrorBody>;
 
-/** Documented `/execute` codes and their meaning (reference §3.3). */
+/** Documented `/execute` codes and their meaning. */
 export const EXECUTE_CODES: Readonly<Record<number, string>> = Object.freeze({
   0: 'success',
   [-1]: 'order not found or expired (requestId)',

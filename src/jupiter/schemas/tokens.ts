@@ -1,6 +1,6 @@
 /**
  * Token search wire schemas: `GET /tokens/v2/search` and `GET /ultra/v1/search` (same `MintInformation`
- * shape). Source: openapi tokens-v2.yaml and ultra.yaml; reference §2.
+ * shape). Source: Jupiter's OpenAPI files for Tokens V2 and Ultra.
  */
 import { z } from 'zod';
 import { openEnum } from './common.js';

@@ -1,6 +1,6 @@
 /**
  * Trigger V2 wire schemas (`/trigger/v2`): challenge/JWT auth, vault, deposit craft, price orders
- * (single, OCO, OTOCO, trailing), DCA orders, history. Source: openapi trigger-v2.yaml; reference §4, §7.
+ * (single, OCO, OTOCO, trailing), DCA orders, history. Source: Jupiter's OpenAPI file for Trigger V2 and its answers seen live.
  *
  * Units: token amounts are base-unit decimal strings; USD prices (`*PriceUsd`, watermarks) are JSON
  * numbers as the API sends them — carry them, compare them, never do money arithmetic with them.

@@ -165,7 +165,7 @@ export class PredictionRoutes {
     r.add('GET', `${P}/orders/:orderPubkey`, (req) => {
       const order = this.trading.orders.find((o) => o.pubkey === req.params['orderPubkey']);
       if (!order) throw predictionError(404, 'Order not found', 'not_found');
-      // The order account closes once the keeper is done with it (reference §6.1).
+      // The order account closes once the keeper is done with it.
       if (order.status !== 'pending') throw predictionError(400, 'Order account is closed', 'order_closed');
       return ok(this.trading.orderWire(order));
     });

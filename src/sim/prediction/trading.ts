@@ -65,7 +65,7 @@ export interface HistoryRow {
   readonly payoutMicro: bigint;
 }
 
-/** Fee per contract in micro-USD: highest near $0.50, like the venue's table (reference §6.3). */
+/** Fee per contract in micro-USD: highest near $0.50, like the venue's table. */
 const feePerContract = (price: number): number => 0.07 * price * (1 - price / MICRO);
 const ceilCent = (micro: bigint): bigint => ((micro + CENT - 1n) / CENT) * CENT;
 const feeFor = (contractsMicro: bigint, price: number): bigint => ceilCent((contractsMicro * BigInt(Math.ceil(feePerContract(price)))) / M);

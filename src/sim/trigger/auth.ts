@@ -67,7 +67,7 @@ export class TriggerAuth {
       this.#challenges.set(wallet, { type, text, messageKey: undefined, expiresAt });
       return ok({ type: 'message', challenge: text });
     }
-    // A memo-only transaction: it proves key ownership and must never be sent (house rule 5).
+    // A memo-only transaction: it proves key ownership and must never be sent.
     const key = new PublicKey(wallet);
     const built = buildV0(key, this.world.chain.latestBlockhash().blockhash, [memo(text, key)]);
     this.#challenges.set(wallet, { type: 'transaction', text, messageKey: decodeTransaction(built.base64).messageKey, expiresAt });

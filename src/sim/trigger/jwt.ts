@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const b64url = (data: Buffer | string): string => Buffer.from(data).toString('base64url');
 
-/** HS256 JWTs bound to a wallet (`sub`), as Trigger V2 issues them (reference §7). */
+/** HS256 JWTs bound to a wallet (`sub`), as Trigger V2 issues them. */
 export class JwtIssuer {
   constructor(private readonly secret: Buffer) {}
 

@@ -1,4 +1,4 @@
-/** Raw states a price order moves through (reference §4.7), grouped into the display `orderState`. */
+/** Raw states a price order moves through, grouped into the display `orderState`. */
 export type RawState =
   | 'depositing'
   | 'open'

@@ -1,6 +1,6 @@
 import { HttpError } from '../http.js';
 
-/** Trigger V2's error envelope: `{ error, details? }` (reference §4.9). */
+/** Trigger V2's error envelope: `{ error, details? }`. */
 export const triggerError = (status: number, error: string, details?: Record<string, string>): HttpError =>
   new HttpError(status, details ? { error, details } : { error });
 

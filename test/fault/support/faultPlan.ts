@@ -30,7 +30,7 @@ export interface PlannedFault {
 
 const apiWide = (fault: Omit<FaultSpec, 'path'>): FaultSpec[] => API_AREAS.map((path) => ({ path, ...fault }));
 
-/** Gateway-originated errors use `{ code, message }` (reference §1.6). */
+/** Gateway-originated errors use `{ code, message }`. */
 const gateway = (status: number, message: string): { code: number; message: string } => ({ code: status, message });
 
 export function planFaults(seed: string): PlannedFault[] {

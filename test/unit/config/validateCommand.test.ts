@@ -68,7 +68,7 @@ describe('jupbot validate', () => {
     expect(result.reason).toBe(`config file not found: config/nope.yaml (${repo}/config/nope.yaml), named by --config`);
   });
 
-  it('checks the strategy files and directories it is given (issue 6)', async () => {
+  it('checks the strategy files and directories it is given', async () => {
     const result = await runValidate(['strategies/sol-dca-daily.yaml']);
     expect(result.stdout).toBe('ok: config/default.yaml (mode paper)\nok: strategies/sol-dca-daily.yaml (sol-dca-daily, dca)\n');
     expect(result.exitCode).toBe(ExitCode.Ok);

@@ -5,7 +5,7 @@
  * `payout_claimed` event for our signature is the fill (recorded once, keyed by that signature).
  *
  * A position with nothing to claim (lost, empty, or already claimed — unclaimed winners are claimed
- * automatically after 24 h, reference §6.2) fails the intent as `PREDICTION_NOTHING_TO_CLAIM`, with
+ * automatically after 24 h) fails the intent as `PREDICTION_NOTHING_TO_CLAIM`, with
  * the position as the API shows it; "Market not settled yet" is "not now" and leaves it planned.
  */
 import { claimPosition, type ClaimPositionResponse, getMarket } from '../../../jupiter/prediction.js';

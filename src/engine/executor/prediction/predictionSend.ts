@@ -1,7 +1,7 @@
 /**
  * What the prediction handlers share: sending signed bytes (`POST /prediction/v1/execute` with the
  * build's `execution.context`, or the RPC when that context is gone after a restart — both are
- * documented ways to submit, reference §6.2), the lifetime of a build's blockhash, and reading the
+ * documented ways to submit), the lifetime of a build's blockhash, and reading the
  * position back to tell "refused for good" from "not now" when a build is refused.
  */
 import { VersionedTransaction } from '@solana/web3.js';

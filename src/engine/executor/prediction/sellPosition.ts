@@ -5,7 +5,7 @@
  * sign; then submit the same bytes.
  *
  * A sell transaction only opens an order: a keeper fills it afterwards (or fails it when the price
- * moved past its floor; reference §6.2). So the intent stays `sent` until history shows the keeper's
+ * moved past its floor). So the intent stays `sent` until history shows the keeper's
  * answer: `order_filled` confirms it with its fill (once: keyed by signature), `order_failed` fails it
  * (`PREDICTION_ORDER_FAILED`, nothing sold, the fee paid).
  */

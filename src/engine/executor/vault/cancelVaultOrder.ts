@@ -7,8 +7,8 @@
  *
  * Resuming after a crash: before the signature is journaled, step 1 is simply asked again (a new cancel
  * call re-crafts and supersedes the old withdrawal: nothing was signed or sent); after it, the same
- * signed withdrawal and `cancelRequestId` go to confirm-cancel again, which is retry-safe (reference
- * §4.6, §4.8). "Not yet ready to cancel" (a price order just created, a DCA order still depositing) is
+ * signed withdrawal and `cancelRequestId` go to confirm-cancel again, which Trigger documents as retry-safe.
+ * "Not yet ready to cancel" (a price order just created, a DCA order still depositing) is
  * a 400 from step 1: the intent stays planned and is tried again on a later pass, not failed.
  *
  * An adopted order (placed elsewhere) is never cancelled: the intent fails `VAULT_ORDER_ADOPTED`.

@@ -1,6 +1,6 @@
 /**
  * `renew-vault-order` reaches the journal as two rows, chained. PATCH cannot change an order's
- * `expiresAt` (reference §4.5), so a renewal withdraws the old order and deposits the replacement:
+ * `expiresAt`, so a renewal withdraws the old order and deposits the replacement:
  *
  * 1. a `cancel-vault-order` row (the intent's own id) whose params carry the replacement's
  *    `place-vault-order` params under `then`;

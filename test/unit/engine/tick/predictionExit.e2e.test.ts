@@ -1,5 +1,5 @@
 /**
- * Issue 7's end-to-end acceptance for prediction exits, through the engine's real decide loop: the
+ * Prediction exits end to end, through the engine's real decide loop: the
  * positions, markets, scores and trading-status feeds poll the simulator, the tick loop builds the
  * snapshot from them, decide() fires the strategy's rule, the prediction routes journal the intent
  * (its evidence in the `intent.planned` audit row) and the executor sells or claims on a ManualClock.

@@ -6,7 +6,8 @@
 import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
 import { createPricesFeed } from '../../../../src/engine/feeds/prices.js';
 import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
-import { intentRoutes, type AnyIntentRoute, type IntentRoute } from '../../../../src/engine/executor/intentKind.js';
+import type { Executor } from '../../../../src/engine/executor/executor.js';
+import { intentRoutes, type AnyIntentRoute, type IntentRoute, type IntentRoutes, planOf } from '../../../../src/engine/executor/intentKind.js';
 import { swapRoute } from '../../../../src/engine/executor/swap/swap.js';
 import { vaultCancelPlan } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
 import { vaultPlacePlan } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
@@ -80,14 +81,13 @@ export async function runOn<S extends TickParts>(w: World, stack: S, loaded: Rea
     db: stack.db,
     journal: stack.journal,
     audit: stack.audit,
-    executor: stack.executor,
+    executor: routed(stack.executor, intentRoutes(swapRoute, ...(options.vaultOrders ? VAULT_ROUTES : []), ...(options.routes ?? []))),
     strategies: () => loaded,
     sources: () => ({ prices: prices.state(), balances: balances.state(), vaultOrders: vaultOrderViews(stack.db) }),
     refreshBalances: () => balances.pollSoon(),
     intervalMs,
     ready: options.ready ?? reconcile.ready,
     signal: abort.signal,
-    routes: intentRoutes(swapRoute, ...(options.vaultOrders ? VAULT_ROUTES : []), ...(options.routes ?? [])),
   });
   const seen: Running<S>['seen'] = [];
   for (const name of ['tick', 'planned', 'executed', 'deferred'] as const) ticks.events.on(name, (payload) => seen.push({ name, payload }));
@@ -120,4 +120,20 @@ export async function ticks(w: World, r: Running<TickParts>, n: number, interval
 
 export function count(r: Running, name: keyof TickEvents): number {
   return r.seen.filter((e) => e.name === name).length;
+}
+
+/** The stack's executor, taking the given intent kinds (a test chooses which kinds its tick loop may journal). */
+function routed(executor: Executor, routes: IntentRoutes): Executor {
+  return {
+    events: executor.events,
+    planOf: (intent) => planOf(routes, intent),
+    handles: (kind) => routes.has(kind),
+    plan: (input) => executor.plan(input),
+    execute: (input) => executor.execute(input),
+    drive: (id) => executor.drive(id),
+    stop: () => executor.stop(),
+    get stopped() {
+      return executor.stopped;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 7's end-to-end acceptance for vault exits, through the engine's real decide loop: the feeds
+ * Vault exits end to end, through the engine's real decide loop: the feeds
  * poll the simulator, the tick loop builds the snapshot (vault orders from the mirror the order
  * syncs keep), decide() runs, routes journal the intents and the executor drives them; the
  * simulator's keeper fills orders as scripted prices cross them on a ManualClock.
