@@ -68,7 +68,7 @@ describe('jupbot program', () => {
       },
     });
     const startLine = await started;
-    expect(startLine).toMatchObject({ level: 'info', mode: 'paper', time: clock.now(), schemaVersion: 2 });
+    expect(startLine).toMatchObject({ level: 'info', mode: 'paper', time: clock.now(), schemaVersion: 3 });
     const health = await fetch(`${String(startLine['ops'])}/healthz`);
     expect(health.status).toBe(200);
     // Ready once every feed has polled once (the order feeds log in to the simulator first).

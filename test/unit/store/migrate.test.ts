@@ -9,15 +9,14 @@ import { migrate, openStore, schemaStatus } from '../../../src/store/migrate.js'
 import { defaultMigrationsDir, migrationChecksum, readMigrationFiles } from '../../../src/store/migrationFiles.js';
 import { freshStore, sha256File, tempDir, track } from './helpers.js';
 
-/** Every migration in the repository: 0001_init, 0002_strategy_state. */
-const ALL = [1, 2];
-const LATEST = 2;
+/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots. */
+const ALL = [1, 2, 3];
+const LATEST = 3;
 
 const EXPECTED_TABLES = [
   'actions',
   'fills',
   'intents',
-  'position_snapshots',
   'schema_migrations',
   'strategy_state',
   'strategy_versions',
@@ -78,7 +77,22 @@ describe('migrate with the repository migrations', () => {
     expect(rows).toEqual([
       { id: 1, name: 'init', checksum: checksum('0001_init.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 2, name: 'strategy_state', checksum: checksum('0002_strategy_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
+      { id: 3, name: 'drop_position_snapshots', checksum: checksum('0003_drop_position_snapshots.sql'), applied_at: Date.UTC(2026, 4, 1) },
     ]);
+  });
+
+  it('drops position_snapshots from a database made before 0003, keeping everything else', () => {
+    const repo = (name: string): string => readFileSync(join(defaultMigrationsDir, name), 'utf8');
+    const older = migrationsDir({ '0001_init.sql': repo('0001_init.sql'), '0002_strategy_state.sql': repo('0002_strategy_state.sql') });
+    const clock = new ManualClock(Date.UTC(2026, 4, 1));
+    const db = track(openDatabase(join(tempDir(), 'old.db')));
+    migrate(db, { clock, dir: older });
+    expect(tables(db)).toContain('position_snapshots');
+    db.prepare("INSERT INTO actions (id, at, kind, data, prev_hash, hash) VALUES (1, 1, 'a', '{}', ?, ?)").run('0'.repeat(64), 'f'.repeat(64));
+
+    expect(migrate(db, { clock })).toEqual({ applied: [3], version: 3 });
+    expect(tables(db)).toEqual(EXPECTED_TABLES);
+    expect(db.prepare('SELECT count(*) AS n FROM actions').get()).toEqual({ n: 1 });
   });
 
   it('is a no-op when run again: nothing applied, nothing written', async () => {
@@ -123,7 +137,7 @@ describe('migrate with the repository migrations', () => {
     expect(error.databaseVersion).toBe(9999);
     expect(error.codeVersion).toBe(LATEST);
     expect(error.message).toMatch(/9999/);
-    expect(error.message).toMatch(/\(2\)/);
+    expect(error.message).toContain(`(${LATEST})`);
     expect(sha256File(file)).toBe(fileHash);
 
     // Also on an open connection: no statement changed anything.
@@ -132,7 +146,7 @@ describe('migrate with the repository migrations', () => {
     expect(() => migrate(again, { clock })).toThrow(SchemaTooNewError);
     expect(() => schemaStatus(again)).toThrow(SchemaTooNewError);
     expect(totalChanges(again)).toBe(changes);
-    expect(again.prepare('SELECT id FROM schema_migrations ORDER BY id').all()).toEqual([{ id: 1 }, { id: 2 }, { id: 9999 }]);
+    expect(again.prepare('SELECT id FROM schema_migrations ORDER BY id').all()).toEqual([...ALL.map((id) => ({ id })), { id: 9999 }]);
   });
 
   it('reports where a database stands without writing', () => {

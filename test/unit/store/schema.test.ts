@@ -178,19 +178,6 @@ describe('other tables', () => {
     insert('0.00001234');
     expect(() => insert('1.234e-5')).toThrow(/CHECK constraint failed/);
   });
-
-  it('keeps prediction money as micro-USD integers, P&L signed', () => {
-    const db = schema();
-    const insert = (pnl: string): void => {
-      db.prepare(
-        `INSERT INTO position_snapshots (position_pubkey, market_id, is_yes, contracts_micro, pnl_micro_usd, raw, at)
-         VALUES ('p', 'm', 1, '2000000', ?, '{}', 1)`,
-      ).run(pnl);
-    };
-    insert('-150000');
-    insert('0');
-    expect(() => insert('-1.5')).toThrow(/CHECK constraint failed/);
-  });
 });
 
 describe('actions', () => {
