@@ -363,12 +363,12 @@ const cases: Case[] = [
   },
 ];
 
-function intercept(c: Case, status: number, reply: unknown): void {
+function intercept(c: Case, status: number, reply: unknown): nock.Scope {
   const scope = c.jwt ? withJwt() : keyOnly();
   const body = c.body ? (JSON.parse(JSON.stringify(c.body)) as nock.DataMatcherMap) : undefined; // drops undefined fields, like the wire
   const interceptor =
     c.method === 'get' ? scope.get(c.path) : c.method === 'patch' ? scope.patch(c.path, body) : body ? scope.post(c.path, body) : scope.post(c.path, (b) => b === '' || b === undefined || Object.keys(b as object).length === 0);
-  (c.query ? interceptor.query(c.query) : interceptor).reply(status, reply as nock.Body, { 'x-api-gateway-request-id': `rid-${status}` });
+  return (c.query ? interceptor.query(c.query) : interceptor).reply(status, reply as nock.Body, { 'x-api-gateway-request-id': `rid-${status}` });
 }
 
 describe.each(cases)('trigger $name', (c) => {
@@ -421,10 +421,15 @@ describe('trigger specifics', () => {
     expect(t.client.limiter('main').window.count(t.clock.monotonic())).toBe(0);
   });
 
-  it('no trailing slashes on any route', async () => {
+  it('sends every route exactly as documented, none with a trailing slash', async () => {
     const t = testClient();
-    withJwt().post(`${T}/orders/dca`).reply(200, { id: 'x', txSignature: 'y' });
-    await trigger.createDcaOrder(t.authed, dcaBody);
+    const sent: string[] = [];
+    for (const c of cases) {
+      intercept(c, c.status ?? 200, c.reply).on('request', (req: { path: string }) => sent.push(req.path.split('?')[0] ?? ''));
+      await c.call(t);
+    }
+    expect(sent).toEqual(cases.map((c) => c.path));
+    expect(sent.filter((path) => path.endsWith('/'))).toEqual([]);
   });
 
   it('history helpers page through offsets', async () => {

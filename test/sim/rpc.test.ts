@@ -72,6 +72,9 @@ describe('solana rpc subset', () => {
     expect(info.tokenAmount).toMatchObject({ amount: '12345678', uiAmountString: '12.345678' });
     expect((await rpc('getBalance', ['bad'])).error.code).toBe(-32602);
     expect((await rpc('nope')).error.code).toBe(-32601);
-    expect(SOL).toBeTruthy();
+    // SOL is not a token account: the owner holds USDC only, and a SOL mint filter finds nothing.
+    const sol = await connection.getParsedTokenAccountsByOwner(owner.publicKey, { mint: new (await import('@solana/web3.js')).PublicKey(SOL) });
+    expect(sol.value).toEqual([]);
+    expect(await connection.getBalance(owner.publicKey)).toBe(0);
   });
 });
