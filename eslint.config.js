@@ -48,10 +48,7 @@ export default tseslint.config(
     // decide() functions are pure: no network, no signing, no database, no clock.
     files: ['src/strategies/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['**/jupiter/**', '**/solana/**', '**/store/**', '**/engine/**', 'node:fs', 'node:net', 'node:http'] },
-      ],
+      'no-restricted-imports': ['error', { patterns: ['**/jupiter/**', '**/solana/**', '**/store/**', '**/engine/**', 'node:fs', 'node:net', 'node:http'] }],
     },
   },
   {

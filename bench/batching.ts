@@ -57,8 +57,13 @@ client.close();
 server.close();
 
 const expected = Math.ceil(N / 100);
-console.log(`prices for ${N} mints: ${searchCalls.length} search calls (expected exactly ${expected}), largest batch ${Math.max(...searchCalls.map((c) => c.ids))} mints, ${priceMap.size} prices back, ${(t1 - t0).toFixed(0)} ms`);
-console.log(`scores for ${N} events: ${scoreCalls.length} score calls (expected exactly ${expected}), largest batch ${Math.max(...scoreCalls.map((c) => c.ids))} ids, ${scores.data.length} scores back`);
-const pass = searchCalls.length === expected && priceMap.size === N && scoreCalls.length === expected && scores.data.length === N && calls.every((c) => c.ids <= 100);
+console.log(
+  `prices for ${N} mints: ${searchCalls.length} search calls (expected exactly ${expected}), largest batch ${Math.max(...searchCalls.map((c) => c.ids))} mints, ${priceMap.size} prices back, ${(t1 - t0).toFixed(0)} ms`,
+);
+console.log(
+  `scores for ${N} events: ${scoreCalls.length} score calls (expected exactly ${expected}), largest batch ${Math.max(...scoreCalls.map((c) => c.ids))} ids, ${scores.data.length} scores back`,
+);
+const pass =
+  searchCalls.length === expected && priceMap.size === N && scoreCalls.length === expected && scores.data.length === N && calls.every((c) => c.ids <= 100);
 console.log(pass ? 'PASS' : 'FAIL');
 process.exitCode = pass ? 0 : 1;

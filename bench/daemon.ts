@@ -53,7 +53,9 @@ async function serve(extraTokens: number): Promise<void> {
 }
 
 async function startSimulator(extraTokens: number): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', String(extraTokens)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', String(extraTokens)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
@@ -85,7 +87,7 @@ function countingFetch(original: typeof globalThis.fetch): { fetch: typeof globa
   };
   const idle = async (): Promise<void> => {
     // Quiet for a few loop turns in a row: whatever an answer set off has started its next call, or is done.
-    for (let quiet = 0; quiet < 4; ) {
+    for (let quiet = 0; quiet < 4;) {
       if (inFlight > 0) {
         quiet = 0;
         await new Promise<void>((resolve) => waiters.push(resolve));
@@ -108,15 +110,27 @@ function strategyFiles(count: number, sellable: readonly string[]): { name: stri
     if (slot < 16) {
       // Exits far from the price: armed, then holding all day.
       const exit = i % 2 === 0 ? 'stop_loss:\n  at: "-80%"\n' : 'trailing_stop:\n  distance: "70%"\n';
-      return { name, kind: 'local exits', text: `name: ${name}\nkind: price-order\nsell: ${mint}\nreceive: USDC\namount: "1%"\nexecution: local\ntake_profit:\n  - at: "+300%"\n    sell: "100%"\n${exit}` };
+      return {
+        name,
+        kind: 'local exits',
+        text: `name: ${name}\nkind: price-order\nsell: ${mint}\nreceive: USDC\namount: "1%"\nexecution: local\ntake_profit:\n  - at: "+300%"\n    sell: "100%"\n${exit}`,
+      };
     }
     if (slot < 18) {
-      return { name, kind: 'vault exits', text: `name: ${name}\nkind: price-order\nsell: ${mint}\nreceive: USDC\namount: "2%"\nexecution: vault\ntake_profit:\n  - at: "+300%"\n    sell: "100%"\nstop_loss:\n  at: "-80%"\nexpires_after: 7d\n` };
+      return {
+        name,
+        kind: 'vault exits',
+        text: `name: ${name}\nkind: price-order\nsell: ${mint}\nreceive: USDC\namount: "2%"\nexecution: vault\ntake_profit:\n  - at: "+300%"\n    sell: "100%"\nstop_loss:\n  at: "-80%"\nexpires_after: 7d\n`,
+      };
     }
     // One DCA run a day each, spread over the day's hours and minutes.
     const cron = `${(i * 7) % 60} ${i % 24} * * *`;
     const buy = mint === USDC ? SOL : mint;
-    return { name, kind: 'dca swaps', text: `name: ${name}\nkind: dca\nbuy: ${buy}\npay_with: USDC\namount: "5"\nexecution: swap\nschedule:\n  cron: "${cron}"\n  timezone: UTC\n` };
+    return {
+      name,
+      kind: 'dca swaps',
+      text: `name: ${name}\nkind: dca\nbuy: ${buy}\npay_with: USDC\namount: "5"\nexecution: swap\nschedule:\n  cron: "${cron}"\n  timezone: UTC\n`,
+    };
   });
 }
 
@@ -158,7 +172,17 @@ const ROW_HEADER = ' hour   rss MB  heap MB  ext MB  cpu ms/step  cpu ms/tick  c
 /** One line of the hourly table, printed as it is measured so a partial run still reports. */
 function printRow(s: Sample | undefined, realMs = 0): void {
   if (!s) return;
-  const cols = [s.hour.toString().padStart(5), mb(s.rss).padStart(8), mb(s.heap).padStart(8), mb(s.external).padStart(7), s.stepCpuMs.toFixed(2).padStart(12), s.tickCpuMs.toFixed(2).padStart(12), String(s.calls).padStart(6), String(s.search).padStart(7), (realMs / 1000).toFixed(0).padStart(7)];
+  const cols = [
+    s.hour.toString().padStart(5),
+    mb(s.rss).padStart(8),
+    mb(s.heap).padStart(8),
+    mb(s.external).padStart(7),
+    s.stepCpuMs.toFixed(2).padStart(12),
+    s.tickCpuMs.toFixed(2).padStart(12),
+    String(s.calls).padStart(6),
+    String(s.search).padStart(7),
+    (realMs / 1000).toFixed(0).padStart(7),
+  ];
   console.log(cols.join(' '));
 }
 
@@ -222,7 +246,10 @@ async function main(): Promise<void> {
     const logged = { lines: 0, byMsg: new Map<string, number>() };
     const destination = new Writable({
       write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString().split('\n').filter((l) => l !== '')) {
+        for (const line of chunk
+          .toString()
+          .split('\n')
+          .filter((l) => l !== '')) {
           logged.lines++;
           const { level, msg } = JSON.parse(line) as { level?: string; msg?: string };
           const key = `${level ?? '?'}: ${(msg ?? '').slice(0, 140)}`;
@@ -260,10 +287,14 @@ async function main(): Promise<void> {
     await settle();
     const startupMs = performance.now() - startT;
     const startupCalls = new Map(counter.calls);
-    console.log(`daemon bench: ${strategyCount} strategies (${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}) over ${mints.length} mints, ${hours} simulated h in ${STEP_MS / 1000} s steps`);
+    console.log(
+      `daemon bench: ${strategyCount} strategies (${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}) over ${mints.length} mints, ${hours} simulated h in ${STEP_MS / 1000} s steps`,
+    );
     console.log(`node ${process.version}, ${gc ? 'GC before each memory sample' : 'no --expose-gc: memory samples without a GC first'}`);
     console.log(`before start: rss ${mb(baseline.rss)} MB, heap ${mb(baseline.heapUsed)} MB (node and the imported modules, plus tsx when run through it)`);
-    console.log(`startup: ${startupMs.toFixed(0)} ms real, ${daemon.engine.strategies.active.size} strategies active, calls: ${[...startupCalls].map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    console.log(
+      `startup: ${startupMs.toFixed(0)} ms real, ${daemon.engine.strategies.active.size} strategies active, calls: ${[...startupCalls].map(([r, n]) => `${r} ${n}`).join(', ')}`,
+    );
 
     let scans = 0;
     daemon.engine.strategies.events.on('polled', () => scans++);
@@ -382,17 +413,26 @@ async function main(): Promise<void> {
     for (const n of polls) perPoll.set(n, (perPoll.get(n) ?? 0) + 1);
     const simHours = totalSteps / stepsPerHour;
     console.log('');
-    console.log(`price polls: ${polls.length} after the first (${priceFailures} failed), ${lastPriceCount} prices each; search calls per poll: ${[...perPoll].map(([n, c]) => `${n} calls × ${c} polls`).join(', ')} (target: ${Math.ceil(lastPriceCount / 100)}, ≤ 100 mints a call)`);
+    console.log(
+      `price polls: ${polls.length} after the first (${priceFailures} failed), ${lastPriceCount} prices each; search calls per poll: ${[...perPoll].map(([n, c]) => `${n} calls × ${c} polls`).join(', ')} (target: ${Math.ceil(lastPriceCount / 100)}, ≤ 100 mints a call)`,
+    );
     console.log(`calls by route over ${simHours} h after startup (per 10 s step):`);
     const steps = totalSteps;
-    for (const [route, n] of [...steadyCalls].sort((a, b) => b[1] - a[1])) console.log(`  ${route.padEnd(36)} ${String(n).padStart(7)}  (${(n / steps).toFixed(2)})`);
+    for (const [route, n] of [...steadyCalls].sort((a, b) => b[1] - a[1]))
+      console.log(`  ${route.padEnd(36)} ${String(n).padStart(7)}  (${(n / steps).toFixed(2)})`);
     const sortedStep = [...stepCpu].sort((a, b) => a - b);
     const sortedTick = [...tickCpu].sort((a, b) => a - b);
     const sortedWall = [...tickWall].sort((a, b) => a - b);
     const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
-    console.log(`cpu ms per 10 s step (all daemon work): mean ${mean(stepCpu).toFixed(2)}, p50 ${percentile(sortedStep, 0.5).toFixed(2)}, p99 ${percentile(sortedStep, 0.99).toFixed(2)}, max ${percentile(sortedStep, 1).toFixed(2)}`);
-    console.log(`cpu ms per tick (decide loop, ${strategyCount} strategies): mean ${mean(tickCpu).toFixed(2)}, p50 ${percentile(sortedTick, 0.5).toFixed(2)}, p99 ${percentile(sortedTick, 0.99).toFixed(2)}, max ${percentile(sortedTick, 1).toFixed(2)}; wall p50 ${percentile(sortedWall, 0.5).toFixed(2)} ms`);
-    console.log(`ticks: ${tickSummary.ticks} (${tickSummary.skipped} skipped), ${tickSummary.intents} intents, ${tickSummary.holds} holds; status: planned ${status.planned}, deferred ${JSON.stringify(status.deferred)}, blocked ${status.blocked ?? 'no'}`);
+    console.log(
+      `cpu ms per 10 s step (all daemon work): mean ${mean(stepCpu).toFixed(2)}, p50 ${percentile(sortedStep, 0.5).toFixed(2)}, p99 ${percentile(sortedStep, 0.99).toFixed(2)}, max ${percentile(sortedStep, 1).toFixed(2)}`,
+    );
+    console.log(
+      `cpu ms per tick (decide loop, ${strategyCount} strategies): mean ${mean(tickCpu).toFixed(2)}, p50 ${percentile(sortedTick, 0.5).toFixed(2)}, p99 ${percentile(sortedTick, 0.99).toFixed(2)}, max ${percentile(sortedTick, 1).toFixed(2)}; wall p50 ${percentile(sortedWall, 0.5).toFixed(2)} ms`,
+    );
+    console.log(
+      `ticks: ${tickSummary.ticks} (${tickSummary.skipped} skipped), ${tickSummary.intents} intents, ${tickSummary.holds} holds; status: planned ${status.planned}, deferred ${JSON.stringify(status.deferred)}, blocked ${status.blocked ?? 'no'}`,
+    );
     const half = samples.filter((s) => s.hour >= simHours / 2);
     const last = samples[samples.length - 1];
     const rssSlope = slope(half.map((s) => [s.hour, s.rss / 1024 / 1024]));

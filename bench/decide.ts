@@ -34,7 +34,15 @@ const outcomes = await loadStrategyFiles(
 const strategies = outcomes.map((o) => o.strategy).filter((s): s is LoadedStrategy => s !== undefined);
 if (strategies.length !== COUNT) throw new Error(`only ${strategies.length} strategies loaded`);
 
-const positions: PositionView[] = Array.from({ length: 40 }, (_, i) => ({ pubkey: `pos${i}`, marketId: `M-${i % 20}`, isYes: i % 2 === 0, contractsMicro: 10_000_000n, sellPriceMicroUsd: 550_000n, claimable: false, claimed: false }));
+const positions: PositionView[] = Array.from({ length: 40 }, (_, i) => ({
+  pubkey: `pos${i}`,
+  marketId: `M-${i % 20}`,
+  isYes: i % 2 === 0,
+  contractsMicro: 10_000_000n,
+  sellPriceMicroUsd: 550_000n,
+  claimable: false,
+  claimed: false,
+}));
 const snapshot: Snapshot = {
   prices: new Map([
     [SOL_MINT, { usd: parseFixed('151.25') ?? 0n, at: now - 5_000 }],
@@ -46,7 +54,12 @@ const snapshot: Snapshot = {
   ]),
   vaultOrders: new Map(),
   positions,
-  markets: new Map(Array.from({ length: 20 }, (_, i) => [`M-${i}`, { marketId: `M-${i}`, eventId: `E-${i}`, status: 'open' as const, closeTime: now + 3_600_000, result: null }])),
+  markets: new Map(
+    Array.from({ length: 20 }, (_, i) => [
+      `M-${i}`,
+      { marketId: `M-${i}`, eventId: `E-${i}`, status: 'open' as const, closeTime: now + 3_600_000, result: null },
+    ]),
+  ),
   scores: new Map(Array.from({ length: 20 }, (_, i) => [`E-${i}`, { eventId: `E-${i}`, home: 50 + i, away: 55, period: 3, elapsedMs: 600_000, live: true }])),
   tradingActive: true,
   priceImpactBps: new Map(),
@@ -80,7 +93,9 @@ times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)] ?? Number.NaN;
 const best = times[0] ?? Number.NaN;
 console.log(`decide: ${COUNT} strategies x ${ROUNDS} rounds against one snapshot`);
-console.log(`  ${median.toFixed(2)} µs per strategy (median round), best ${best.toFixed(2)} µs; target <= ${TARGET_US} µs: ${median <= TARGET_US ? 'met' : 'MISSED'}`);
+console.log(
+  `  ${median.toFixed(2)} µs per strategy (median round), best ${best.toFixed(2)} µs; target <= ${TARGET_US} µs: ${median <= TARGET_US ? 'met' : 'MISSED'}`,
+);
 console.log(`  (${intents / (ROUNDS + 5)} intents per round)`);
 for (const kind of ['price-order', 'dca', 'prediction-exit']) console.log(`  ${kind}: ${perKind(kind).toFixed(2)} µs per strategy (best round)`);
 console.log('  the median moves with machine load (other processes); the best round is what decide() itself costs');

@@ -90,7 +90,15 @@ let failed = 0;
 async function worker(): Promise<void> {
   while (performance.now() < deadline && !stop.signal.aborted) {
     try {
-      await client.request({ method: 'GET', path: '/tokens/v2/search', route: '/tokens/v2/search', query: { query: 'SOL' }, schema: z.array(z.unknown()), priority: Priority.PollMarket, signal: stop.signal });
+      await client.request({
+        method: 'GET',
+        path: '/tokens/v2/search',
+        route: '/tokens/v2/search',
+        query: { query: 'SOL' },
+        schema: z.array(z.unknown()),
+        priority: Priority.PollMarket,
+        signal: stop.signal,
+      });
       const at = performance.now();
       if (at <= deadline) ok++;
       if (at <= deadline && at > deadline - WINDOW_MS) okLastWindow++;
@@ -100,7 +108,9 @@ async function worker(): Promise<void> {
   }
 }
 
-console.log(`ratelimit bench: ${durationS} s of saturated load (${WORKERS} workers) at a quota of ${perMinute} requests / 60 s on 127.0.0.1:${port}, answers after 0-${MAX_LATENCY_MS} ms`);
+console.log(
+  `ratelimit bench: ${durationS} s of saturated load (${WORKERS} workers) at a quota of ${perMinute} requests / 60 s on 127.0.0.1:${port}, answers after 0-${MAX_LATENCY_MS} ms`,
+);
 const timer = setTimeout(() => stop.abort(), durationS * 1000);
 await Promise.all(Array.from({ length: WORKERS }, () => worker()));
 clearTimeout(timer);

@@ -75,7 +75,9 @@ async function main(): Promise<void> {
     const rps = done / elapsed;
     const p50 = latencies[Math.floor(latencies.length / 2)] ?? 0;
     const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0;
-    console.log(`${name.padEnd(34)} ${rps.toFixed(0).padStart(6)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  (${done} ok, ${failed} failed, ${concurrency} concurrent)`);
+    console.log(
+      `${name.padEnd(34)} ${rps.toFixed(0).padStart(6)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  (${done} ok, ${failed} failed, ${concurrency} concurrent)`,
+    );
     return rps;
   }
 

@@ -184,12 +184,24 @@ try {
 
   const normal = onePerTransaction(dir, 'NORMAL', 20_000, 5);
   report('NORMAL', 20_000, normal);
-  for (const line of batchAndVerify(dir, 'NORMAL', Array.from({ length: 1000 }, (_, i) => action(i)), 100)) console.log(line);
+  for (const line of batchAndVerify(
+    dir,
+    'NORMAL',
+    Array.from({ length: 1000 }, (_, i) => action(i)),
+    100,
+  ))
+    console.log(line);
 
   const full = onePerTransaction(dir, 'FULL', 2_000, 3);
   console.log();
   report('FULL', 2_000, full);
-  for (const line of batchAndVerify(dir, 'FULL', Array.from({ length: 1000 }, (_, i) => action(i)), 20)) console.log(line);
+  for (const line of batchAndVerify(
+    dir,
+    'FULL',
+    Array.from({ length: 1000 }, (_, i) => action(i)),
+    20,
+  ))
+    console.log(line);
 
   const best = Math.max(...normal.append);
   console.log(

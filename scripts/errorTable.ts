@@ -29,7 +29,10 @@ export function renderErrorTable(): string {
     byArea.set(spec.area, list);
   }
   const sections = [...byArea].map(([area, rows]) => {
-    const lines = rows.map(([code, spec]) => `| \`${code}\` | ${spec.meaning.replaceAll('|', '\\|')} | ${spec.retry}${spec.retryRule ? ', the rule decides again' : ''} | ${spec.exit ?? ''} |`);
+    const lines = rows.map(
+      ([code, spec]) =>
+        `| \`${code}\` | ${spec.meaning.replaceAll('|', '\\|')} | ${spec.retry}${spec.retryRule ? ', the rule decides again' : ''} | ${spec.exit ?? ''} |`,
+    );
     return [`### ${AREAS[area]}`, '', '| code | meaning | retried | exit |', '| --- | --- | --- | --- |', ...lines].join('\n');
   });
   return sections.join('\n\n');

@@ -90,16 +90,14 @@ const NOTIFY_GRACE_MS = 5_000;
 
 /** The first line an operator reads: which mode, which wallet, which network, unmistakably. */
 function startLine(config: Config, wallet: string, simulator: { url: string } | null): string {
-  if (config.mode === 'paper') return `jupbot started in PAPER mode: paper wallet ${wallet}, simulated Jupiter and Solana at ${simulator?.url ?? '?'}; no real funds, nothing leaves this machine`;
+  if (config.mode === 'paper')
+    return `jupbot started in PAPER mode: paper wallet ${wallet}, simulated Jupiter and Solana at ${simulator?.url ?? '?'}; no real funds, nothing leaves this machine`;
   const host = (url: string): string => new URL(url).host;
   return `jupbot started in LIVE mode: trading real funds from wallet ${wallet} on Solana via ${host(config.rpc.url)} and Jupiter at ${host(config.api.base_url)} (config ${config.source.file})`;
 }
 
 /** Paper mode's world: the embedded simulator on loopback, on the daemon's own clock. */
-async function startPaperWorld(
-  config: Config,
-  clock: Clock,
-): Promise<{ url: string; seed: string; fund(wallet: string): void; close(): Promise<void> }> {
+async function startPaperWorld(config: Config, clock: Clock): Promise<{ url: string; seed: string; fund(wallet: string): void; close(): Promise<void> }> {
   const seed = config.sim.seed ?? createRandom().seed;
   const sim = createSimulator({ clock, seed });
   const server = await sim.listen(config.sim.port ?? 0, '127.0.0.1', { catchUpEveryMs: 1000 });
@@ -221,10 +219,16 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       wallet: running.wallet,
     },
   });
-  log.info({ mode: config.mode, wallet: running.wallet, database: file, ops: ops.url, schemaVersion: store.version, simulator, config: config.source.file }, startLine(config, running.wallet, simulator));
+  log.info(
+    { mode: config.mode, wallet: running.wallet, database: file, ops: ops.url, schemaVersion: store.version, simulator, config: config.source.file },
+    startLine(config, running.wallet, simulator),
+  );
   notifier.notify({ type: 'lifecycle', action: 'started', detail: `${config.mode} mode, wallet ${running.wallet}` });
   if (!isLoopbackHost(config.http.listen.host)) {
-    log.warn({ listen: `${config.http.listen.host}:${config.http.listen.port}` }, `ops endpoints listen on ${ops.url}, beyond this machine (http.allow_remote): /status and /metrics have no authentication`);
+    log.warn(
+      { listen: `${config.http.listen.host}:${config.http.listen.port}` },
+      `ops endpoints listen on ${ops.url}, beyond this machine (http.allow_remote): /status and /metrics have no authentication`,
+    );
   }
 
   let resolveDone!: () => void;

@@ -30,14 +30,24 @@ export interface ErrorSpec<A extends Area = Area> {
 
 export type Area = 'config' | 'store' | 'wallet' | 'jupiter' | 'session' | 'rpc' | 'executor' | 'guard';
 
-const spec = <A extends Area>(area: A, retry: Retry, meaning: string, exit?: ExitCode): ErrorSpec<A> => ({ area, meaning, retry, ...(exit === undefined ? {} : { exit }) });
+const spec = <A extends Area>(area: A, retry: Retry, meaning: string, exit?: ExitCode): ErrorSpec<A> => ({
+  area,
+  meaning,
+  retry,
+  ...(exit === undefined ? {} : { exit }),
+});
 const guard = (meaning: string): ErrorSpec<'guard'> => spec('guard', 'never', meaning);
 /** A final failure after which the rule may decide again. */
 const again = <A extends Area>(s: ErrorSpec<A>): ErrorSpec<A> => ({ ...s, retryRule: true });
 
 export const ERROR_CATALOGUE = {
   // Configuration.
-  CONFIG_INVALID: spec('config', 'operator', 'the file has problems; the error carries `diagnostics` (`{ file, line, col, message, path }`), printed as `file:line:col: message`', ExitCode.InvalidInput),
+  CONFIG_INVALID: spec(
+    'config',
+    'operator',
+    'the file has problems; the error carries `diagnostics` (`{ file, line, col, message, path }`), printed as `file:line:col: message`',
+    ExitCode.InvalidInput,
+  ),
   CONFIG_NOT_FOUND: spec('config', 'operator', 'the config file does not exist', ExitCode.NotFound),
   CONFIG_UNREADABLE: spec('config', 'operator', 'the config file exists but cannot be read (a directory, no permission)', ExitCode.NotFound),
 
@@ -53,13 +63,36 @@ export const ERROR_CATALOGUE = {
   STORE_ACTION_SECRET: spec('store', 'never', "an audit action's data carries a secret-named field: refused, nothing written"),
   STORE_INTENT_UNKNOWN: spec('store', 'never', 'the journal has no intent with that id'),
   STORE_INTENT_TRANSITION: spec('store', 'never', "an intent state change the journal's state machine refuses (docs/audit.md)"),
-  STORE_SIGNATURE_TAKEN: spec('store', 'automatic', "an intent's signed transaction is byte-identical to another intent's: not recorded, signed again on the next pass"),
+  STORE_SIGNATURE_TAKEN: spec(
+    'store',
+    'automatic',
+    "an intent's signed transaction is byte-identical to another intent's: not recorded, signed again on the next pass",
+  ),
   STORE_INTENT_ROW_INVALID: spec('store', 'operator', 'an `intents` row does not parse (damaged, or written by a newer jupbot)'),
-  STORE_ROW_INVALID: spec('store', 'operator', 'a row of another table does not parse (damaged, hand-edited, or written by a newer jupbot); the query is named'),
-  STORE_LOCKED: spec('store', 'operator', "another jupbot process holds the data directory's lock (`jupbot.lock`, its pid in the message)", ExitCode.AlreadyRunning),
-  STORE_READ_ONLY: spec('store', 'operator', "the data directory or database file cannot be written (read-only mount, permissions): make it writable by the daemon's user", ExitCode.StoreUnusable),
+  STORE_ROW_INVALID: spec(
+    'store',
+    'operator',
+    'a row of another table does not parse (damaged, hand-edited, or written by a newer jupbot); the query is named',
+  ),
+  STORE_LOCKED: spec(
+    'store',
+    'operator',
+    "another jupbot process holds the data directory's lock (`jupbot.lock`, its pid in the message)",
+    ExitCode.AlreadyRunning,
+  ),
+  STORE_READ_ONLY: spec(
+    'store',
+    'operator',
+    "the data directory or database file cannot be written (read-only mount, permissions): make it writable by the daemon's user",
+    ExitCode.StoreUnusable,
+  ),
   STORE_NOT_A_DIRECTORY: spec('store', 'operator', '`data_dir` names a file, not a directory', ExitCode.StoreUnusable),
-  STORE_BUSY: spec('store', 'operator', "another connection held the database's write lock past the busy timeout: stop it and start again", ExitCode.StoreUnusable),
+  STORE_BUSY: spec(
+    'store',
+    'operator',
+    "another connection held the database's write lock past the busy timeout: stop it and start again",
+    ExitCode.StoreUnusable,
+  ),
 
   // The key.
   WALLET_FILE_INSECURE: spec('wallet', 'operator', 'the key file is readable by group or others; `chmod 600` it', ExitCode.InvalidInput),
@@ -83,7 +116,11 @@ export const ERROR_CATALOGUE = {
   JUPITER_CLIENT_CLOSED: spec('jupiter', 'never', 'the client was closed while the request waited'),
   JUPITER_MALFORMED_RESPONSE: spec('jupiter', 'automatic', 'the body is not valid JSON'),
   JUPITER_UNEXPECTED_RESPONSE: spec('jupiter', 'automatic', 'the body does not match the documented schema'),
-  JUPITER_LEGACY_BASE_URL: spec('jupiter', 'operator', '(a warning at start) `api.base_url` ends with the legacy Ultra v1 path; the API root and Swap V2 are used instead'),
+  JUPITER_LEGACY_BASE_URL: spec(
+    'jupiter',
+    'operator',
+    '(a warning at start) `api.base_url` ends with the legacy Ultra v1 path; the API root and Swap V2 are used instead',
+  ),
   JUPITER_BASE_URL_PATH: spec('jupiter', 'operator', '(a warning at start) `api.base_url` carries a path; it is stripped and the API root is used'),
   JUPITER_INVALID_PARAMS: spec('jupiter', 'never', 'our parameters failed validation; nothing was sent'),
   SWAP_ORDER_INSUFFICIENT_FUNDS: spec('jupiter', 'automatic', 'swap order: the taker lacks the input amount (errorCode 1)'),
@@ -91,8 +128,16 @@ export const ERROR_CATALOGUE = {
   SWAP_ORDER_BELOW_GASLESS_MINIMUM: spec('jupiter', 'automatic', 'swap order: too small for a gasless swap (aggregator errorCode 3)'),
   SWAP_ORDER_MISSING_TOKEN_ACCOUNT: spec('jupiter', 'automatic', 'swap order: missing associated token account (jupiterz errorCode 2)'),
   SWAP_ORDER_RFQ_UNBUILDABLE: spec('jupiter', 'automatic', 'swap order: the RFQ quote could not be built (jupiterz errorCode 3)'),
-  SWAP_ORDER_UNBUILDABLE: spec('jupiter', 'automatic', 'swap order: a price but no transaction, for an `errorCode` not documented (never read from the message text)'),
-  SWAP_EXECUTE_FAILED: spec('jupiter', 'automatic', 'swap execute: `Failed` or a 400 with a `code` (below 0: Jupiter or landing; above 0: an on-chain program error); the signature decides'),
+  SWAP_ORDER_UNBUILDABLE: spec(
+    'jupiter',
+    'automatic',
+    'swap order: a price but no transaction, for an `errorCode` not documented (never read from the message text)',
+  ),
+  SWAP_EXECUTE_FAILED: spec(
+    'jupiter',
+    'automatic',
+    'swap execute: `Failed` or a 400 with a `code` (below 0: Jupiter or landing; above 0: an on-chain program error); the signature decides',
+  ),
   TRIGGER_UNAUTHORIZED: spec('jupiter', 'automatic', 'Trigger: the JWT is missing or expired (`{"error":"Unauthorized"}`): the session logs in again'),
   TRIGGER_CHALLENGE_REJECTED: spec('jupiter', 'automatic', 'Trigger: auth verify answered 400 ("Challenge not found", also a bad signature) or 401'),
   TRIGGER_VALIDATION_FAILED: spec('jupiter', 'never', 'Trigger: "Request validation failed", per-field reasons in details'),
@@ -108,7 +153,11 @@ export const ERROR_CATALOGUE = {
 
   // The Trigger V2 login.
   TRIGGER_LOGIN_REJECTED: spec('session', 'operator', '`/auth/verify` refused the signature (400 or 401); the session backs off'),
-  TRIGGER_LOGIN_FAILED: spec('session', 'automatic', 'the login failed otherwise (network, 5xx, an unexpected challenge, a guard refusal); tried again with backoff'),
+  TRIGGER_LOGIN_FAILED: spec(
+    'session',
+    'automatic',
+    'the login failed otherwise (network, 5xx, an unexpected challenge, a guard refusal); tried again with backoff',
+  ),
   TRIGGER_LOGIN_BACKOFF: spec('session', 'automatic', 'a recent login failed; the next attempt is at `nextAttemptAt`, vault intents wait'),
 
   // The Solana node.
@@ -120,38 +169,99 @@ export const ERROR_CATALOGUE = {
   RPC_MALFORMED_RESPONSE: spec('rpc', 'automatic', "the node's answer is not the JSON-RPC shape expected"),
 
   // The executor: why an intent failed, waits, or was not sent this time.
-  GUARD_REFUSED: spec('executor', 'never', 'the guard refused to sign (the `guard.refused` action has the `reason`, listed below); a refusal about the moment is tried again', ExitCode.GuardRefused),
-  PARAMS_INVALID: spec('executor', 'never', 'the intent\'s stored params do not parse for its kind, or the API client refused them before sending: nothing sent'),
+  GUARD_REFUSED: spec(
+    'executor',
+    'never',
+    'the guard refused to sign (the `guard.refused` action has the `reason`, listed below); a refusal about the moment is tried again',
+    ExitCode.GuardRefused,
+  ),
+  PARAMS_INVALID: spec(
+    'executor',
+    'never',
+    "the intent's stored params do not parse for its kind, or the API client refused them before sending: nothing sent",
+  ),
   RISK_PRICE_IMPACT: spec('executor', 'never', "the quote's price impact exceeds the intent's `maxPriceImpactBps`"),
   RISK_PRICE_IMPACT_UNKNOWN: spec('executor', 'never', 'the intent limits price impact but the quote reports none'),
   RISK_MIN_SELL_PRICE: spec('executor', 'never', "a prediction sell's build may fill below the strategy's minimum sell price: nothing signed"),
   RISK_MIN_SELL_PRICE_UNKNOWN: spec('executor', 'never', 'the strategy limits the sell price but the sell build states no floor: nothing signed'),
   QUOTE_MISMATCH: spec('executor', 'never', "the quote is not for the intent's mints or amount"),
-  QUOTE_UNBUILDABLE: again(spec('executor', 'never', '`/order` had a price but no transaction (funds, gas, gasless minimum); the `SWAP_ORDER_*` code is in `data`')),
+  QUOTE_UNBUILDABLE: again(
+    spec('executor', 'never', '`/order` had a price but no transaction (funds, gas, gasless minimum); the `SWAP_ORDER_*` code is in `data`'),
+  ),
   LANDED_FAILED: again(spec('executor', 'never', 'landed and failed on chain (e.g. 6001 slippage); fees were paid')),
   ATTEMPTS_EXHAUSTED: again(spec('executor', 'never', 'every allowed attempt expired without landing')),
   STALE_INTENT: again(spec('executor', 'never', '(cancelled) planned too long ago to act on')),
-  NO_HANDLER: spec('executor', 'operator', "(`intent.deferred`) no handler executes the intent's kind in this setup (e.g. vault orders without a Trigger login): recorded once, never journaled"),
-  EXECUTOR_ERROR: spec('executor', 'automatic', '(`intent.error`) an unexpected error while preparing or sending; the intent stays where it was and the next pass tries again'),
+  NO_HANDLER: spec(
+    'executor',
+    'operator',
+    "(`intent.deferred`) no handler executes the intent's kind in this setup (e.g. vault orders without a Trigger login): recorded once, never journaled",
+  ),
+  EXECUTOR_ERROR: spec(
+    'executor',
+    'automatic',
+    '(`intent.error`) an unexpected error while preparing or sending; the intent stays where it was and the next pass tries again',
+  ),
   SUBMIT_ERROR: spec('executor', 'automatic', 'a submit failed with an error of no known kind: the outcome is unknown, the signature decides'),
-  SENT_VIA_RPC: spec('executor', 'automatic', '(`intent.outcome_unknown`) the bytes were sent through the node (no Jupiter context after a restart): the chain decides'),
-  CALL_ERROR: spec('executor', 'automatic', "an unsigned call (a PATCH) failed with an error of no known kind: the row stays `sent`, the next pass settles it"),
-  NO_DEPOSIT_REQUEST: spec('executor', 'automatic', "a vault create found no deposit request id journaled: this send is refused; the bytes expire and a new deposit is crafted"),
-  NO_CANCEL_REQUEST: spec('executor', 'automatic', 'a vault cancel found no cancel request id journaled: this send is refused; the withdrawal is asked for again'),
-  ORDER_NOT_IN_HISTORY: spec('executor', 'automatic', '(`intent.outcome_unknown`) the create answered but order history does not show the order yet: the next pass looks again'),
+  SENT_VIA_RPC: spec(
+    'executor',
+    'automatic',
+    '(`intent.outcome_unknown`) the bytes were sent through the node (no Jupiter context after a restart): the chain decides',
+  ),
+  CALL_ERROR: spec('executor', 'automatic', 'an unsigned call (a PATCH) failed with an error of no known kind: the row stays `sent`, the next pass settles it'),
+  NO_DEPOSIT_REQUEST: spec(
+    'executor',
+    'automatic',
+    'a vault create found no deposit request id journaled: this send is refused; the bytes expire and a new deposit is crafted',
+  ),
+  NO_CANCEL_REQUEST: spec(
+    'executor',
+    'automatic',
+    'a vault cancel found no cancel request id journaled: this send is refused; the withdrawal is asked for again',
+  ),
+  ORDER_NOT_IN_HISTORY: spec(
+    'executor',
+    'automatic',
+    '(`intent.outcome_unknown`) the create answered but order history does not show the order yet: the next pass looks again',
+  ),
   DEPOSIT_MISMATCH: spec('executor', 'never', "Trigger V2 crafted a deposit that is not the intent's mint and amount into our vault: nothing signed"),
-  VAULT_ORDER_EXPIRED: again(spec('executor', 'never', "the vault order's `expiresAt` passed before it could be placed (or a renewal's replacement's): nothing sent")),
+  VAULT_ORDER_EXPIRED: again(
+    spec('executor', 'never', "the vault order's `expiresAt` passed before it could be placed (or a renewal's replacement's): nothing sent"),
+  ),
   VAULT_ORDER_ADOPTED: spec('executor', 'never', 'a cancel named an adopted order (placed elsewhere): the daemon never acts on one, nothing sent'),
-  VAULT_ORDER_NOT_OPEN: spec('executor', 'never', 'a cancel (or renewal) of an order the mirror shows filled, completed or cancelled, or a PATCH left sent whose order is no longer open: nothing left to act on, nothing sent'),
-  VAULT_ORDER_NOT_YET_OPEN: spec('executor', 'automatic', 'a PATCH was refused while the order is still `pending` (its deposit settling): the row stays `sent`, tried again on a later pass'),
-  VAULT_ORDER_ENDED: again(spec('executor', 'never', 'a placement confirmed but its order ended unfilled (expired while the daemon was down, cancelled elsewhere): the rule places it again')),
-  PREDICTION_BUILD_MISMATCH: spec('executor', 'never', "a sell or claim build is not the intent's (position, market, side, contracts) or carries no transaction: nothing signed"),
+  VAULT_ORDER_NOT_OPEN: spec(
+    'executor',
+    'never',
+    'a cancel (or renewal) of an order the mirror shows filled, completed or cancelled, or a PATCH left sent whose order is no longer open: nothing left to act on, nothing sent',
+  ),
+  VAULT_ORDER_NOT_YET_OPEN: spec(
+    'executor',
+    'automatic',
+    'a PATCH was refused while the order is still `pending` (its deposit settling): the row stays `sent`, tried again on a later pass',
+  ),
+  VAULT_ORDER_ENDED: again(
+    spec(
+      'executor',
+      'never',
+      'a placement confirmed but its order ended unfilled (expired while the daemon was down, cancelled elsewhere): the rule places it again',
+    ),
+  ),
+  PREDICTION_BUILD_MISMATCH: spec(
+    'executor',
+    'never',
+    "a sell or claim build is not the intent's (position, market, side, contracts) or carries no transaction: nothing signed",
+  ),
   PREDICTION_POSITION_GONE: spec('executor', 'never', 'a sell found nothing to sell: the position is unknown, empty or claimed'),
   PREDICTION_MARKET_CLOSED: spec('executor', 'never', "a sell's market is closed or cancelled and cannot be traded (a winner is claimed instead)"),
-  PREDICTION_ORDER_FAILED: again(spec('executor', 'never', 'a sell landed but the keeper failed or closed its order (the price moved past its floor): nothing sold, the fee paid')),
+  PREDICTION_ORDER_FAILED: again(
+    spec('executor', 'never', 'a sell landed but the keeper failed or closed its order (the price moved past its floor): nothing sold, the fee paid'),
+  ),
   PREDICTION_NOTHING_TO_CLAIM: spec('executor', 'never', 'a claim found nothing to claim: the position is unknown, lost, empty, cancelled or already claimed'),
   PREDICTION_AWAITING_KEEPER: spec('executor', 'automatic', '(`intent.waiting`) a sell landed and its order waits for the keeper; the intent stays `sent`'),
-  PREDICTION_PAYOUT_NOT_IN_HISTORY: spec('executor', 'automatic', '(`intent.waiting`) a claim landed but history does not show its payout yet; the next pass looks again'),
+  PREDICTION_PAYOUT_NOT_IN_HISTORY: spec(
+    'executor',
+    'automatic',
+    '(`intent.waiting`) a claim landed but history does not show its payout yet; the next pass looks again',
+  ),
 
   // The guard's reasons (the `reason` of GUARD_REFUSED; docs/security.md explains each check).
   MALFORMED_TRANSACTION: guard('the bytes do not decode as a Solana transaction'),
@@ -164,7 +274,7 @@ export const ERROR_CATALOGUE = {
   WALLET_NOT_SIGNER: guard('our wallet is not among the required signers'),
   UNEXPECTED_SIGNER: guard('another signer is required that the intent does not allow'),
   SIGNATURE_INVALID: guard('a signature already present does not verify'),
-  GASLESS_FEE_EXCEEDS_DECLARED: guard("a gasless transaction charges more than its answer declared"),
+  GASLESS_FEE_EXCEEDS_DECLARED: guard('a gasless transaction charges more than its answer declared'),
   RFQ_MAKER_MISMATCH: guard("an RFQ swap's empty signer slot is not the maker's"),
   PROGRAM_NOT_ALLOWED: guard('an instruction calls a program the intent does not allow'),
   MEMO_ONLY_VIOLATION: guard('a memo-only transaction does more than a memo'),
@@ -176,8 +286,8 @@ export const ERROR_CATALOGUE = {
   WITHDRAWAL_OUTFLOW: guard('a vault withdrawal sends funds out of our wallet'),
   OUTFLOW_NOT_ALLOWED: guard('funds leave our wallet where the intent allows none'),
   DELEGATE_APPROVAL: guard('a token account of ours would get a delegate'),
-  AUTHORITY_CHANGE: guard("a token account of ours would change its owner or close authority"),
-  CLOSE_TO_STRANGER: guard("a token account of ours would be closed with its rent to a stranger"),
+  AUTHORITY_CHANGE: guard('a token account of ours would change its owner or close authority'),
+  CLOSE_TO_STRANGER: guard('a token account of ours would be closed with its rent to a stranger'),
   TOKEN_BURN: guard('tokens of ours would be burned'),
   ACCOUNT_REASSIGN: guard('an account of ours would be assigned to another program'),
   ATA_FOR_STRANGER: guard('our wallet pays to create a token account for a stranger'),
@@ -204,7 +314,7 @@ export const ERROR_CATALOGUE = {
   SIMULATION_FAILED: guard('the simulation failed: the transaction would not succeed'),
   EFFECT_OUTFLOW_EXCEEDS_INTENT: guard('simulated: more leaves our accounts than the intent allows'),
   EFFECT_INFLOW_BELOW_MINIMUM: guard("simulated: less arrives than the intent's minimum"),
-  EFFECT_SOL_EXCEEDS_BUDGET: guard("simulated: our SOL falls by more than the fee budget"),
+  EFFECT_SOL_EXCEEDS_BUDGET: guard('simulated: our SOL falls by more than the fee budget'),
   EFFECT_AUTHORITY_CHANGED: guard('simulated: an account of ours changes owner or authority'),
 } as const satisfies Record<string, ErrorSpec>;
 

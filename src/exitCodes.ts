@@ -33,4 +33,11 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
  * Exit codes a restart cannot fix (the input or the machine must change first): the service
  * manager must not restart on them. deploy/jupbot.service lists exactly these; a test checks it.
  */
-export const NO_RESTART_EXIT_CODES: readonly ExitCode[] = [ExitCode.InvalidInput, ExitCode.Usage, ExitCode.DatabaseTooNew, ExitCode.NotFound, ExitCode.AlreadyRunning, ExitCode.StoreUnusable];
+export const NO_RESTART_EXIT_CODES: readonly ExitCode[] = [
+  ExitCode.InvalidInput,
+  ExitCode.Usage,
+  ExitCode.DatabaseTooNew,
+  ExitCode.NotFound,
+  ExitCode.AlreadyRunning,
+  ExitCode.StoreUnusable,
+];

@@ -3,20 +3,7 @@ import { csvRecord, type CsvValue } from './csv.js';
 import { renderTable } from './table.js';
 
 /** The stored columns of an action, in table order: what exports carry, exactly as stored. */
-export const ACTION_COLUMNS = [
-  'id',
-  'at',
-  'kind',
-  'strategy',
-  'intent_id',
-  'mint',
-  'amount',
-  'decimals',
-  'signature',
-  'data',
-  'prev_hash',
-  'hash',
-] as const;
+export const ACTION_COLUMNS = ['id', 'at', 'kind', 'strategy', 'intent_id', 'mint', 'amount', 'decimals', 'signature', 'data', 'prev_hash', 'hash'] as const;
 
 type Column = (typeof ACTION_COLUMNS)[number];
 /** An action as a row of stored values (amount as its base-unit string, data as its JSON text). */
@@ -101,9 +88,5 @@ export function actionsTable(records: readonly ActionRecord[]): string {
     shorten(r.signature, 6),
     clip(r.data, 60),
   ]);
-  return renderTable(
-    ['ID', 'AT (UTC)', 'KIND', 'STRATEGY', 'AMOUNT', 'MINT', 'INTENT', 'SIGNATURE', 'DATA'],
-    rows,
-    ['right', 'left', 'left', 'left', 'right'],
-  );
+  return renderTable(['ID', 'AT (UTC)', 'KIND', 'STRATEGY', 'AMOUNT', 'MINT', 'INTENT', 'SIGNATURE', 'DATA'], rows, ['right', 'left', 'left', 'left', 'right']);
 }

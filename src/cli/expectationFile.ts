@@ -7,7 +7,10 @@ import { z } from 'zod';
 import type { Expectation } from '../solana/expectation.js';
 
 const Address = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 address' });
-const Units = z.string({ error: 'must be a decimal string of base units' }).regex(/^\d{1,20}$/, { error: 'must be a decimal string of base units' }).transform(BigInt);
+const Units = z
+  .string({ error: 'must be a decimal string of base units' })
+  .regex(/^\d{1,20}$/, { error: 'must be a decimal string of base units' })
+  .transform(BigInt);
 
 const ExpectationFile = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('login-challenge') }),

@@ -24,7 +24,13 @@ export interface Journaled {
 const Units = z.string().regex(/^\d+$/).transform(BigInt);
 const SwapParams = z.looseObject({ inputMint: z.string(), outputMint: z.string(), amount: Units, slippageBps: z.number().optional() });
 const SwapSigned = z.looseObject({
-  quote: z.looseObject({ outAmount: Units, otherAmountThreshold: Units.nullable(), slippageBps: z.number().nullable(), router: z.string().nullable(), gasless: z.boolean() }),
+  quote: z.looseObject({
+    outAmount: Units,
+    otherAmountThreshold: Units.nullable(),
+    slippageBps: z.number().nullable(),
+    router: z.string().nullable(),
+    gasless: z.boolean(),
+  }),
   guard: z.looseObject({ feePayer: z.string() }).optional(),
 });
 const SellParams = z.looseObject({ positionPubkey: z.string(), isYes: z.boolean(), contractsMicro: Units, minSellPriceMicroUsd: Units.optional() });
@@ -55,7 +61,14 @@ function expectationOf(kind: string, params: unknown, signed: Readonly<Record<st
     case 'partial-sell': {
       const p = SellParams.parse(params);
       return {
-        expectation: { kind: kind === 'sell-position' ? 'prediction-sell' : 'prediction-partial-sell', position: p.positionPubkey, isYes: p.isYes, maxContracts: p.contractsMicro, minPriceMicroUsd: p.minSellPriceMicroUsd ?? 0n, externalOrderId: null },
+        expectation: {
+          kind: kind === 'sell-position' ? 'prediction-sell' : 'prediction-partial-sell',
+          position: p.positionPubkey,
+          isYes: p.isYes,
+          maxContracts: p.contractsMicro,
+          minPriceMicroUsd: p.minSellPriceMicroUsd ?? 0n,
+          externalOrderId: null,
+        },
         note: 'expectation rebuilt from the intent (the order id the API answered is not recorded: not compared)',
       };
     }
@@ -74,7 +87,14 @@ export async function journaledTransaction(ctx: CliContext, id: string, options:
     if (!found) throw new CliExit(ExitCode.NotFound, `${file}: no intent ${id}`);
     if (found.row.signedTx === null) throw new CliExit(ExitCode.NotFound, `intent ${id} holds no signed transaction (state ${found.row.state})`);
     const { expectation, note } = expectationOf(found.row.kind, found.row.params, found.signed);
-    return { base64: Buffer.from(found.row.signedTx).toString('base64'), kind: found.row.kind, strategy: found.row.strategy, state: found.row.state, expectation, note };
+    return {
+      base64: Buffer.from(found.row.signedTx).toString('base64'),
+      kind: found.row.kind,
+      strategy: found.row.strategy,
+      state: found.row.state,
+      expectation,
+      note,
+    };
   } finally {
     db.close();
   }

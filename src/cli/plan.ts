@@ -64,7 +64,16 @@ function paperSnapshot(now: number): Snapshot {
     const usd = parseFixed(text);
     if (usd !== undefined) prices.set(mint, { usd, at: now });
   }
-  return { prices, balances: new Map(), vaultOrders: new Map(), positions: [], markets: new Map(), scores: new Map(), tradingActive: null, priceImpactBps: new Map() };
+  return {
+    prices,
+    balances: new Map(),
+    vaultOrders: new Map(),
+    positions: [],
+    markets: new Map(),
+    scores: new Map(),
+    tradingActive: null,
+    priceImpactBps: new Map(),
+  };
 }
 
 function tradedPrice(strategy: LoadedStrategy, snapshot: Snapshot): bigint | undefined {

@@ -1,7 +1,6 @@
 const EPOCH_MS = /^\d{1,16}$/;
 // A date-time must carry its zone: "2026-03-29T02:30" alone means a different instant on every server.
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|([+-])(\d{2}):(\d{2})))?$/i;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|([+-])(\d{2}):(\d{2})))?$/i;
 const AGO = /^(\d+)(ms|s|m|h|d|w)$/;
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -20,8 +19,7 @@ function parseDateTime(value: string): number | undefined {
   const minute = Number(mi ?? 0);
   const second = Number(s ?? 0);
   const offset = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm));
-  const valid =
-    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 59;
+  const valid = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 59;
   if (!valid || Math.abs(offset) > 14 * 60) return undefined;
   const ms = Number((frac ?? '').padEnd(3, '0'));
   return Date.UTC(year, month - 1, day, hour, minute, second, ms) - offset * 60_000;

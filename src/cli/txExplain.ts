@@ -48,16 +48,28 @@ async function tablesFrom(ctx: CliContext, file: string): Promise<LookupTableRes
   return staticLookupTables(new Map(Object.entries(raw.data).map(([address, data]) => [address, Buffer.from(data, 'base64')])));
 }
 
-async function verdictFor(tx: VersionedTransaction, expectation: Expectation, wallet: string, resolver: LookupTableResolver | undefined, rpc: SolanaRpc | null): Promise<Verdict> {
+async function verdictFor(
+  tx: VersionedTransaction,
+  expectation: Expectation,
+  wallet: string,
+  resolver: LookupTableResolver | undefined,
+  rpc: SolanaRpc | null,
+): Promise<Verdict> {
   try {
     const summary = await checkTransaction(tx, expectation, { wallet, resolveLookupTable: resolver });
     if (rpc === null) return { accepted: true, reason: null, message: 'accepted by the static checks', effects: 'not simulated (offline: static checks only)' };
-    if (expectation.kind === 'login-challenge') return { accepted: true, reason: null, message: 'accepted (a login challenge is never sent)', effects: 'simulated' };
+    if (expectation.kind === 'login-challenge')
+      return { accepted: true, reason: null, message: 'accepted (a login challenge is never sent)', effects: 'simulated' };
     const effects = await proveEffects(tx, expectation, summary, { wallet, rpc });
     return { accepted: true, reason: null, message: 'accepted: static checks and simulated effects', effects: 'simulated', deltas: effects.deltas };
   } catch (error) {
     if (!(error instanceof GuardRefusal)) throw error;
-    return { accepted: false, reason: error.reason, message: error.message, effects: rpc === null ? 'not simulated (offline: static checks only)' : 'simulated' };
+    return {
+      accepted: false,
+      reason: error.reason,
+      message: error.message,
+      effects: rpc === null ? 'not simulated (offline: static checks only)' : 'simulated',
+    };
   }
 }
 
@@ -74,7 +86,12 @@ function human(e: Explanation, wallet: string, verdict: Verdict | null, note: st
   lines.push('instructions:');
   for (const ix of e.instructions) lines.push(`  #${ix.index} ${ix.program}: ${JSON.stringify(ix.decoded)}`);
   lines.push(`leaves the wallet (by the instructions): ${e.outflows.length === 0 ? 'nothing' : ''}`);
-  for (const o of e.outflows) lines.push(`  ${Object.entries(o).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  for (const o of e.outflows)
+    lines.push(
+      `  ${Object.entries(o)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
   if (verdict) {
     lines.push(`effects: ${verdict.effects}`);
     if (verdict.deltas) for (const [mint, delta] of Object.entries(verdict.deltas)) lines.push(`  ${mint}: ${delta}`);
@@ -91,7 +108,7 @@ async function readStdin(ctx: CliContext): Promise<string> {
 }
 
 export function txCommand(ctx: CliContext): Command {
-  const command = new Command('tx').description('transactions: what they do, and the guard\'s verdict');
+  const command = new Command('tx').description("transactions: what they do, and the guard's verdict");
   command
     .command('explain')
     .description('decode a base64 transaction (FILE, or stdin) and, with --expect, run the guard on it')
@@ -101,7 +118,7 @@ export function txCommand(ctx: CliContext): Command {
     .option('--tables <file>', 'offline: JSON of lookup-table address → base64 account data')
     .option('--expect <file>', 'an intent in JSON (docs/security.md): run the guard against it')
     .option('--intent <id>', 'explain a journaled transaction and its intent, read from the database')
-    .option('--db <file>', 'the database for --intent (default: the config\'s)')
+    .option('--db <file>', "the database for --intent (default: the config's)")
     .option('-c, --config <file>', 'config file for --intent (default: $JUPBOT_CONFIG, else config/default.yaml)')
     .option('--json', 'one JSON object')
     .action(async (file: string | undefined, options: Options) => {
@@ -114,9 +131,12 @@ export function txCommand(ctx: CliContext): Command {
         expectation = journaled.expectation;
         note = `intent ${options.intent} (${journaled.kind}, strategy ${journaled.strategy ?? '-'}, state ${journaled.state}): ${journaled.note}`;
       } else {
-        const text = file === undefined || file === '-' ? await readStdin(ctx) : await readFile(resolve(ctx.cwd, file), 'utf8').catch(() => {
-          throw new CliExit(ExitCode.NotFound, `${file}: cannot read the transaction file`);
-        });
+        const text =
+          file === undefined || file === '-'
+            ? await readStdin(ctx)
+            : await readFile(resolve(ctx.cwd, file), 'utf8').catch(() => {
+                throw new CliExit(ExitCode.NotFound, `${file}: cannot read the transaction file`);
+              });
         base64 = text.trim();
       }
       if (options.wallet === undefined) throw new CliExit(ExitCode.Usage, 'tx explain needs --wallet <address>: the wallet whose view to take');
@@ -134,7 +154,8 @@ export function txCommand(ctx: CliContext): Command {
         throw new CliExit(ExitCode.InvalidInput, 'the input is not a base64 Solana transaction');
       }
       const rpc = options.rpc === undefined ? null : createSolanaRpc({ url: options.rpc, clock: ctx.clock });
-      const resolver = rpc !== null ? createLookupTableResolver({ rpc, clock: ctx.clock }) : options.tables !== undefined ? await tablesFrom(ctx, options.tables) : undefined;
+      const resolver =
+        rpc !== null ? createLookupTableResolver({ rpc, clock: ctx.clock }) : options.tables !== undefined ? await tablesFrom(ctx, options.tables) : undefined;
       const explanation = await explainTransaction(tx, options.wallet, resolver);
       const verdict = expectation === null ? null : await verdictFor(tx, expectation, options.wallet, resolver, rpc);
       if (options.json) ctx.stdout(`${JSON.stringify({ ...(note ? { intent: note } : {}), ...explanation, ...(verdict ? { guard: verdict } : {}) })}\n`);

@@ -77,7 +77,11 @@ export function validateCommand(ctx: CliContext): Command {
         if (check.outcomes.length === 0 && check.missing.length === 0) ctx.stdout(`ok: no strategy files in ${targets.join(', ')}\n`);
       }
       if (problems.length > 0) {
-        ctx.stderr(sortDiagnostics(problems).map((d) => `${formatDiagnostic(d)}\n`).join(''));
+        ctx.stderr(
+          sortDiagnostics(problems)
+            .map((d) => `${formatDiagnostic(d)}\n`)
+            .join(''),
+        );
         throw new CliExit(ExitCode.InvalidInput);
       }
     });

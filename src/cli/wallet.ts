@@ -65,7 +65,7 @@ export function walletCommand(ctx: CliContext): Command {
 
   command
     .command('show')
-    .description("load the configured wallet with all checks and print its address and source")
+    .description('load the configured wallet with all checks and print its address and source')
     .option('-c, --config <file>', 'config file (default: $JUPBOT_CONFIG, else config/default.yaml)')
     .configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr })
     .action(async (options: ConfigOption) => {

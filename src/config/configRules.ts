@@ -58,7 +58,10 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
   const keyless = get(raw, ['api', 'keyless']) === true;
   const rps = get(raw, ['api', 'requests_per_second']);
   if (keyless && typeof rps === 'number' && rps > KEYLESS_RPS) {
-    at(['api', 'requests_per_second'], `api.requests_per_second is ${rps} but the keyless tier allows ${KEYLESS_RPS} per second; lower it, or set a key and remove api.keyless`);
+    at(
+      ['api', 'requests_per_second'],
+      `api.requests_per_second is ${rps} but the keyless tier allows ${KEYLESS_RPS} per second; lower it, or set a key and remove api.keyless`,
+    );
   }
 
   if (live && !keyless && options.secrets !== false) {

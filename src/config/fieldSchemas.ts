@@ -52,11 +52,10 @@ export function httpUrlSchema(options: { trimTrailingSlash?: boolean } = {}): z.
  * an API key pasted here by mistake (they contain lower case or dashes) is refused without being
  * echoed back into a terminal or a log.
  */
-export const envNameSchema = z
-  .string()
-  .regex(/^[A-Z_][A-Z0-9_]*$/, {
-    error: 'must be the name of an environment variable (upper-case letters, digits and _, e.g. JUPITER_API_KEY); the value itself belongs in that variable, not in this file',
-  });
+export const envNameSchema = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, {
+  error:
+    'must be the name of an environment variable (upper-case letters, digits and _, e.g. JUPITER_API_KEY); the value itself belongs in that variable, not in this file',
+});
 
 /** `host:port`, `[::1]:port`; port 0 asks the OS for a free one (useful in tests). */
 export interface ListenAddress {

@@ -107,9 +107,7 @@ const simSchema = z.strictObject({
 });
 
 const sessionSchema = z.strictObject({
-  refresh_margin: durationSchema({ min: parseDuration('1m'), max: JWT_LIFETIME_MS - parseDuration('1h') }).default(
-    parseDuration(DEFAULTS.refreshMargin),
-  ),
+  refresh_margin: durationSchema({ min: parseDuration('1m'), max: JWT_LIFETIME_MS - parseDuration('1h') }).default(parseDuration(DEFAULTS.refreshMargin)),
 });
 
 /** A Solana address: base58, 32–44 characters (the guard decodes it again before use). */

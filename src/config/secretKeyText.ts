@@ -21,11 +21,7 @@ function isByteArrayJson(text: string): boolean {
   } catch {
     return false;
   }
-  return (
-    Array.isArray(parsed) &&
-    parsed.length === KEYPAIR_BYTES &&
-    parsed.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 255)
-  );
+  return Array.isArray(parsed) && parsed.length === KEYPAIR_BYTES && parsed.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 255);
 }
 
 /** The number of bytes base58 `text` decodes to, or -1 if it is not base58. */

@@ -7,8 +7,7 @@ import { diagnosticAt, parseYamlSource } from './yamlSource.js';
 
 /** The outcome of checking a YAML file against a schema: the typed data, or every problem. */
 export type Validation<T> =
-  | { readonly ok: true; readonly data: T; readonly diagnostics: readonly Diagnostic[] }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+  { readonly ok: true; readonly data: T; readonly diagnostics: readonly Diagnostic[] } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 export interface ValidateOptions {
   /** What an empty file (or one holding only comments) stands for, e.g. `{}` when every key has a default. */

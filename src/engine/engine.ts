@@ -115,7 +115,15 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   options.onWallet?.(wallet.address);
   // The simulator serves the RPC next to the APIs; live mode has its own node.
   const rpc = options.rpc ?? createSolanaRpc({ url: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url, clock, redactor });
-  const signer = createRpcGuardedSigner({ wallet, audit, log, rpc, clock, predictionPrograms: config.prediction.program_ids, platformFeeAccounts: config.guard.platform_fee_accounts });
+  const signer = createRpcGuardedSigner({
+    wallet,
+    audit,
+    log,
+    rpc,
+    clock,
+    predictionPrograms: config.prediction.program_ids,
+    platformFeeAccounts: config.guard.platform_fee_accounts,
+  });
   const session = createTriggerSession({
     client,
     wallet,

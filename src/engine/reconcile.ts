@@ -75,8 +75,17 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
 
   async function resolveOne(row: IntentRow): Promise<IntentRow> {
     // Age from the decision (created_at), not the last touch: retries of a failing quote must not keep it fresh.
-    if (row.state === 'planned' && options.staleAfterMs !== undefined && !NEVER_STALE_KINDS.has(row.kind) && clock.now() - row.createdAt > options.staleAfterMs) {
-      return journal.markCancelled(row.id, { code: 'STALE_INTENT', message: `decided ${clock.now() - row.createdAt} ms ago and not signed; too old to act on`, data: { staleAfterMs: options.staleAfterMs, attempts: row.attempts } });
+    if (
+      row.state === 'planned' &&
+      options.staleAfterMs !== undefined &&
+      !NEVER_STALE_KINDS.has(row.kind) &&
+      clock.now() - row.createdAt > options.staleAfterMs
+    ) {
+      return journal.markCancelled(row.id, {
+        code: 'STALE_INTENT',
+        message: `decided ${clock.now() - row.createdAt} ms ago and not signed; too old to act on`,
+        data: { staleAfterMs: options.staleAfterMs, attempts: row.attempts },
+      });
     }
     try {
       return await executor.drive(row.id);
@@ -93,7 +102,10 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
  * Periodic reconciliation on the injected clock until `signal` aborts. The first pass runs at once:
  * callers await `ready` before planning new intents.
  */
-export function startReconcileLoop(options: ReconcileOptions & { readonly intervalMs: number; readonly signal: AbortSignal }): { ready: Promise<ReconcileReport>; done: Promise<void> } {
+export function startReconcileLoop(options: ReconcileOptions & { readonly intervalMs: number; readonly signal: AbortSignal }): {
+  ready: Promise<ReconcileReport>;
+  done: Promise<void>;
+} {
   const ready = reconcile(options);
   const done = (async () => {
     await ready.catch(() => undefined);

@@ -16,7 +16,10 @@ export async function listStrategyFiles(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return names.filter(isStrategyFileName).sort().map((name) => join(dir, name));
+  return names
+    .filter(isStrategyFileName)
+    .sort()
+    .map((name) => join(dir, name));
 }
 
 /**

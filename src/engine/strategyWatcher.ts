@@ -147,8 +147,15 @@ export class StrategyWatcher {
       this.#files.set(file, { hash, active: previous, clash: why.clash ?? false, transient: why.transient ?? false, reported });
       if (before?.reported === reported) return;
       const kept = previous ? { name: previous.name, hash: previous.hash } : null;
-      this.#options.log?.warn({ file, problems: diagnostics.map(formatDiagnostic), kept }, previous ? 'strategy edit rejected; the previous version keeps running' : 'strategy file rejected');
-      this.#options.audit?.append({ kind: 'strategy.rejected', strategy: previous?.name ?? null, data: { file, sha256: hash, diagnostics: diagnostics.map(formatDiagnostic), kept } });
+      this.#options.log?.warn(
+        { file, problems: diagnostics.map(formatDiagnostic), kept },
+        previous ? 'strategy edit rejected; the previous version keeps running' : 'strategy file rejected',
+      );
+      this.#options.audit?.append({
+        kind: 'strategy.rejected',
+        strategy: previous?.name ?? null,
+        data: { file, sha256: hash, diagnostics: diagnostics.map(formatDiagnostic), kept },
+      });
       this.#pending.push(() => this.events.emit('rejected', { file, hash, diagnostics, kept }));
     };
     const parsed = parseStrategyText(text, file);
@@ -174,7 +181,18 @@ export class StrategyWatcher {
             : ['(new)'];
     if (previous && previous.name !== name) this.#removed(file, previous);
     this.#files.set(file, { hash, active: strategy, clash: false, transient: false, reported: '' });
-    this.#options.audit?.append({ kind: 'strategy.version', strategy: name, data: { file, sha256: hash, version, previous_sha256: previous?.hash ?? null, changes, tokens: Object.fromEntries(Object.entries(strategy.tokens).map(([role, t]) => [role, t.mint])) } });
+    this.#options.audit?.append({
+      kind: 'strategy.version',
+      strategy: name,
+      data: {
+        file,
+        sha256: hash,
+        version,
+        previous_sha256: previous?.hash ?? null,
+        changes,
+        tokens: Object.fromEntries(Object.entries(strategy.tokens).map(([role, t]) => [role, t.mint])),
+      },
+    });
     this.#options.log?.info({ file, strategy: name, version, changes }, 'strategy applied');
     this.#pending.push(() => this.events.emit('applied', { file, name, hash, version, previousHash: previous?.hash ?? null, changes }));
   }

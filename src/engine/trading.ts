@@ -75,14 +75,33 @@ export function startTrading(options: TradingOptions): Trading {
 
   const decimalsOf = decimalsResolver({ strategies: options.strategies, prices: () => feeds.prices.state().value, client });
   const orders = new TriggerOrders(db);
-  const set = createHandlerSet({ client, authed: options.authed, rpc, signer: options.signer, journal, orders, clock, decimalsOf, swap: { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps } });
+  const set = createHandlerSet({
+    client,
+    authed: options.authed,
+    rpc,
+    signer: options.signer,
+    journal,
+    orders,
+    clock,
+    decimalsOf,
+    swap: { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps },
+  });
   const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, routes: set.routes, log });
 
   const abort = new AbortController();
   // The first tick waits for the first balances read (ok or failed): deciding before it would only skip.
   const firstBalances = Promise.race([balances.events.next('updated'), balances.events.next('failed'), balances.events.next('stopped')]);
   balances.start(abort.signal);
-  const reconcile = startReconcileLoop({ journal, executor, clock, audit, log, intervalMs: config.poll.orders, staleAfterMs: STALE_PRICE_MS, signal: abort.signal });
+  const reconcile = startReconcileLoop({
+    journal,
+    executor,
+    clock,
+    audit,
+    log,
+    intervalMs: config.poll.orders,
+    staleAfterMs: STALE_PRICE_MS,
+    signal: abort.signal,
+  });
   const ticks = startTickLoop({
     clock,
     db,
@@ -91,7 +110,10 @@ export function startTrading(options: TradingOptions): Trading {
     executor,
     log,
     strategies: options.strategies,
-    sources: () => ({ prices: feeds.prices.state(), balances: balances.state(), positions: feeds.positions?.state(),
+    sources: () => ({
+      prices: feeds.prices.state(),
+      balances: balances.state(),
+      positions: feeds.positions?.state(),
       vaultOrders: vaultOrderViews(db),
       markets: feeds.markets.state(),
       scores: feeds.scores.state(),
@@ -106,7 +128,9 @@ export function startTrading(options: TradingOptions): Trading {
   // not place are adopted (recorded, never touched).
   const sync = { orders, journal, clock, log, audit, decimalsOf };
   const stopSyncs = set.vault
-    ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter((s) => s !== null)
+    ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter(
+        (s) => s !== null,
+      )
     : [];
 
   return {

@@ -110,13 +110,7 @@ export class PredictionApiError extends ApiError {
 }
 
 /** Why an order had a price but no transaction: `router` + `errorCode`, never the message text. */
-export type OrderFailureReason =
-  | 'insufficient_funds'
-  | 'insufficient_sol'
-  | 'below_gasless_minimum'
-  | 'missing_token_account'
-  | 'rfq_unbuildable'
-  | 'unknown';
+export type OrderFailureReason = 'insufficient_funds' | 'insufficient_sol' | 'below_gasless_minimum' | 'missing_token_account' | 'rfq_unbuildable' | 'unknown';
 
 const AGGREGATOR_REASONS: Record<number, OrderFailureReason> = { 1: 'insufficient_funds', 2: 'insufficient_sol', 3: 'below_gasless_minimum' };
 const RFQ_REASONS: Record<number, OrderFailureReason> = { 1: 'insufficient_funds', 2: 'missing_token_account', 3: 'rfq_unbuildable' };

@@ -29,7 +29,6 @@ export interface ErrorContext extends RequestContext {
   scrub: (text: string) => string;
 }
 
-
 /** Strips a legacy area suffix off a configured base URL. `legacy` tells whether `/ultra/v1` was given. */
 export function normaliseBaseUrl(baseUrl: string): { root: string; legacy: boolean; stripped: string | null } {
   let root = baseUrl.trim().replace(/\/+$/, '');
@@ -128,4 +127,3 @@ export function validateParams<S extends z.ZodType>(route: string, schema: S, pa
     result.error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message })),
   );
 }
-

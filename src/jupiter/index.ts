@@ -5,7 +5,18 @@
  */
 export * from './transport.js';
 export * from './errors.js';
-export { Priority, bucketFor, EXECUTE_ROUTES, quotaPerWindow, executeRequestsPerSecond, SlidingWindow, BucketLimiter, LimiterClosedError, type Bucket, type WindowSlot } from './limiter.js';
+export {
+  Priority,
+  bucketFor,
+  EXECUTE_ROUTES,
+  quotaPerWindow,
+  executeRequestsPerSecond,
+  SlidingWindow,
+  BucketLimiter,
+  LimiterClosedError,
+  type Bucket,
+  type WindowSlot,
+} from './limiter.js';
 export { linkSignals } from './abort.js';
 export { isRetryable, retryDelayMs, backoffMs, rateLimitPauseMs, parseRetryAfter, parseResetMs } from './retry.js';
 export type { JupiterEvents } from './events.js';

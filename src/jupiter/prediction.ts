@@ -16,8 +16,7 @@
 import { z } from 'zod';
 import { ExecuteFailedError, type JupiterErrorCode, PredictionApiError } from './errors.js';
 import { Pubkey } from './schemas/common.js';
-import type {
-  SellOrderParams} from './schemas/prediction.js';
+import type { SellOrderParams } from './schemas/prediction.js';
 import {
   ClaimPositionParams,
   ClaimPositionResponse,
@@ -50,7 +49,18 @@ import {
   SuggestedEventsResponse,
   TradingStatus,
 } from './schemas/prediction.js';
-import { type CallOptions, codeForStatus, type ErrorContext, errorInit, isGatewayBody, type JupiterClient, Priority, type RequestSpec, segment, validateParams } from './transport.js';
+import {
+  type CallOptions,
+  codeForStatus,
+  type ErrorContext,
+  errorInit,
+  isGatewayBody,
+  type JupiterClient,
+  Priority,
+  type RequestSpec,
+  segment,
+  validateParams,
+} from './transport.js';
 
 export type {
   EventsQuery,
@@ -117,7 +127,10 @@ function call<S extends z.ZodType>(
   return client.request({ ...rest, priority: options.priority ?? defaultPriority, signal: options.signal, mapError: predictionError });
 }
 
-const NonEmpty = z.string().min(1).regex(/^[^/?#\s]+$/, 'expected an id without /, ?, # or spaces');
+const NonEmpty = z
+  .string()
+  .min(1)
+  .regex(/^[^/?#\s]+$/, 'expected an id without /, ?, # or spaces');
 
 // ---------------------------------------------------------------------------------------------------
 // Events and markets
@@ -140,7 +153,11 @@ export async function searchEvents(client: JupiterClient, params: SearchEventsQu
 export async function getEvent(client: JupiterClient, params: EventQuery, options: CallOptions = {}): Promise<Event> {
   const route = `${BASE}/events/{eventId}`;
   const { eventId, ...query } = validateParams(route, EventQuery.extend({ eventId: NonEmpty }), params);
-  return await call(client, { method: 'GET', path: `${BASE}/events/${segment(eventId)}`, route, query, schema: Event, defaultPriority: Priority.PollMarket }, options);
+  return await call(
+    client,
+    { method: 'GET', path: `${BASE}/events/${segment(eventId)}`, route, query, schema: Event, defaultPriority: Priority.PollMarket },
+    options,
+  );
 }
 
 /** `GET /events/suggested/{pubkey}`. */
@@ -169,7 +186,11 @@ export async function getEventMarkets(client: JupiterClient, params: EventMarket
 export async function getMarket(client: JupiterClient, params: { marketId: string }, options: CallOptions = {}): Promise<Market> {
   const route = `${BASE}/markets/{marketId}`;
   const { marketId } = validateParams(route, z.strictObject({ marketId: NonEmpty }), params);
-  return await call(client, { method: 'GET', path: `${BASE}/markets/${segment(marketId)}`, route, schema: Market, defaultPriority: Priority.PollMarket }, options);
+  return await call(
+    client,
+    { method: 'GET', path: `${BASE}/markets/${segment(marketId)}`, route, schema: Market, defaultPriority: Priority.PollMarket },
+    options,
+  );
 }
 
 /** `GET /events/{eventId}/markets/{marketId}`: one market of an event. 404 → `PREDICTION_NOT_FOUND`. */
@@ -187,7 +208,11 @@ export async function getEventMarket(client: JupiterClient, params: { eventId: s
 export async function getOrderbook(client: JupiterClient, params: { marketId: string }, options: CallOptions = {}): Promise<Orderbook> {
   const route = `${BASE}/orderbook/{marketId}`;
   const { marketId } = validateParams(route, z.strictObject({ marketId: NonEmpty }), params);
-  return await call(client, { method: 'GET', path: `${BASE}/orderbook/${segment(marketId)}`, route, schema: Orderbook, defaultPriority: Priority.PollMarket }, options);
+  return await call(
+    client,
+    { method: 'GET', path: `${BASE}/orderbook/${segment(marketId)}`, route, schema: Orderbook, defaultPriority: Priority.PollMarket },
+    options,
+  );
 }
 
 /**
@@ -211,7 +236,11 @@ export async function getScores(client: JupiterClient, params: ScoresQuery, opti
 export async function getEventScore(client: JupiterClient, params: { eventId: string }, options: CallOptions = {}): Promise<EventScoreResponse> {
   const route = `${BASE}/events/{eventId}/score`;
   const { eventId } = validateParams(route, z.strictObject({ eventId: NonEmpty }), params);
-  return await call(client, { method: 'GET', path: `${BASE}/events/${segment(eventId)}/score`, route, schema: EventScoreResponse, defaultPriority: Priority.PollMarket }, options);
+  return await call(
+    client,
+    { method: 'GET', path: `${BASE}/events/${segment(eventId)}/score`, route, schema: EventScoreResponse, defaultPriority: Priority.PollMarket },
+    options,
+  );
 }
 
 /** `GET /trading-status`: whether trading is open at all. */
@@ -256,7 +285,11 @@ export async function getAllPositions(
 export async function getPosition(client: JupiterClient, params: { positionPubkey: string }, options: CallOptions = {}): Promise<Position> {
   const route = `${BASE}/positions/{positionPubkey}`;
   const { positionPubkey } = validateParams(route, z.strictObject({ positionPubkey: Pubkey }), params);
-  return await call(client, { method: 'GET', path: `${BASE}/positions/${segment(positionPubkey)}`, route, schema: Position, defaultPriority: Priority.PollState }, options);
+  return await call(
+    client,
+    { method: 'GET', path: `${BASE}/positions/${segment(positionPubkey)}`, route, schema: Position, defaultPriority: Priority.PollState },
+    options,
+  );
 }
 
 /**
@@ -298,7 +331,14 @@ export async function sellPosition(client: JupiterClient, params: SellPositionPa
   const { positionPubkey, ownerPubkey } = validateParams(route, SellPositionParams, params);
   return await call(
     client,
-    { method: 'DELETE', path: `${BASE}/positions/${segment(positionPubkey)}`, route, body: { ownerPubkey }, schema: CreateOrderResponse, defaultPriority: Priority.Exit },
+    {
+      method: 'DELETE',
+      path: `${BASE}/positions/${segment(positionPubkey)}`,
+      route,
+      body: { ownerPubkey },
+      schema: CreateOrderResponse,
+      defaultPriority: Priority.Exit,
+    },
     options,
   );
 }
@@ -316,7 +356,14 @@ export async function claimPosition(client: JupiterClient, params: ClaimPosition
   const { positionPubkey, ownerPubkey } = validateParams(route, ClaimPositionParams, params);
   return await call(
     client,
-    { method: 'POST', path: `${BASE}/positions/${segment(positionPubkey)}/claim`, route, body: { ownerPubkey }, schema: ClaimPositionResponse, defaultPriority: Priority.Exit },
+    {
+      method: 'POST',
+      path: `${BASE}/positions/${segment(positionPubkey)}/claim`,
+      route,
+      body: { ownerPubkey },
+      schema: ClaimPositionResponse,
+      defaultPriority: Priority.Exit,
+    },
     options,
   );
 }
@@ -331,7 +378,15 @@ export async function executePrediction(client: JupiterClient, params: Predictio
   let requestId: string | null = null;
   const result = await call(
     client,
-    { method: 'POST', path: route, route, body, schema: PredictionExecuteResponse, defaultPriority: Priority.Place, onResponse: (info) => (requestId = info.requestId) },
+    {
+      method: 'POST',
+      path: route,
+      route,
+      body,
+      schema: PredictionExecuteResponse,
+      defaultPriority: Priority.Place,
+      onResponse: (info) => (requestId = info.requestId),
+    },
     options,
   );
   if (result.status !== 'Success') {

@@ -36,7 +36,11 @@ const HistoryResponse = z.looseObject({
 });
 
 /** Every history event of a position (newest first, as the API lists them). */
-export async function positionHistory(client: JupiterClient, params: { ownerPubkey: string; positionPubkey: string }, signal?: AbortSignal): Promise<HistoryEvent[]> {
+export async function positionHistory(
+  client: JupiterClient,
+  params: { ownerPubkey: string; positionPubkey: string },
+  signal?: AbortSignal,
+): Promise<HistoryEvent[]> {
   const out: HistoryEvent[] = [];
   let start = 0;
   for (let page = 0; page < MAX_PAGES; page++) {

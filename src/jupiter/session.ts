@@ -114,7 +114,10 @@ export function createTriggerSession(options: TriggerSessionOptions): TriggerSes
     if (challenge.type === 'message') {
       // Signing arbitrary bytes with the hot key is what a tampered answer would want: sign only Jupiter's challenge text.
       if (loginType !== 'message' || !challenge.challenge.startsWith(CHALLENGE_PREFIX)) {
-        throw new SessionError('TRIGGER_LOGIN_FAILED', `Trigger login: the challenge is not the expected "${CHALLENGE_PREFIX.trim()} …" text; refusing to sign it`);
+        throw new SessionError(
+          'TRIGGER_LOGIN_FAILED',
+          `Trigger login: the challenge is not the expected "${CHALLENGE_PREFIX.trim()} …" text; refusing to sign it`,
+        );
       }
       const signature = bs58.encode(wallet.signMessage(new TextEncoder().encode(challenge.challenge)));
       answer = await verifyChallenge(client, { type: 'message', walletPubkey: wallet.address, signature });
@@ -126,7 +129,11 @@ export function createTriggerSession(options: TriggerSessionOptions): TriggerSes
         await checkTransaction(tx, { kind: 'login-challenge' }, { wallet: wallet.address });
         wallet.signTransaction(tx);
       }
-      answer = await verifyChallenge(client, { type: 'transaction', walletPubkey: wallet.address, signedTransaction: Buffer.from(tx.serialize()).toString('base64') });
+      answer = await verifyChallenge(client, {
+        type: 'transaction',
+        walletPubkey: wallet.address,
+        signedTransaction: Buffer.from(tx.serialize()).toString('base64'),
+      });
     }
     const token = answer.token;
     for (const r of redactors) if (token.length >= 8) r.add(token);
@@ -185,9 +192,13 @@ export function createTriggerSession(options: TriggerSessionOptions): TriggerSes
     if (current !== null && now < current.refreshAt) return current.token;
     if (nextAttemptAt !== null && now < nextAttemptAt && !inFlight) {
       if (valid(current)) return current.token;
-      throw new SessionError('TRIGGER_LOGIN_BACKOFF', `Trigger login is backing off after ${failures} failure(s) until ${nextAttemptAt}; last: ${lastError?.message ?? 'unknown'}`, {
-        details: { consecutiveFailures: failures, nextAttemptAt },
-      });
+      throw new SessionError(
+        'TRIGGER_LOGIN_BACKOFF',
+        `Trigger login is backing off after ${failures} failure(s) until ${nextAttemptAt}; last: ${lastError?.message ?? 'unknown'}`,
+        {
+          details: { consecutiveFailures: failures, nextAttemptAt },
+        },
+      );
     }
     try {
       return (await startLogin()).token;

@@ -75,7 +75,16 @@ function executeError(ctx: ErrorContext): ExecuteFailedError {
   const body = ExecuteErrorBody.safeParse(ctx.body);
   const executeCode = body.success ? (body.data.code ?? null) : null;
   const signature = body.success ? (body.data.signature ?? null) : null;
-  const code = ctx.status >= 500 ? 'JUPITER_SERVER_ERROR' : ctx.status === 400 ? 'SWAP_EXECUTE_FAILED' : ctx.status === 401 ? 'JUPITER_UNAUTHORIZED' : ctx.status === 403 ? 'JUPITER_FORBIDDEN' : 'JUPITER_HTTP_ERROR';
+  const code =
+    ctx.status >= 500
+      ? 'JUPITER_SERVER_ERROR'
+      : ctx.status === 400
+        ? 'SWAP_EXECUTE_FAILED'
+        : ctx.status === 401
+          ? 'JUPITER_UNAUTHORIZED'
+          : ctx.status === 403
+            ? 'JUPITER_FORBIDDEN'
+            : 'JUPITER_HTTP_ERROR';
   return new ExecuteFailedError(errorInit(ctx, code), { executeCode, signature, response: ctx.safeBody });
 }
 
@@ -101,7 +110,16 @@ export async function execute(client: JupiterClient, params: ExecuteParams, opti
     const executeCode = result.code ?? null;
     const reason = `${result.status}${executeCode === null ? '' : ` code ${executeCode} (${describeExecuteCode(executeCode)})`}${result.error ? `: ${client.redactor.scrubText(result.error)}` : ''}`;
     throw new ExecuteFailedError(
-      { code: 'SWAP_EXECUTE_FAILED', status: 200, method: 'POST', route: EXECUTE_ROUTE, idempotent: false, reason, requestId, body: client.redactor.scrub(result) },
+      {
+        code: 'SWAP_EXECUTE_FAILED',
+        status: 200,
+        method: 'POST',
+        route: EXECUTE_ROUTE,
+        idempotent: false,
+        reason,
+        requestId,
+        body: client.redactor.scrub(result),
+      },
       { executeCode, signature: result.signature ?? null, response: result },
     );
   }

@@ -219,7 +219,13 @@ class HttpJupiterClient implements JupiterClient {
     return new TransportError(ctx, 'network', 'failed while queued', { cause: error, sent: false });
   }
 
-  async #exchange<S extends z.ZodType>(spec: RequestSpec<S>, ctx: RequestContext, bucket: Bucket, attempt: number, token: string | undefined): Promise<z.output<S>> {
+  async #exchange<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    ctx: RequestContext,
+    bucket: Bucket,
+    attempt: number,
+    token: string | undefined,
+  ): Promise<z.output<S>> {
     const url = buildUrl(this.baseUrl, spec.path, spec.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#apiKey !== undefined) headers[API_KEY_HEADER] = this.#apiKey;
@@ -248,7 +254,13 @@ class HttpJupiterClient implements JupiterClient {
       else if (status === 429 || status === null || status >= 500) this.#logger?.warn(fields, 'jupiter request failed');
       else this.#logger?.info(fields, 'jupiter request refused');
     };
-    const fail = (kind: 'network' | 'timeout' | 'aborted' | 'malformed', message: string, cause: unknown, status: number | null, requestId: string | null): TransportError => {
+    const fail = (
+      kind: 'network' | 'timeout' | 'aborted' | 'malformed',
+      message: string,
+      cause: unknown,
+      status: number | null,
+      requestId: string | null,
+    ): TransportError => {
       const error = new TransportError(ctx, kind, this.redactor.scrubText(message), { cause: this.redactor.scrub(cause), status, requestId });
       finish(status, requestId, error.code);
       return error;
@@ -312,7 +324,13 @@ class HttpJupiterClient implements JupiterClient {
   }
 
   #transportFailure(
-    fail: (kind: 'network' | 'timeout' | 'aborted' | 'malformed', message: string, cause: unknown, status: number | null, requestId: string | null) => TransportError,
+    fail: (
+      kind: 'network' | 'timeout' | 'aborted' | 'malformed',
+      message: string,
+      cause: unknown,
+      status: number | null,
+      requestId: string | null,
+    ) => TransportError,
     error: unknown,
     timedOut: boolean,
     callerSignal: AbortSignal | undefined,

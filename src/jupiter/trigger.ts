@@ -94,7 +94,7 @@ function triggerErrors(overrides: Overrides = {}): (ctx: ErrorContext) => Trigge
       return new TriggerApiError(errorInit(ctx, overrides[ctx.status] ?? triggerCode(ctx.status, null)), null, null);
     }
     const { error, details } = parsed.data;
-    const safeDetails = details ? (ctx.safeBody as { details?: Record<string, unknown> }).details ?? null : null;
+    const safeDetails = details ? ((ctx.safeBody as { details?: Record<string, unknown> }).details ?? null) : null;
     return new TriggerApiError(errorInit(ctx, overrides[ctx.status] ?? triggerCode(ctx.status, error)), ctx.scrub(error), safeDetails);
   };
 }
@@ -114,7 +114,11 @@ function triggerCode(status: number, error: string | null): JupiterErrorCode {
   }
 }
 
-const ID = z.string().min(1).max(128).regex(/^[^/?#\s]+$/, 'expected an order id');
+const ID = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[^/?#\s]+$/, 'expected an order id');
 
 function call<S extends z.ZodType>(
   client: JupiterClient,
@@ -132,7 +136,11 @@ function call<S extends z.ZodType>(
 export async function requestChallenge(client: JupiterClient, params: ChallengeParams, options: CallOptions = {}): Promise<ChallengeResponse> {
   const route = `${BASE}/auth/challenge`;
   const body = validateParams(route, ChallengeParams, params);
-  return await call(client, { method: 'POST', path: route, route, body, schema: ChallengeResponse, idempotent: false, defaultPriority: Priority.Exit }, options);
+  return await call(
+    client,
+    { method: 'POST', path: route, route, body, schema: ChallengeResponse, idempotent: false, defaultPriority: Priority.Exit },
+    options,
+  );
 }
 
 /**
@@ -169,7 +177,15 @@ export async function getVault(client: AuthedJupiterClient, options: CallOptions
   const route = `${BASE}/vault`;
   return await call(
     client,
-    { method: 'GET', path: route, route, schema: Vault, bearer: client.bearer, defaultPriority: Priority.PollState, overrides: { 404: 'TRIGGER_VAULT_NOT_FOUND' } },
+    {
+      method: 'GET',
+      path: route,
+      route,
+      schema: Vault,
+      bearer: client.bearer,
+      defaultPriority: Priority.PollState,
+      overrides: { 404: 'TRIGGER_VAULT_NOT_FOUND' },
+    },
     options,
   );
 }
@@ -212,7 +228,11 @@ export function existingVault(error: unknown): Vault | null {
 export async function craftDeposit(client: AuthedJupiterClient, params: DepositCraftParams, options: CallOptions = {}): Promise<DepositCraftResponse> {
   const route = `${BASE}/deposit/craft`;
   const body = validateParams(route, DepositCraftParams, params);
-  return await call(client, { method: 'POST', path: route, route, body, schema: DepositCraftResponse, bearer: client.bearer, defaultPriority: Priority.Place }, options);
+  return await call(
+    client,
+    { method: 'POST', path: route, route, body, schema: DepositCraftResponse, bearer: client.bearer, defaultPriority: Priority.Place },
+    options,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -222,13 +242,21 @@ export async function craftDeposit(client: AuthedJupiterClient, params: DepositC
  * `POST /orders/price`: creates a single, OCO or OTOCO (or trailing single) order; the deposit lands
  * during this call. `expiresAt` must be in the future on the client's clock.
  */
-export async function createPriceOrder(client: AuthedJupiterClient, params: CreatePriceOrderParams, options: CallOptions = {}): Promise<CreatePriceOrderResponse> {
+export async function createPriceOrder(
+  client: AuthedJupiterClient,
+  params: CreatePriceOrderParams,
+  options: CallOptions = {},
+): Promise<CreatePriceOrderResponse> {
   const route = `${BASE}/orders/price`;
   const body = validateParams(route, CreatePriceOrderParams, params);
   if (body.expiresAt <= client.clock.now()) {
     throw new ParamsError(route, [{ field: 'expiresAt', message: `must be in the future (epoch ms), got ${body.expiresAt} at ${client.clock.now()}` }]);
   }
-  return await call(client, { method: 'POST', path: route, route, body, schema: CreatePriceOrderResponse, bearer: client.bearer, defaultPriority: Priority.Place }, options);
+  return await call(
+    client,
+    { method: 'POST', path: route, route, body, schema: CreatePriceOrderResponse, bearer: client.bearer, defaultPriority: Priority.Place },
+    options,
+  );
 }
 
 export interface UpdatePriceOrderParams extends z.input<typeof UpdatePriceOrderBody> {
@@ -236,14 +264,26 @@ export interface UpdatePriceOrderParams extends z.input<typeof UpdatePriceOrderB
 }
 
 /** `PATCH /orders/price/{orderId}`: changes trigger/TP/SL prices, trailing bps or slippage of an open order. */
-export async function updatePriceOrder(client: AuthedJupiterClient, params: UpdatePriceOrderParams, options: CallOptions = {}): Promise<UpdatePriceOrderResponse> {
+export async function updatePriceOrder(
+  client: AuthedJupiterClient,
+  params: UpdatePriceOrderParams,
+  options: CallOptions = {},
+): Promise<UpdatePriceOrderResponse> {
   const route = `${BASE}/orders/price/{orderId}`;
   const { orderId, ...rest } = params;
   const id = validateParams(route, z.object({ orderId: ID }), { orderId }).orderId;
   const body = validateParams(route, UpdatePriceOrderBody, rest);
   return await call(
     client,
-    { method: 'PATCH', path: `${BASE}/orders/price/${segment(id)}`, route, body, schema: UpdatePriceOrderResponse, bearer: client.bearer, defaultPriority: Priority.Place },
+    {
+      method: 'PATCH',
+      path: `${BASE}/orders/price/${segment(id)}`,
+      route,
+      body,
+      schema: UpdatePriceOrderResponse,
+      bearer: client.bearer,
+      defaultPriority: Priority.Place,
+    },
     options,
   );
 }
@@ -254,7 +294,14 @@ export async function cancelPriceOrder(client: AuthedJupiterClient, params: { or
   const { orderId } = validateParams(route, z.strictObject({ orderId: ID }), params);
   return await call(
     client,
-    { method: 'POST', path: `${BASE}/orders/price/cancel/${segment(orderId)}`, route, schema: CancelOrderResponse, bearer: client.bearer, defaultPriority: Priority.Exit },
+    {
+      method: 'POST',
+      path: `${BASE}/orders/price/cancel/${segment(orderId)}`,
+      route,
+      schema: CancelOrderResponse,
+      bearer: client.bearer,
+      defaultPriority: Priority.Exit,
+    },
     options,
   );
 }
@@ -264,14 +311,26 @@ export interface ConfirmCancelParams extends ConfirmCancelBody {
 }
 
 /** Step 2 of a cancel: `POST /orders/price/confirm-cancel/{orderId}` with the signed withdrawal. */
-export async function confirmCancelPriceOrder(client: AuthedJupiterClient, params: ConfirmCancelParams, options: CallOptions = {}): Promise<TxSignatureResponse> {
+export async function confirmCancelPriceOrder(
+  client: AuthedJupiterClient,
+  params: ConfirmCancelParams,
+  options: CallOptions = {},
+): Promise<TxSignatureResponse> {
   const route = `${BASE}/orders/price/confirm-cancel/{orderId}`;
   const { orderId, ...rest } = params;
   const id = validateParams(route, z.object({ orderId: ID }), { orderId }).orderId;
   const body = validateParams(route, ConfirmCancelBody, rest);
   return await call(
     client,
-    { method: 'POST', path: `${BASE}/orders/price/confirm-cancel/${segment(id)}`, route, body, schema: TxSignatureResponse, bearer: client.bearer, defaultPriority: Priority.Exit },
+    {
+      method: 'POST',
+      path: `${BASE}/orders/price/confirm-cancel/${segment(id)}`,
+      route,
+      body,
+      schema: TxSignatureResponse,
+      bearer: client.bearer,
+      defaultPriority: Priority.Exit,
+    },
     options,
   );
 }
@@ -280,7 +339,11 @@ export async function confirmCancelPriceOrder(client: AuthedJupiterClient, param
 export async function getOrderHistory(client: AuthedJupiterClient, params: OrderHistoryQuery = {}, options: CallOptions = {}): Promise<OrderHistoryResponse> {
   const route = `${BASE}/orders/history`;
   const query = validateParams(route, OrderHistoryQuery, params);
-  return await call(client, { method: 'GET', path: route, route, query, schema: OrderHistoryResponse, bearer: client.bearer, defaultPriority: Priority.PollState }, options);
+  return await call(
+    client,
+    { method: 'GET', path: route, route, query, schema: OrderHistoryResponse, bearer: client.bearer, defaultPriority: Priority.PollState },
+    options,
+  );
 }
 
 /**
@@ -292,13 +355,24 @@ export async function getPriceOrder(client: AuthedJupiterClient, params: { order
   const { orderId } = validateParams(route, z.strictObject({ orderId: ID.refine((s) => s !== 'dca', 'dca is not an order id') }), params);
   return await call(
     client,
-    { method: 'GET', path: `${BASE}/orders/history/${segment(orderId)}`, route, schema: OrderHistoryItem, bearer: client.bearer, defaultPriority: Priority.PollState },
+    {
+      method: 'GET',
+      path: `${BASE}/orders/history/${segment(orderId)}`,
+      route,
+      schema: OrderHistoryItem,
+      bearer: client.bearer,
+      defaultPriority: Priority.PollState,
+    },
     options,
   );
 }
 
 /** Every page of price-order history, following `pagination` (offset += limit until total). */
-export async function getAllOrderHistory(client: AuthedJupiterClient, params: Omit<OrderHistoryQuery, 'offset'> = {}, options: CallOptions = {}): Promise<OrderHistoryItem[]> {
+export async function getAllOrderHistory(
+  client: AuthedJupiterClient,
+  params: Omit<OrderHistoryQuery, 'offset'> = {},
+  options: CallOptions = {},
+): Promise<OrderHistoryItem[]> {
   const limit = params.limit ?? 100;
   return await allPages(limit, (offset) => getOrderHistory(client, { ...params, limit, offset }, options));
 }
@@ -325,18 +399,30 @@ async function allPages<T>(limit: number, page: (offset: number) => Promise<{ or
 export async function createDcaOrder(client: AuthedJupiterClient, params: CreateDcaOrderParams, options: CallOptions = {}): Promise<TxSignatureResponse> {
   const route = `${BASE}/orders/dca`;
   const body = validateParams(route, CreateDcaOrderParams, params);
-  return await call(client, { method: 'POST', path: route, route, body, schema: TxSignatureResponse, bearer: client.bearer, defaultPriority: Priority.Place }, options);
+  return await call(
+    client,
+    { method: 'POST', path: route, route, body, schema: TxSignatureResponse, bearer: client.bearer, defaultPriority: Priority.Place },
+    options,
+  );
 }
 
 /** `GET /orders/history/dca`. */
 export async function getDcaHistory(client: AuthedJupiterClient, params: DcaHistoryQuery = {}, options: CallOptions = {}): Promise<DcaHistoryResponse> {
   const route = `${BASE}/orders/history/dca`;
   const query = validateParams(route, DcaHistoryQuery, params);
-  return await call(client, { method: 'GET', path: route, route, query, schema: DcaHistoryResponse, bearer: client.bearer, defaultPriority: Priority.PollState }, options);
+  return await call(
+    client,
+    { method: 'GET', path: route, route, query, schema: DcaHistoryResponse, bearer: client.bearer, defaultPriority: Priority.PollState },
+    options,
+  );
 }
 
 /** Every page of DCA history for `params` (all of `state: 'active'`, say), read in order. */
-export async function getAllDcaHistory(client: AuthedJupiterClient, params: Omit<DcaHistoryQuery, 'offset'> = {}, options: CallOptions = {}): Promise<DcaHistoryItem[]> {
+export async function getAllDcaHistory(
+  client: AuthedJupiterClient,
+  params: Omit<DcaHistoryQuery, 'offset'> = {},
+  options: CallOptions = {},
+): Promise<DcaHistoryItem[]> {
   const limit = params.limit ?? 100;
   return await allPages(limit, (offset) => getDcaHistory(client, { ...params, limit, offset }, options));
 }
@@ -347,7 +433,14 @@ export async function getDcaOrder(client: AuthedJupiterClient, params: { id: str
   const { id } = validateParams(route, z.strictObject({ id: ID }), params);
   return await call(
     client,
-    { method: 'GET', path: `${BASE}/orders/history/dca/${segment(id)}`, route, schema: DcaHistoryItem, bearer: client.bearer, defaultPriority: Priority.PollState },
+    {
+      method: 'GET',
+      path: `${BASE}/orders/history/dca/${segment(id)}`,
+      route,
+      schema: DcaHistoryItem,
+      bearer: client.bearer,
+      defaultPriority: Priority.PollState,
+    },
     options,
   );
 }
@@ -358,7 +451,14 @@ export async function cancelDcaOrder(client: AuthedJupiterClient, params: { id: 
   const { id } = validateParams(route, z.strictObject({ id: ID }), params);
   return await call(
     client,
-    { method: 'POST', path: `${BASE}/orders/dca/cancel/${segment(id)}`, route, schema: CancelDcaOrderResponse, bearer: client.bearer, defaultPriority: Priority.Exit },
+    {
+      method: 'POST',
+      path: `${BASE}/orders/dca/cancel/${segment(id)}`,
+      route,
+      schema: CancelDcaOrderResponse,
+      bearer: client.bearer,
+      defaultPriority: Priority.Exit,
+    },
     options,
   );
 }
@@ -368,14 +468,26 @@ export interface ConfirmCancelDcaParams extends ConfirmCancelBody {
 }
 
 /** Step 2 of a DCA cancel: `POST /orders/dca/confirm-cancel/{id}`. */
-export async function confirmCancelDcaOrder(client: AuthedJupiterClient, params: ConfirmCancelDcaParams, options: CallOptions = {}): Promise<TxSignatureResponse> {
+export async function confirmCancelDcaOrder(
+  client: AuthedJupiterClient,
+  params: ConfirmCancelDcaParams,
+  options: CallOptions = {},
+): Promise<TxSignatureResponse> {
   const route = `${BASE}/orders/dca/confirm-cancel/{id}`;
   const { id, ...rest } = params;
   const orderId = validateParams(route, z.object({ id: ID }), { id }).id;
   const body = validateParams(route, ConfirmCancelBody, rest);
   return await call(
     client,
-    { method: 'POST', path: `${BASE}/orders/dca/confirm-cancel/${segment(orderId)}`, route, body, schema: TxSignatureResponse, bearer: client.bearer, defaultPriority: Priority.Exit },
+    {
+      method: 'POST',
+      path: `${BASE}/orders/dca/confirm-cancel/${segment(orderId)}`,
+      route,
+      body,
+      schema: TxSignatureResponse,
+      bearer: client.bearer,
+      defaultPriority: Priority.Exit,
+    },
     options,
   );
 }

@@ -22,13 +22,18 @@ const FAILURES: Readonly<Record<string, string>> = {
 };
 
 /** Seeds the intents-by-state gauge from the journal, then follows the audit log; returns the unsubscribe. */
-export function meterActions(options: { readonly audit: AuditLog; readonly db: Db; readonly metrics: Pick<Metrics, 'intentStateChanged' | 'setIntentCounts' | 'fillRecorded' | 'errorRecorded'> }): () => void {
+export function meterActions(options: {
+  readonly audit: AuditLog;
+  readonly db: Db;
+  readonly metrics: Pick<Metrics, 'intentStateChanged' | 'setIntentCounts' | 'fillRecorded' | 'errorRecorded'>;
+}): () => void {
   const { metrics } = options;
   metrics.setIntentCounts(intentCountsByState(options.db));
   return options.audit.appended.on('action', ({ input }) => {
     const data = (input.data ?? {}) as Data;
     if (input.kind === 'intent.planned') metrics.intentStateChanged('planned');
-    else if (input.kind.startsWith('intent.') && typeof data.to === 'string' && typeof data.from === 'string' && data.to !== data.from) metrics.intentStateChanged(data.to, data.from);
+    else if (input.kind.startsWith('intent.') && typeof data.to === 'string' && typeof data.from === 'string' && data.to !== data.from)
+      metrics.intentStateChanged(data.to, data.from);
     if (input.kind === 'fill') metrics.fillRecorded(text(data.source, 'unknown'));
     const source = FAILURES[input.kind];
     if (source !== undefined) metrics.errorRecorded(source, text(data.code, text(data.reason, text(data.during, input.kind))));

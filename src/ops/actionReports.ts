@@ -56,7 +56,10 @@ export function reportActions(options: ActionReportOptions): () => void {
         return;
       case 'intent.failed':
       case 'intent.cancelled':
-        log.warn({ ...base, code: data.code }, `${action.kind === 'intent.failed' ? 'intent failed' : 'intent cancelled'}: ${text(data.message) || text(data.code)}`);
+        log.warn(
+          { ...base, code: data.code },
+          `${action.kind === 'intent.failed' ? 'intent failed' : 'intent cancelled'}: ${text(data.message) || text(data.code)}`,
+        );
         return;
       case 'strategy.armed':
         log.info(base, `armed generation ${text(data.generation)}: reference $${text(data.referencePriceUsd)}, amount ${text(data.armedAmount)} base units`);
@@ -81,7 +84,15 @@ export function reportActions(options: ActionReportOptions): () => void {
         const sale = data.source === 'prediction' ? predictionSale(action.intentId) : null;
         if (sale) {
           // A prediction position sold (or claimed): the rule that fired and the proceeds.
-          notify?.({ type: 'sell', strategy: action.strategy ?? '(adopted)', position: sale.position, rule: sale.rule, contracts: tokenUnits(sold.amount, sold.decimals), proceedsMicroUsd: bought.amount, signature: action.signature ?? undefined });
+          notify?.({
+            type: 'sell',
+            strategy: action.strategy ?? '(adopted)',
+            position: sale.position,
+            rule: sale.rule,
+            contracts: tokenUnits(sold.amount, sold.decimals),
+            proceedsMicroUsd: bought.amount,
+            signature: action.signature ?? undefined,
+          });
           return;
         }
         notify?.({

@@ -22,7 +22,10 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 /** The part of a Jupiter client that metrics read (structural, so tests can pass a stub). */
 export interface MeteredClient {
   readonly events: {
-    on(name: 'request', fn: (e: { method: string; route: string; bucket: string; status: number | null; durationMs: number; code: string | null }) => void): () => void;
+    on(
+      name: 'request',
+      fn: (e: { method: string; route: string; bucket: string; status: number | null; durationMs: number; code: string | null }) => void,
+    ): () => void;
     on(name: 'ratelimited', fn: (e: { bucket: string; waitMs: number; reason: string }) => void): () => void;
     on(name: 'retry', fn: (e: { method: string; route: string; code: string }) => void): () => void;
   };

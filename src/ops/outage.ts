@@ -88,7 +88,10 @@ export function createOutageMonitor(options: OutageMonitorOptions): OutageMonito
     },
     watchFeed(feed) {
       const component = `feed:${feed.name}`;
-      const offs = [feed.events.on('failed', (e) => monitor.down(component, `${e.code}: ${e.message}`)), feed.events.on('updated', () => monitor.up(component))];
+      const offs = [
+        feed.events.on('failed', (e) => monitor.down(component, `${e.code}: ${e.message}`)),
+        feed.events.on('updated', () => monitor.up(component)),
+      ];
       return () => {
         for (const off of offs) off();
       };

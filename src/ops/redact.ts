@@ -13,23 +13,21 @@
 export const REDACTED = '[redacted]';
 
 /** Field names whose values are always secret, compared case-insensitively without `_` or `-`. */
-const SECRET_KEYS = new Set(
-  [
-    'apikey',
-    'xapikey',
-    'authorization',
-    'secret',
-    'secretkey',
-    'privatekey',
-    'keypair',
-    'jwt',
-    'token',
-    'accesstoken',
-    'password',
-    'mnemonic',
-    'seedphrase',
-  ],
-);
+const SECRET_KEYS = new Set([
+  'apikey',
+  'xapikey',
+  'authorization',
+  'secret',
+  'secretkey',
+  'privatekey',
+  'keypair',
+  'jwt',
+  'token',
+  'accesstoken',
+  'password',
+  'mnemonic',
+  'seedphrase',
+]);
 
 const normaliseKey = (key: string): string => key.toLowerCase().replace(/[-_]/g, '');
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PublicKey} from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
@@ -204,7 +204,9 @@ export class Chain {
     if (this.landedFor(decoded.messageKey)) return { moves: [], err: { code: ALREADY_PROCESSED, message: 'This transaction has already been processed' } };
     if (!this.blockhashValid(decoded.tx.message.recentBlockhash)) throw new Rejection('blockhash', 'Blockhash not found');
     const intent = this.#intents.get(decoded.messageKey) ?? fallback;
-    const preview = intent?.preview ? { moves: () => (intent.preview as () => readonly Move[])(), priorityLamports: intent.priorityLamports ?? 0n } : this.#previews.get(decoded.messageKey);
+    const preview = intent?.preview
+      ? { moves: () => (intent.preview as () => readonly Move[])(), priorityLamports: intent.priorityLamports ?? 0n }
+      : this.#previews.get(decoded.messageKey);
     if (!preview) throw new Rejection('unknown', 'transaction not recognised by the simulator');
     const feePayer = (decoded.tx.message.staticAccountKeys[0] as PublicKey).toBase58();
     const fee = SIGNATURE_FEE_LAMPORTS * BigInt(decoded.tx.message.header.numRequiredSignatures) + preview.priorityLamports;

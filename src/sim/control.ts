@@ -73,8 +73,10 @@ export function controlRouter(control: SimControl): Router {
   });
   r.add('POST', '/__sim/faults', (req) => {
     const b = body(req);
-    if (typeof b['path'] !== 'string' || !['status', 'delay', 'malformed', 'reset', 'hostile'].includes(String(b['kind']))) throw bad('expected { path, kind: status|delay|malformed|reset|hostile, ... }');
-    if (b['kind'] === 'hostile' && !(HOSTILE_VARIANTS as readonly unknown[]).includes(b['variant'])) throw bad(`expected { variant: ${HOSTILE_VARIANTS.join('|')} }`);
+    if (typeof b['path'] !== 'string' || !['status', 'delay', 'malformed', 'reset', 'hostile'].includes(String(b['kind'])))
+      throw bad('expected { path, kind: status|delay|malformed|reset|hostile, ... }');
+    if (b['kind'] === 'hostile' && !(HOSTILE_VARIANTS as readonly unknown[]).includes(b['variant']))
+      throw bad(`expected { variant: ${HOSTILE_VARIANTS.join('|')} }`);
     return ok({ id: control.injectFault(b as unknown as FaultSpec) });
   });
   r.add('POST', '/__sim/scenario', (req) => {

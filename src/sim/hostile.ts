@@ -7,7 +7,15 @@
  * (its gas payers and co-signers), as a server in control of those keys could.
  */
 import { createHash } from 'node:crypto';
-import { type AddressLookupTableAccount, Keypair, PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import {
+  type AddressLookupTableAccount,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js';
 import nacl from 'tweetnacl';
 import { associatedTokenAddress, ProgramId } from './programIds.js';
 
@@ -135,33 +143,59 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
     case 'route-trailing-bytes': {
       const i = route();
       // A larger "amount" where a reader from the end would look for in_amount.
-      edit(i, withData(instructions[i] as TransactionInstruction, (d) => Buffer.concat([d, Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0]), Buffer.alloc(TAIL - 8)])));
+      edit(
+        i,
+        withData(instructions[i] as TransactionInstruction, (d) =>
+          Buffer.concat([d, Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0]), Buffer.alloc(TAIL - 8)]),
+        ),
+      );
       break;
     }
     case 'route-in-amount-larger':
-      edit(route(), withData(instructions[route()] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(d.length - TAIL) * 2n, d.length - TAIL), d)));
+      edit(
+        route(),
+        withData(instructions[route()] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(d.length - TAIL) * 2n, d.length - TAIL), d)),
+      );
       break;
     case 'route-slippage-high':
-      edit(route(), withData(instructions[route()] as TransactionInstruction, (d) => (d.writeUInt16LE(5_000, d.length - 3), d)));
+      edit(
+        route(),
+        withData(instructions[route()] as TransactionInstruction, (d) => (d.writeUInt16LE(5_000, d.length - 3), d)),
+      );
       break;
     case 'route-quoted-out-low':
-      edit(route(), withData(instructions[route()] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(d.length - 11) / 2n, d.length - 11), d)));
+      edit(
+        route(),
+        withData(instructions[route()] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(d.length - 11) / 2n, d.length - 11), d)),
+      );
       break;
     case 'route-platform-fee-stranger': {
       const i = route();
       const ix = instructions[i] as TransactionInstruction;
-      edit(i, withData(withAccount(ix, 6, strangerAta((ix.keys[5] as { pubkey: PublicKey }).pubkey)), (d) => (d.writeUInt8(100, d.length - 1), d)));
+      edit(
+        i,
+        withData(withAccount(ix, 6, strangerAta((ix.keys[5] as { pubkey: PublicKey }).pubkey)), (d) => (d.writeUInt8(100, d.length - 1), d)),
+      );
       break;
     }
     case 'route-unknown-venue':
       // The first step's Swap variant, right after the plan's length.
-      edit(route(), withData(instructions[route()] as TransactionInstruction, (d) => (d.writeUInt8(250, 12), d)));
+      edit(
+        route(),
+        withData(instructions[route()] as TransactionInstruction, (d) => (d.writeUInt8(250, 12), d)),
+      );
       break;
     case 'fee-payer-swapped':
       payer = STRANGER.publicKey;
       break;
     case 'extra-signer':
-      instructions.push(new TransactionInstruction({ programId: ProgramId.memo, keys: [{ pubkey: STRANGER.publicKey, isSigner: true, isWritable: false }], data: Buffer.from('hi') }));
+      instructions.push(
+        new TransactionInstruction({
+          programId: ProgramId.memo,
+          keys: [{ pubkey: STRANGER.publicKey, isSigner: true, isWritable: false }],
+          data: Buffer.from('hi'),
+        }),
+      );
       break;
     case 'transfer-to-stranger':
     case 'approve-delegate':
@@ -172,8 +206,20 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
       amount.writeBigUInt64LE(1_000_000n, 1);
       const keys =
         variant === 'close-to-stranger'
-          ? [{ pubkey: source, isSigner: false, isWritable: true }, { pubkey: STRANGER.publicKey, isSigner: false, isWritable: true }, { pubkey: owner, isSigner: true, isWritable: false }]
-          : [{ pubkey: source, isSigner: false, isWritable: true }, { pubkey: variant === 'transfer-to-stranger' ? strangerAta(new PublicKey('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')) : STRANGER.publicKey, isSigner: false, isWritable: variant === 'transfer-to-stranger' }, { pubkey: owner, isSigner: true, isWritable: false }];
+          ? [
+              { pubkey: source, isSigner: false, isWritable: true },
+              { pubkey: STRANGER.publicKey, isSigner: false, isWritable: true },
+              { pubkey: owner, isSigner: true, isWritable: false },
+            ]
+          : [
+              { pubkey: source, isSigner: false, isWritable: true },
+              {
+                pubkey: variant === 'transfer-to-stranger' ? strangerAta(new PublicKey('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')) : STRANGER.publicKey,
+                isSigner: false,
+                isWritable: variant === 'transfer-to-stranger',
+              },
+              { pubkey: owner, isSigner: true, isWritable: false },
+            ];
       instructions.push(new TransactionInstruction({ programId: ProgramId.token, keys, data: variant === 'close-to-stranger' ? Buffer.from([9]) : amount }));
       break;
     }
@@ -199,23 +245,51 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
       instructions.push(SystemProgram.transfer({ fromPubkey: owner, toPubkey: payer, lamports: 50_000_000n }));
       break;
     case 'prediction-buy-for-sell':
-      edit(order(), withData(instructions[order()] as TransactionInstruction, (d) => (d.writeUInt8(1, orderOffsets(d).isBuy), d)));
+      edit(
+        order(),
+        withData(instructions[order()] as TransactionInstruction, (d) => (d.writeUInt8(1, orderOffsets(d).isBuy), d)),
+      );
       break;
     case 'prediction-side-flipped':
-      edit(order(), withData(instructions[order()] as TransactionInstruction, (d) => (d.writeUInt8(d.readUInt8(orderOffsets(d).isYes) ^ 1, orderOffsets(d).isYes), d)));
+      edit(
+        order(),
+        withData(instructions[order()] as TransactionInstruction, (d) => (d.writeUInt8(d.readUInt8(orderOffsets(d).isYes) ^ 1, orderOffsets(d).isYes), d)),
+      );
       break;
     case 'prediction-lower-floor':
-      edit(order(), withData(instructions[order()] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(orderOffsets(d).price) / 2n, orderOffsets(d).price), d)));
+      edit(
+        order(),
+        withData(
+          instructions[order()] as TransactionInstruction,
+          (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(orderOffsets(d).price) / 2n, orderOffsets(d).price), d),
+        ),
+      );
       break;
     case 'prediction-more-contracts':
-      edit(order(), withData(instructions[order()] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(orderOffsets(d).contracts) * 2n, orderOffsets(d).contracts), d)));
+      edit(
+        order(),
+        withData(
+          instructions[order()] as TransactionInstruction,
+          (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(orderOffsets(d).contracts) * 2n, orderOffsets(d).contracts), d),
+        ),
+      );
       break;
     case 'prediction-order-id':
-      edit(order(), withData(instructions[order()] as TransactionInstruction, (d) => (d.writeUInt8(d.readUInt8(orderOffsets(d).id) ^ 1, orderOffsets(d).id), d)));
+      edit(
+        order(),
+        withData(instructions[order()] as TransactionInstruction, (d) => (d.writeUInt8(d.readUInt8(orderOffsets(d).id) ^ 1, orderOffsets(d).id), d)),
+      );
       break;
     case 'prediction-other-position': {
       const i = prediction();
-      edit(i, withAccount(instructions[i] as TransactionInstruction, 4, Keypair.fromSeed(createHash('sha256').update('jupbot-sim:hostile-position').digest()).publicKey));
+      edit(
+        i,
+        withAccount(
+          instructions[i] as TransactionInstruction,
+          4,
+          Keypair.fromSeed(createHash('sha256').update('jupbot-sim:hostile-position').digest()).publicKey,
+        ),
+      );
       break;
     }
     case 'prediction-funds-stranger': {
@@ -233,7 +307,8 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
   const bytes = next.serialize();
   const keys = next.staticAccountKeys.slice(0, next.header.numRequiredSignatures);
   keys.forEach((key, i) => {
-    const signer = ctx.signers.find((s) => s.publicKey.equals(key)) ?? (key.equals(STRANGER.publicKey) && variant === 'fee-payer-swapped' ? STRANGER : undefined);
+    const signer =
+      ctx.signers.find((s) => s.publicKey.equals(key)) ?? (key.equals(STRANGER.publicKey) && variant === 'fee-payer-swapped' ? STRANGER : undefined);
     if (!signer) return;
     if (!signedBefore.some((k) => k.equals(key)) && variant !== 'fee-payer-swapped') return;
     const signature = nacl.sign.detached(bytes, signer.secretKey);

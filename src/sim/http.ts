@@ -38,7 +38,7 @@ export class HttpError extends Error {
     readonly status: number,
     readonly body: unknown,
   ) {
-    super(typeof body === 'object' && body && 'error' in body ? String((body).error) : `HTTP ${status}`);
+    super(typeof body === 'object' && body && 'error' in body ? String(body.error) : `HTTP ${status}`);
   }
 }
 

@@ -126,9 +126,7 @@ export class Ledger {
     }
     const supply: Record<string, string> = {};
     for (const mint of [...this.#genesis.keys()].sort()) supply[mint] = this.supply(mint).toString();
-    const entries = options.entries === false
-      ? []
-      : this.#entries.map((e) => ({ ...e, delta: e.delta.toString(), balance: e.balance.toString() }));
+    const entries = options.entries === false ? [] : this.#entries.map((e) => ({ ...e, delta: e.delta.toString(), balance: e.balance.toString() }));
     return { balances, supply, entries };
   }
 

@@ -34,14 +34,22 @@ export class LookupTables {
     if (table) {
       const missing = addresses.filter((a) => !table.account.state.addresses.some((b) => b.equals(a)));
       if (missing.length === 0) return table.account;
-      const state = { ...table.account.state, addresses: [...table.account.state.addresses, ...missing], lastExtendedSlot: this.slot(), lastExtendedSlotStartIndex: table.account.state.addresses.length };
+      const state = {
+        ...table.account.state,
+        addresses: [...table.account.state.addresses, ...missing],
+        lastExtendedSlot: this.slot(),
+        lastExtendedSlotStartIndex: table.account.state.addresses.length,
+      };
       table.account = new AddressLookupTableAccount({ key: table.account.key, state });
       table.served = state.addresses.length;
       return table.account;
     }
     const key = derivedAddress(`${this.seed}:lookup-table:${createHash('sha256').update(label).digest('hex')}`);
     const unique = addresses.filter((a, i) => addresses.findIndex((b) => b.equals(a)) === i);
-    const account = new AddressLookupTableAccount({ key, state: { deactivationSlot: ACTIVE, lastExtendedSlot: this.slot(), lastExtendedSlotStartIndex: 0, addresses: unique } });
+    const account = new AddressLookupTableAccount({
+      key,
+      state: { deactivationSlot: ACTIVE, lastExtendedSlot: this.slot(), lastExtendedSlotStartIndex: 0, addresses: unique },
+    });
     this.#tables.set(key.toBase58(), { account, served: unique.length, deactivationSlot: ACTIVE });
     this.#byLabel.set(label, key.toBase58());
     return account;

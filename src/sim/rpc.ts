@@ -43,7 +43,8 @@ export class SolanaRpc {
   #one(request: RpcRequest): unknown {
     const id = request?.id ?? null;
     try {
-      if (typeof request !== 'object' || request === null || request.jsonrpc !== '2.0' || typeof request.method !== 'string') throw new RpcError(-32600, 'Invalid request');
+      if (typeof request !== 'object' || request === null || request.jsonrpc !== '2.0' || typeof request.method !== 'string')
+        throw new RpcError(-32600, 'Invalid request');
       const params = Array.isArray(request.params) ? (request.params as unknown[]) : [];
       return { jsonrpc: '2.0', result: this.#call(request.method, params), id };
     } catch (error) {
@@ -69,7 +70,8 @@ export class SolanaRpc {
         return { context: this.#context(), value: Number(this.world.ledger.balance(this.#pubkey(params[0]), SOL_MINT)) };
       case 'getSignatureStatuses': {
         const sigs = params[0];
-        if (!Array.isArray(sigs) || sigs.length > 256 || !sigs.every((s) => typeof s === 'string')) throw new RpcError(-32602, 'Invalid params: expected an array of up to 256 signatures');
+        if (!Array.isArray(sigs) || sigs.length > 256 || !sigs.every((s) => typeof s === 'string'))
+          throw new RpcError(-32602, 'Invalid params: expected an array of up to 256 signatures');
         return { context: this.#context(), value: sigs.map((s: string) => chain.status(s)) };
       }
       case 'getTokenAccountsByOwner':
@@ -103,10 +105,16 @@ export class SolanaRpc {
    */
   #simulate(params: unknown[]): unknown {
     const raw = params[0];
-    const config = (params[1] ?? {}) as { encoding?: unknown; sigVerify?: unknown; replaceRecentBlockhash?: unknown; accounts?: { encoding?: unknown; addresses?: unknown } };
+    const config = (params[1] ?? {}) as {
+      encoding?: unknown;
+      sigVerify?: unknown;
+      replaceRecentBlockhash?: unknown;
+      accounts?: { encoding?: unknown; addresses?: unknown };
+    };
     if (typeof raw !== 'string') throw new RpcError(-32602, 'Invalid params: expected an encoded transaction');
     if (config.encoding !== 'base64') throw new RpcError(-32602, 'Invalid params: the simulator takes base64 transactions only');
-    if (config.sigVerify === true && config.replaceRecentBlockhash === true) throw new RpcError(-32602, 'Invalid params: sigVerify may not be used with replaceRecentBlockhash');
+    if (config.sigVerify === true && config.replaceRecentBlockhash === true)
+      throw new RpcError(-32602, 'Invalid params: sigVerify may not be used with replaceRecentBlockhash');
     const addresses = config.accounts?.addresses ?? [];
     if (!Array.isArray(addresses) || addresses.length > 100) throw new RpcError(-32602, 'Invalid params: accounts.addresses must list at most 100 addresses');
     if (config.accounts !== undefined) this.#base64Only(config.accounts);
@@ -156,7 +164,8 @@ export class SolanaRpc {
     const owner = this.#pubkey(params[0]);
     const filter = params[1] as { mint?: unknown; programId?: unknown } | undefined;
     const config = params[2] as { encoding?: unknown } | undefined;
-    if (!filter || (filter.mint === undefined && filter.programId === undefined)) throw new RpcError(-32602, 'Invalid params: expected a mint or programId filter');
+    if (!filter || (filter.mint === undefined && filter.programId === undefined))
+      throw new RpcError(-32602, 'Invalid params: expected a mint or programId filter');
     if (config?.encoding !== 'jsonParsed') throw new RpcError(-32602, 'Invalid params: the simulator serves jsonParsed encoding only');
     const ownerKey = new PublicKey(owner);
     return this.world.market.tokens
@@ -174,7 +183,12 @@ export class SolanaRpc {
                 mint: t.mint,
                 owner,
                 state: 'initialized',
-                tokenAmount: { amount: amount.toString(), decimals: t.decimals, uiAmount: Number(amount) / 10 ** t.decimals, uiAmountString: uiString(amount, t.decimals) },
+                tokenAmount: {
+                  amount: amount.toString(),
+                  decimals: t.decimals,
+                  uiAmount: Number(amount) / 10 ** t.decimals,
+                  uiAmountString: uiString(amount, t.decimals),
+                },
               },
               type: 'account',
             },
@@ -216,7 +230,8 @@ export class SolanaRpc {
       if (error instanceof Rejection) {
         if (error.reason === 'signature' || error.reason === 'unsigned') throw new RpcError(-32003, 'Transaction signature verification failure');
         if (error.reason === 'blockhash') throw new RpcError(-32002, 'Transaction simulation failed: Blockhash not found');
-        if (error.reason === 'fee') throw new RpcError(-32002, 'Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.');
+        if (error.reason === 'fee')
+          throw new RpcError(-32002, 'Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.');
         throw new RpcError(-32002, `Transaction simulation failed: ${error.message}`);
       }
       throw error;
@@ -242,7 +257,12 @@ export class SolanaRpc {
     return {
       intent: {
         kind: 'system-transfer',
-        apply: (signature) => this.world.ledger.batch(transfers.map((t) => ({ from: t.from, to: t.to, mint: SOL_MINT, amount: t.lamports })), 'transfer', signature),
+        apply: (signature) =>
+          this.world.ledger.batch(
+            transfers.map((t) => ({ from: t.from, to: t.to, mint: SOL_MINT, amount: t.lamports })),
+            'transfer',
+            signature,
+          ),
         preview: () => transfers.map((t) => ({ from: t.from, to: t.to, mint: SOL_MINT, amount: t.lamports })),
       },
     };

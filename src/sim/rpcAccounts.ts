@@ -33,7 +33,14 @@ function tokenData(mint: string, owner: string, amount: bigint): Buffer {
   return d;
 }
 
-const wire = (data: Buffer, lamports: number, owner: string, executable = false): WireAccount => ({ data: [data.toString('base64'), 'base64'], executable, lamports, owner, rentEpoch: RENT_EPOCH, space: data.length });
+const wire = (data: Buffer, lamports: number, owner: string, executable = false): WireAccount => ({
+  data: [data.toString('base64'), 'base64'],
+  executable,
+  lamports,
+  owner,
+  rentEpoch: RENT_EPOCH,
+  space: data.length,
+});
 
 /** Balances as a function, so a simulation can answer with its own (post-move) view. */
 export type Balances = (wallet: string, mint: string) => bigint;

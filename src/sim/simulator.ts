@@ -105,8 +105,16 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   ledger.transfer(SystemWallet.treasury, SystemWallet.predictionVault, USDC_MINT, 10_000_000n * 10n ** 6n, 'genesis-prediction', 'genesis');
 
   const router = new Router();
-  router.add('GET', '/ultra/v1/search', searchRoute(market, () => world.chain.height(), now));
-  router.add('GET', '/tokens/v2/search', searchRoute(market, () => world.chain.height(), now));
+  router.add(
+    'GET',
+    '/ultra/v1/search',
+    searchRoute(market, () => world.chain.height(), now),
+  );
+  router.add(
+    'GET',
+    '/tokens/v2/search',
+    searchRoute(market, () => world.chain.height(), now),
+  );
   const swap = new SwapService(world);
   swap.register(router);
   const auth = new TriggerAuth(world);
@@ -185,14 +193,21 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     dumpLedger: (opts) => ledger.dump(opts),
     dumpOrders: () => ({
       price: priceEngine.orders.map(historyItem),
-      dca: dca.orders.map((o) => ({ id: o.id, wallet: o.wallet, state: o.state, roundsFilled: o.roundsFilled, inputAmountRemaining: o.inputAmountRemaining.toString() })),
+      dca: dca.orders.map((o) => ({
+        id: o.id,
+        wallet: o.wallet,
+        state: o.state,
+        roundsFilled: o.roundsFilled,
+        inputAmountRemaining: o.inputAmountRemaining.toString(),
+      })),
       prediction: trading.orders.map((o) => trading.orderWire(o)),
     }),
     checkInvariants() {
       const dump = ledger.dump({ entries: false });
       const supplyMismatches = market.tokens.filter((t) => ledger.supply(t.mint) !== ledger.genesisSupply(t.mint)).map((t) => t.mint);
       const negativeBalances: string[] = [];
-      for (const [wallet, row] of Object.entries(dump.balances)) for (const [mint, v] of Object.entries(row)) if (BigInt(v) < 0n) negativeBalances.push(`${wallet}:${mint}`);
+      for (const [wallet, row] of Object.entries(dump.balances))
+        for (const [mint, v] of Object.entries(row)) if (BigInt(v) < 0n) negativeBalances.push(`${wallet}:${mint}`);
       return { supplyMismatches, negativeBalances };
     },
     state: () => ({ now: now(), blockHeight: world.chain.height(), slot: world.chain.slot(), seed }),
@@ -233,7 +248,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   /** A successful answer whose transaction is swapped for a hostile variant (unchanged when the variant does not apply). */
   const hostileAnswer = (result: RouteResult, variant: HostileVariant): RouteResult => {
     const body = result.body as Record<string, unknown> | null;
-    if (result.status !== 200 || body === null || typeof body !== 'object' || typeof body['transaction'] !== 'string' || body['transaction'] === '') return result;
+    if (result.status !== 200 || body === null || typeof body !== 'object' || typeof body['transaction'] !== 'string' || body['transaction'] === '')
+      return result;
     try {
       return { ...result, body: { ...body, transaction: tamper(variant, body['transaction'], hostile) } };
     } catch (error) {

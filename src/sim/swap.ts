@@ -87,7 +87,11 @@ export class SwapService {
     const taker = q.get('taker');
     const receiver = q.get('receiver');
     const payer = q.get('payer');
-    for (const [name, value] of [['taker', taker], ['receiver', receiver], ['payer', payer]] as const) {
+    for (const [name, value] of [
+      ['taker', taker],
+      ['receiver', receiver],
+      ['payer', payer],
+    ] as const) {
       if (value !== null && !isPubkey(value)) fail(`Invalid ${name}`);
     }
     if (receiver !== null && receiver === taker) fail('receiver must differ from taker');
@@ -97,7 +101,13 @@ export class SwapService {
     if (jitoText !== null && !(Number(jitoText) >= 0)) fail('Invalid jitoTipLamports');
     const broadcastFeeType = q.get('broadcastFeeType');
     if (broadcastFeeType !== null && broadcastFeeType !== 'maxCap' && broadcastFeeType !== 'exactFee') fail('Invalid broadcastFeeType');
-    const excluded = new Set((q.get('excludeRouters') ?? '').split(',').map((r) => r.trim()).filter((r) => r !== '').map((r) => (r === 'iris' ? 'metis' : r)));
+    const excluded = new Set(
+      (q.get('excludeRouters') ?? '')
+        .split(',')
+        .map((r) => r.trim())
+        .filter((r) => r !== '')
+        .map((r) => (r === 'iris' ? 'metis' : r)),
+    );
     for (const r of excluded) if (!(ROUTERS as readonly string[]).includes(r)) fail(`Invalid excludeRouters value: ${r}`);
     // An integrator payer restricts routing to Metis.
     const candidates = ROUTERS.filter((r) => !excluded.has(r) && (payer === null || payer === taker || r === 'metis'));
@@ -107,16 +117,29 @@ export class SwapService {
     if (!router || !inSpec || !outSpec) fail(flavor === 'v2' ? 'No routes found' : 'Failed to get quotes');
     const quote = world.market.quote(inputMint as string, outputMint as string, amount);
     // A market maker wins large swaps (or any, when the other routers are excluded): the answer is RFQ.
-    const rfq = candidates.includes('jupiterz') && (router === 'jupiterz' || quote.inUsd >= RFQ_MINIMUM_USD) && receiver === null && (payer === null || payer === taker);
+    const rfq =
+      candidates.includes('jupiterz') && (router === 'jupiterz' || quote.inUsd >= RFQ_MINIMUM_USD) && receiver === null && (payer === null || payer === taker);
     if (rfq) router = 'jupiterz';
     const expireAt = Math.floor((world.now() + RFQ_QUOTE_MS) / 1000);
     if (quote.outAmount <= 0n) fail(flavor === 'v2' ? 'No routes found' : 'Failed to get quotes');
     const impactBps = Math.round(quote.impact * 10_000);
     const slippageBps = slippageText === null ? Math.min(10_000, 50 + impactBps * 2) : Number(slippageText);
     const minOut = (quote.outAmount * BigInt(10_000 - slippageBps)) / 10_000n;
-    const optional = ['receiver', 'slippageBps', 'referralAccount', 'referralFee', 'payer', 'priorityFeeLamports', 'jitoTipLamports', 'broadcastFeeType', 'excludeRouters', 'excludeDexes'];
+    const optional = [
+      'receiver',
+      'slippageBps',
+      'referralAccount',
+      'referralFee',
+      'payer',
+      'priorityFeeLamports',
+      'jitoTipLamports',
+      'broadcastFeeType',
+      'excludeRouters',
+      'excludeDexes',
+    ];
     const mode = optional.some((k) => q.has(k)) ? 'manual' : 'ultra';
-    const priorityLamports = (priorityText === null ? AUTO_PRIORITY_LAMPORTS : Math.floor(Number(priorityText))) + (jitoText === null ? 0 : Math.floor(Number(jitoText)));
+    const priorityLamports =
+      (priorityText === null ? AUTO_PRIORITY_LAMPORTS : Math.floor(Number(priorityText))) + (jitoText === null ? 0 : Math.floor(Number(jitoText)));
     const requestId = world.ids.uuid();
     const { lastValidBlockHeight, blockhash } = world.chain.latestBlockhash();
     const sponsor = payer !== null && payer !== taker ? payer : undefined;
@@ -161,7 +184,18 @@ export class SwapService {
       ...(rfq ? { quoteId: world.ids.uuid(), maker: this.#maker.publicKey.toBase58(), expireAt: String(expireAt) } : {}),
     };
     if (taker === null) {
-      return ok({ ...base, signatureFeePayer: null, prioritizationFeePayer: null, rentFeePayer: null, transaction: null, gasless: false, requestId, totalTime: 12, taker: null, ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
+      return ok({
+        ...base,
+        signatureFeePayer: null,
+        prioritizationFeePayer: null,
+        rentFeePayer: null,
+        transaction: null,
+        gasless: false,
+        requestId,
+        totalTime: 12,
+        taker: null,
+        ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}),
+      });
     }
     const inBalance = world.ledger.balance(taker, inputMint as string);
     const solBalance = world.ledger.balance(taker, SOL_MINT) - (inputMint === SOL_MINT ? amount : 0n);
@@ -187,9 +221,30 @@ export class SwapService {
     const feePayer = rfq ? this.#maker.publicKey.toBase58() : (sponsor ?? (gasless ? gasWallet : taker));
     const common = { signatureFeePayer: feePayer, prioritizationFeePayer: feePayer, rentFeePayer: feePayer, requestId, totalTime: 18, taker };
     if (errorCode !== undefined) {
-      return ok({ ...base, ...common, transaction: '', gasless, errorCode, errorMessage, ...(flavor === 'v2' ? { error: errorMessage, lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
+      return ok({
+        ...base,
+        ...common,
+        transaction: '',
+        gasless,
+        errorCode,
+        errorMessage,
+        ...(flavor === 'v2' ? { error: errorMessage, lastValidBlockHeight: String(lastValidBlockHeight) } : {}),
+      });
     }
-    if (rfq) return this.#rfqOrder({ base, common, taker, quote, expireAt, requestId, lastValidBlockHeight, blockhash, flavor, inputMint: inputMint as string, outputMint: outputMint as string });
+    if (rfq)
+      return this.#rfqOrder({
+        base,
+        common,
+        taker,
+        quote,
+        expireAt,
+        requestId,
+        lastValidBlockHeight,
+        blockhash,
+        flavor,
+        inputMint: inputMint as string,
+        outputMint: outputMint as string,
+      });
     // Jupiter's gas wallet takes its fees back in SOL when the swap pays out SOL (else they are in feeBps).
     const feeRefund = feePayer === gasWallet && outputMint === SOL_MINT ? SIGNATURE_FEE_LAMPORTS * 2n + BigInt(priorityLamports) : 0n;
     const venue = venueOf(inputMint as string, outputMint as string, (inSpec as { decimals: number }).decimals);
@@ -207,24 +262,78 @@ export class SwapService {
       slippageBps,
       venue: venue.swap,
       venueAccounts: venue.accounts,
-      tables: [world.lookupTables.ensure(`pair:${venue.pair}`, [...venue.accounts, pubkey(inputMint as string), pubkey(outputMint as string), JUPITER_EVENT_AUTHORITY])],
-      platformFee: referralAccount === null || referralFee === null ? null : { account: associatedTokenAddress(pubkey(referralAccount), pubkey(outputMint as string)).toBase58(), bps: Number(referralFee) },
+      tables: [
+        world.lookupTables.ensure(`pair:${venue.pair}`, [
+          ...venue.accounts,
+          pubkey(inputMint as string),
+          pubkey(outputMint as string),
+          JUPITER_EVENT_AUTHORITY,
+        ]),
+      ],
+      platformFee:
+        referralAccount === null || referralFee === null
+          ? null
+          : { account: associatedTokenAddress(pubkey(referralAccount), pubkey(outputMint as string)).toBase58(), bps: Number(referralFee) },
       feeRefund,
     });
-    const intent = this.#intent(taker, receiver ?? taker, quote, minOut, BigInt(priorityLamports), feeRefund === 0n ? null : { to: feePayer, lamports: feeRefund });
+    const intent = this.#intent(
+      taker,
+      receiver ?? taker,
+      quote,
+      minOut,
+      BigInt(priorityLamports),
+      feeRefund === 0n ? null : { to: feePayer, lamports: feeRefund },
+    );
     const messageKey = world.chain.registerIntent(built.messageBytes, intent);
-    this.#pending.set(requestId, { taker, quote, minOut, messageKey, expiresAt: world.now() + REQUEST_TTL_MS, lastValidBlockHeight, gasless: feePayer !== taker, intent });
+    this.#pending.set(requestId, {
+      taker,
+      quote,
+      minOut,
+      messageKey,
+      expiresAt: world.now() + REQUEST_TTL_MS,
+      lastValidBlockHeight,
+      gasless: feePayer !== taker,
+      intent,
+    });
     // The gas wallet signs before handing the transaction out, as Jupiter's does.
     const transaction = feePayer === gasWallet ? presign(built, world.gasWallet) : built.base64;
-    return ok({ ...base, ...common, transaction, gasless: feePayer !== taker, ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}) });
+    return ok({
+      ...base,
+      ...common,
+      transaction,
+      gasless: feePayer !== taker,
+      ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}),
+    });
   }
 
   /** An RFQ answer: the maker pays and will sign at /execute; the taker signs first. */
-  #rfqOrder(o: { base: object; common: object; taker: string; quote: Quote; expireAt: number; requestId: string; lastValidBlockHeight: number; blockhash: string; flavor: Flavor; inputMint: string; outputMint: string }): RouteResult {
+  #rfqOrder(o: {
+    base: object;
+    common: object;
+    taker: string;
+    quote: Quote;
+    expireAt: number;
+    requestId: string;
+    lastValidBlockHeight: number;
+    blockhash: string;
+    flavor: Flavor;
+    inputMint: string;
+    outputMint: string;
+  }): RouteResult {
     const { world } = this;
     const [x, y] = o.inputMint < o.outputMint ? [o.inputMint, o.outputMint] : [o.outputMint, o.inputMint];
     const table = world.lookupTables.ensure(`rfq:${x}:${y}`, [pubkey(o.inputMint), pubkey(o.outputMint), ProgramId.token, ProgramId.system]);
-    const built = buildRfqTransaction({ maker: this.#maker.publicKey, taker: pubkey(o.taker), inputMint: o.inputMint, outputMint: o.outputMint, inAmount: o.quote.inAmount, outAmount: o.quote.outAmount, expireAt: o.expireAt, blockhash: o.blockhash, tables: [table] });
+    const built = buildRfqTransaction({
+      maker: this.#maker.publicKey,
+      taker: pubkey(o.taker),
+      inputMint: o.inputMint,
+      outputMint: o.outputMint,
+      inAmount: o.quote.inAmount,
+      outAmount: o.quote.outAmount,
+      expireAt: o.expireAt,
+      blockhash: o.blockhash,
+      tables: [table],
+    });
     // The maker fills at its quoted price: exactly the quoted output, whatever the market does.
     const moves = (): Move[] => [
       { from: o.taker, to: SystemWallet.liquidity, mint: o.inputMint, amount: o.quote.inAmount },
@@ -238,18 +347,41 @@ export class SwapService {
       },
       apply: (signature) => {
         world.ledger.batch(moves(), 'swap-rfq', signature);
-        return { totalInputAmount: o.quote.inAmount.toString(), totalOutputAmount: o.quote.outAmount.toString(), inputAmountResult: o.quote.inAmount.toString(), outputAmountResult: o.quote.outAmount.toString(), swapEvents: [] };
+        return {
+          totalInputAmount: o.quote.inAmount.toString(),
+          totalOutputAmount: o.quote.outAmount.toString(),
+          inputAmountResult: o.quote.inAmount.toString(),
+          outputAmountResult: o.quote.outAmount.toString(),
+          swapEvents: [],
+        };
       },
     };
     const messageKey = world.chain.registerIntent(built.messageBytes, intent);
-    this.#pending.set(o.requestId, { taker: o.taker, quote: o.quote, minOut: o.quote.outAmount, messageKey, expiresAt: world.now() + REQUEST_TTL_MS, lastValidBlockHeight: o.lastValidBlockHeight, gasless: true, intent, rfqExpireAt: o.expireAt });
-    return ok({ ...o.base, ...o.common, transaction: built.base64, gasless: true, ...(o.flavor === 'v2' ? { lastValidBlockHeight: String(o.lastValidBlockHeight) } : {}) });
+    this.#pending.set(o.requestId, {
+      taker: o.taker,
+      quote: o.quote,
+      minOut: o.quote.outAmount,
+      messageKey,
+      expiresAt: world.now() + REQUEST_TTL_MS,
+      lastValidBlockHeight: o.lastValidBlockHeight,
+      gasless: true,
+      intent,
+      rfqExpireAt: o.expireAt,
+    });
+    return ok({
+      ...o.base,
+      ...o.common,
+      transaction: built.base64,
+      gasless: true,
+      ...(o.flavor === 'v2' ? { lastValidBlockHeight: String(o.lastValidBlockHeight) } : {}),
+    });
   }
 
   execute(req: RouteRequest, _flavor: Flavor): RouteResult {
     const body = parseJsonBody(req, (error) => ({ error, code: -2 }));
     if (!isObject(body)) throw new HttpError(400, { error: 'Invalid request body', code: -2 });
-    if (typeof body['signedTransaction'] !== 'string' || body['signedTransaction'] === '') throw new HttpError(400, { error: 'Missing signedTransaction', code: -5 });
+    if (typeof body['signedTransaction'] !== 'string' || body['signedTransaction'] === '')
+      throw new HttpError(400, { error: 'Missing signedTransaction', code: -5 });
     if (typeof body['requestId'] !== 'string' || body['requestId'] === '') throw new HttpError(400, { error: 'Missing requestId', code: -4 });
     const failed = (code: number, error: string, signature?: string): RouteResult =>
       ok({ status: 'Failed', ...(signature === undefined ? {} : { signature }), slot: '0', error, code });
@@ -266,7 +398,9 @@ export class SwapService {
     if (!previous && this.world.now() > pending.expiresAt) return failed(-1, 'Order not found, it might have expired');
     if (!hasValidSignature(decoded, pending.taker)) {
       const sig = decoded.tx.signatures[decoded.tx.message.staticAccountKeys.findIndex((k) => k.toBase58() === pending.taker)];
-      return sig && sig.some((b) => b !== 0) ? failed(-2, 'Invalid signed transaction: signature verification failed') : failed(-1003, 'Transaction is not fully signed');
+      return sig && sig.some((b) => b !== 0)
+        ? failed(-2, 'Invalid signed transaction: signature verification failed')
+        : failed(-1003, 'Transaction is not fully signed');
     }
     if (pending.rfqExpireAt !== undefined) {
       if (!previous && this.world.now() > pending.rfqExpireAt * 1000) return failed(-2003, 'RFQ: quote expired');
@@ -342,7 +476,12 @@ function venueOf(a: string, b: string, decimals: number): { pair: string; swap: 
   const pool = pubkey(poolKey(a, b));
   const accounts = [pool, derivedAddress(`jupbot-sim:pool-vault:${pair}:${x}`), derivedAddress(`jupbot-sim:pool-vault:${pair}:${y}`)];
   // Raydium CLMM (26), Orca Whirlpool (17, a-to-b), Meteora DLMM (38), Phoenix (28, side): the labels the quote names.
-  const variants = [{ variant: 26, fields: [] }, { variant: 17, fields: [a < b ? 1 : 0] }, { variant: 38, fields: [] }, { variant: 28, fields: [a < b ? 1 : 0] }];
+  const variants = [
+    { variant: 26, fields: [] },
+    { variant: 17, fields: [a < b ? 1 : 0] },
+    { variant: 38, fields: [] },
+    { variant: 28, fields: [a < b ? 1 : 0] },
+  ];
   return { pair, swap: variants[decimals % variants.length] as { variant: number; fields: number[] }, accounts };
 }
 

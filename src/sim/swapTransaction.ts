@@ -67,7 +67,8 @@ function instructions(p: SwapTxParams, microLamports: bigint, inAmount: bigint, 
   const input = pubkey(p.inputMint);
   const output = pubkey(p.outputMint);
   const wsol = associatedTokenAddress(taker, pubkey(SOL_MINT));
-  if (p.inputMint === SOL_MINT) ixs.push(createAtaIdempotent(payer, taker, input), SystemProgram.transfer({ fromPubkey: taker, toPubkey: wsol, lamports: wrap }), syncNative(wsol));
+  if (p.inputMint === SOL_MINT)
+    ixs.push(createAtaIdempotent(payer, taker, input), SystemProgram.transfer({ fromPubkey: taker, toPubkey: wsol, lamports: wrap }), syncNative(wsol));
   ixs.push(createAtaIdempotent(payer, taker, output));
   const receiver = p.receiver === p.taker ? null : associatedTokenAddress(pubkey(p.receiver), output);
   if (receiver !== null) ixs.push(createAtaIdempotent(payer, pubkey(p.receiver), output));
@@ -97,9 +98,27 @@ function uniqueIndex(hay: Buffer, needle: Buffer): number {
 }
 
 function template(p: SwapTxParams): Template | null {
-  const key = [p.payer, p.taker, p.receiver, p.inputMint, p.outputMint, p.computeUnits, p.slippageBps, p.venue.variant, p.platformFee?.account ?? '', p.platformFee?.bps ?? 0, p.feeRefund, ...p.tables.map((t) => `${t.key.toBase58()}:${t.state.addresses.length}`)].join('|');
+  const key = [
+    p.payer,
+    p.taker,
+    p.receiver,
+    p.inputMint,
+    p.outputMint,
+    p.computeUnits,
+    p.slippageBps,
+    p.venue.variant,
+    p.platformFee?.account ?? '',
+    p.platformFee?.bps ?? 0,
+    p.feeRefund,
+    ...p.tables.map((t) => `${t.key.toBase58()}:${t.state.addresses.length}`),
+  ].join('|');
   if (templates.has(key)) return templates.get(key) ?? null;
-  const built = buildV0(pubkey(p.payer), PLACEHOLDER_BLOCKHASH, instructions(p, PLACEHOLDER_PRICE, PLACEHOLDER_IN, PLACEHOLDER_OUT, PLACEHOLDER_WRAP), p.tables);
+  const built = buildV0(
+    pubkey(p.payer),
+    PLACEHOLDER_BLOCKHASH,
+    instructions(p, PLACEHOLDER_PRICE, PLACEHOLDER_IN, PLACEHOLDER_OUT, PLACEHOLDER_WRAP),
+    p.tables,
+  );
   const message = Buffer.from(built.messageBytes);
   const blockhashAt = uniqueIndex(message, Buffer.from(bs58.decode(PLACEHOLDER_BLOCKHASH)));
   const priceAt = uniqueIndex(message, u64(PLACEHOLDER_PRICE));

@@ -91,7 +91,10 @@ export function mintInformation(market: Market, spec: TokenSpec, priceBlockId: n
  * At most 100 terms; symbol/name searches return at most 20 results.
  */
 export function searchTokens(market: Market, query: string): TokenSpec[] {
-  const terms = query.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const terms = query
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   if (terms.length > MAX_TERMS) throw new HttpError(400, { error: `Too many query terms: at most ${MAX_TERMS} are allowed` });
   const found: TokenSpec[] = [];
   const seen = new Set<string>();

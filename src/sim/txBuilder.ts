@@ -9,7 +9,12 @@ export interface BuiltTx {
 }
 
 /** Compiles instructions into an unsigned v0 transaction with `payer` as fee payer. */
-export function buildV0(payer: PublicKey, recentBlockhash: string, instructions: TransactionInstruction[], tables: readonly AddressLookupTableAccount[] = []): BuiltTx {
+export function buildV0(
+  payer: PublicKey,
+  recentBlockhash: string,
+  instructions: TransactionInstruction[],
+  tables: readonly AddressLookupTableAccount[] = [],
+): BuiltTx {
   const message = new TransactionMessage({ payerKey: payer, recentBlockhash, instructions }).compileToV0Message([...tables]);
   const tx = new VersionedTransaction(message);
   return { base64: Buffer.from(tx.serialize()).toString('base64'), messageBytes: message.serialize() };
@@ -82,7 +87,15 @@ export function transferChecked(
  * A transfer of exactly `amount` of `mint` from `from` to `to`: a System transfer for native SOL,
  * otherwise an idempotent ATA creation for the receiver (paid by `payer`) and a TransferChecked.
  */
-export function transferInstructions(payer: PublicKey, from: PublicKey, to: PublicKey, mint: string, amount: bigint, decimals: number, tokenProgram = ProgramId.token): TransactionInstruction[] {
+export function transferInstructions(
+  payer: PublicKey,
+  from: PublicKey,
+  to: PublicKey,
+  mint: string,
+  amount: bigint,
+  decimals: number,
+  tokenProgram = ProgramId.token,
+): TransactionInstruction[] {
   if (mint === SOL_MINT) return [SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: amount })];
   const mintKey = pubkey(mint);
   return [createAtaIdempotent(payer, to, mintKey, tokenProgram), transferChecked(from, to, mintKey, amount, decimals, tokenProgram)];
@@ -94,7 +107,9 @@ function discriminator(name: string): Buffer {
 }
 
 /** Jupiter's Anchor event authority: the PDA of "__event_authority" under Aggregator v6. */
-export const JUPITER_EVENT_AUTHORITY = pubkey(PublicKey.findProgramAddressSync([Buffer.from('__event_authority')], ProgramId.jupiterAggregatorV6)[0].toBase58());
+export const JUPITER_EVENT_AUTHORITY = pubkey(
+  PublicKey.findProgramAddressSync([Buffer.from('__event_authority')], ProgramId.jupiterAggregatorV6)[0].toBase58(),
+);
 
 export interface RouteAccounts {
   readonly taker: PublicKey;

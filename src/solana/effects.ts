@@ -69,12 +69,20 @@ function allowance(expectation: Expectation): Map<string, bigint> {
  * Simulates `tx` (unsigned or partly signed; signatures are not verified) and checks its effects on
  * our accounts against `expectation`. Resolves with the deltas, or rejects with a {@link GuardRefusal}.
  */
-export async function proveEffects(tx: VersionedTransaction, expectation: Expectation, summary: GuardSummary, options: { wallet: string; rpc: EffectsRpc }): Promise<EffectsReport> {
+export async function proveEffects(
+  tx: VersionedTransaction,
+  expectation: Expectation,
+  summary: GuardSummary,
+  options: { wallet: string; rpc: EffectsRpc },
+): Promise<EffectsReport> {
   const { wallet, rpc } = options;
   // Only writable accounts can change; the wallet is always watched.
   const writable = new Set<string>([wallet, ...summary.writableAccounts]);
   const watched = [...writable].slice(0, MAX_ACCOUNTS);
-  if (writable.size > MAX_ACCOUNTS) refuse('SIMULATION_UNAVAILABLE', `the transaction writes ${writable.size} accounts, more than the ${MAX_ACCOUNTS} a simulation can report`, { accounts: writable.size });
+  if (writable.size > MAX_ACCOUNTS)
+    refuse('SIMULATION_UNAVAILABLE', `the transaction writes ${writable.size} accounts, more than the ${MAX_ACCOUNTS} a simulation can report`, {
+      accounts: writable.size,
+    });
 
   let before: (AccountState | null)[];
   let after: (AccountState | null)[];
@@ -87,9 +95,12 @@ export async function proveEffects(tx: VersionedTransaction, expectation: Expect
     err = simulated.err;
     unitsConsumed = simulated.unitsConsumed;
   } catch (error) {
-    return refuse('SIMULATION_UNAVAILABLE', `the transaction could not be simulated: ${error instanceof Error ? error.message : String(error)}`, { cause: error instanceof Error ? error.message : String(error) });
+    return refuse('SIMULATION_UNAVAILABLE', `the transaction could not be simulated: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error instanceof Error ? error.message : String(error),
+    });
   }
-  if (err === 'AlreadyProcessed') refuse('SIMULATION_ALREADY_PROCESSED', 'identical bytes have already landed (another intent built the same transaction); build it again', { err });
+  if (err === 'AlreadyProcessed')
+    refuse('SIMULATION_ALREADY_PROCESSED', 'identical bytes have already landed (another intent built the same transaction); build it again', { err });
   if (err !== null && err !== undefined) refuse('SIMULATION_FAILED', `the simulation failed: ${JSON.stringify(err)}`, { err });
 
   const deltas = new Map<string, bigint>();
@@ -111,9 +122,14 @@ export async function proveEffects(tx: VersionedTransaction, expectation: Expect
     const oursBefore = preToken?.owner === wallet;
     const oursAfter = postToken?.owner === wallet;
     if (!oursBefore && !oursAfter) return;
-    if (oursBefore && post !== null && !oursAfter) refuse('EFFECT_AUTHORITY_CHANGED', `our token account ${address} would change owner to ${postToken?.owner ?? post.owner}`, { account: address });
+    if (oursBefore && post !== null && !oursAfter)
+      refuse('EFFECT_AUTHORITY_CHANGED', `our token account ${address} would change owner to ${postToken?.owner ?? post.owner}`, { account: address });
     if (oursBefore && postToken && (postToken.delegate !== preToken.delegate || postToken.closeAuthority !== preToken.closeAuthority)) {
-      refuse('EFFECT_AUTHORITY_CHANGED', `our token account ${address} would get delegate ${postToken.delegate ?? 'none'} / close authority ${postToken.closeAuthority ?? 'none'}`, { account: address });
+      refuse(
+        'EFFECT_AUTHORITY_CHANGED',
+        `our token account ${address} would get delegate ${postToken.delegate ?? 'none'} / close authority ${postToken.closeAuthority ?? 'none'}`,
+        { account: address },
+      );
     }
     if (!oursBefore && postToken && (postToken.delegate !== null || postToken.closeAuthority !== null)) {
       refuse('EFFECT_AUTHORITY_CHANGED', `our new token account ${address} would be created with a delegate or close authority`, { account: address });
@@ -129,19 +145,26 @@ export async function proveEffects(tx: VersionedTransaction, expectation: Expect
     const limit = (allowed.get(mint) ?? 0n) + (mint === SOL_MINT ? summary.solBudgetLamports : 0n);
     if (out > limit) {
       const reason = mint === SOL_MINT && !allowed.has(mint) ? 'EFFECT_SOL_EXCEEDS_BUDGET' : 'EFFECT_OUTFLOW_EXCEEDS_INTENT';
-      refuse(reason, `the simulation shows ${out} of ${mint} leaving our accounts; the intent allows ${limit}`, { mint, out: out.toString(), allowed: limit.toString() });
+      refuse(reason, `the simulation shows ${out} of ${mint} leaving our accounts; the intent allows ${limit}`, {
+        mint,
+        out: out.toString(),
+        allowed: limit.toString(),
+      });
     }
   }
   if (expectation.kind === 'swap') {
     const got = (deltas.get(expectation.outputMint) ?? 0n) + (expectation.outputMint === SOL_MINT ? summary.solBudgetLamports : 0n);
     if (got < expectation.minOutAmount) {
-      refuse('EFFECT_INFLOW_BELOW_MINIMUM', `the simulation shows ${got} of ${expectation.outputMint} arriving; the intent's minimum is ${expectation.minOutAmount}`, {
-        mint: expectation.outputMint,
-        received: got.toString(),
-        minimum: expectation.minOutAmount.toString(),
-      });
+      refuse(
+        'EFFECT_INFLOW_BELOW_MINIMUM',
+        `the simulation shows ${got} of ${expectation.outputMint} arriving; the intent's minimum is ${expectation.minOutAmount}`,
+        {
+          mint: expectation.outputMint,
+          received: got.toString(),
+          minimum: expectation.minOutAmount.toString(),
+        },
+      );
     }
   }
   return { deltas: Object.fromEntries([...deltas].map(([m, d]) => [m, d.toString()])), accounts: watched, unitsConsumed };
 }
-

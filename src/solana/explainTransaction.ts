@@ -35,7 +35,14 @@ export interface Explanation {
   readonly unresolved: string | null;
 }
 
-const json = (value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : Array.isArray(value) ? value.map(json) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, json(v)])) : value);
+const json = (value: unknown): unknown =>
+  typeof value === 'bigint'
+    ? value.toString()
+    : Array.isArray(value)
+      ? value.map(json)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, json(v)]))
+        : value;
 
 export async function explainTransaction(tx: VersionedTransaction, wallet: string, resolveLookupTable: LookupTableResolver | undefined): Promise<Explanation> {
   const message = tx.message;
@@ -44,8 +51,8 @@ export async function explainTransaction(tx: VersionedTransaction, wallet: strin
   const signers = statics.slice(0, message.header.numRequiredSignatures).map((key, i): { address: string; signature: SignatureStatus } => {
     const address = key.toBase58();
     const sig = tx.signatures[i];
-    if (!sig || sig.every((b) => b === 0)) return { address, signature: (address === wallet ? 'ours (to be signed)' : 'empty') };
-    return { address, signature: (nacl.sign.detached.verify(bytes, sig, key.toBytes()) ? 'present, valid' : 'present, INVALID') };
+    if (!sig || sig.every((b) => b === 0)) return { address, signature: address === wallet ? 'ours (to be signed)' : 'empty' };
+    return { address, signature: nacl.sign.detached.verify(bytes, sig, key.toBytes()) ? 'present, valid' : 'present, INVALID' };
   });
   let resolved;
   try {
@@ -69,17 +76,25 @@ export async function explainTransaction(tx: VersionedTransaction, wallet: strin
       try {
         const swap = decodeJupiterSwap(ix.program, accounts, ix.data);
         if (swap.accounts['userTransferAuthority'] === wallet) {
-          outflows.push({ what: `${swap.inAmount ?? 'a token-ledger amount'} from ${swap.accounts['userSourceTokenAccount'] ?? swap.accounts['sourceTokenAccount'] ?? '?'}`, via: `Jupiter ${swap.name}` });
+          outflows.push({
+            what: `${swap.inAmount ?? 'a token-ledger amount'} from ${swap.accounts['userSourceTokenAccount'] ?? swap.accounts['sourceTokenAccount'] ?? '?'}`,
+            via: `Jupiter ${swap.name}`,
+          });
         }
         return { index: ix.index, program: ix.program, decoded: json({ type: `jupiter.${swap.name}`, ...swap }) as Record<string, unknown> };
       } catch (error) {
-        if (error instanceof SwapDecodeError) return { index: ix.index, program: ix.program, decoded: { type: 'jupiter', error: `${error.failure}: ${error.message}` } };
+        if (error instanceof SwapDecodeError)
+          return { index: ix.index, program: ix.program, decoded: { type: 'jupiter', error: `${error.failure}: ${error.message}` } };
         throw error;
       }
     }
     if (ix.program === JUPITER_PREDICTION_PROGRAM) {
       try {
-        return { index: ix.index, program: ix.program, decoded: json({ ...decodePredictionInstruction(accounts, ix.data), program: 'prediction' }) as Record<string, unknown> };
+        return {
+          index: ix.index,
+          program: ix.program,
+          decoded: json({ ...decodePredictionInstruction(accounts, ix.data), program: 'prediction' }) as Record<string, unknown>,
+        };
       } catch (error) {
         if (error instanceof PredictionDecodeError) return { index: ix.index, program: ix.program, decoded: { type: 'prediction', error: error.message } };
         throw error;
@@ -87,11 +102,14 @@ export async function explainTransaction(tx: VersionedTransaction, wallet: strin
     }
     try {
       const effect = decodeEffect(ix, wallet);
-      if (effect.type === 'sol-transfer' && effect.from === wallet && effect.to !== wallet) outflows.push({ what: `${effect.lamports} lamports`, to: effect.to });
-      if (effect.type === 'token-transfer' && effect.authority === wallet) outflows.push({ what: `${effect.amount} of ${effect.mint ?? 'a token'} from ${effect.source}`, to: effect.dest });
+      if (effect.type === 'sol-transfer' && effect.from === wallet && effect.to !== wallet)
+        outflows.push({ what: `${effect.lamports} lamports`, to: effect.to });
+      if (effect.type === 'token-transfer' && effect.authority === wallet)
+        outflows.push({ what: `${effect.amount} of ${effect.mint ?? 'a token'} from ${effect.source}`, to: effect.dest });
       return { index: ix.index, program: ix.program, decoded: json(effect) as Record<string, unknown> };
     } catch (error) {
-      if (error instanceof GuardRefusal) return { index: ix.index, program: ix.program, decoded: { type: 'refused', reason: error.reason, message: error.message } };
+      if (error instanceof GuardRefusal)
+        return { index: ix.index, program: ix.program, decoded: { type: 'refused', reason: error.reason, message: error.message } };
       throw error;
     }
   });

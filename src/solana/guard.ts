@@ -76,8 +76,8 @@ export interface GuardSummary {
   readonly predictions: readonly PredictionInstruction[];
 }
 
-const BASE_PROGRAMS = [SYSTEM_PROGRAM, TOKEN_PROGRAM, TOKEN_2022_PROGRAM, ASSOCIATED_TOKEN_PROGRAM, COMPUTE_BUDGET_PROGRAM, MEMO_PROGRAM, MEMO_V1_PROGRAM].map((p) =>
-  p.toBase58(),
+const BASE_PROGRAMS = [SYSTEM_PROGRAM, TOKEN_PROGRAM, TOKEN_2022_PROGRAM, ASSOCIATED_TOKEN_PROGRAM, COMPUTE_BUDGET_PROGRAM, MEMO_PROGRAM, MEMO_V1_PROGRAM].map(
+  (p) => p.toBase58(),
 );
 const JUPITER = JUPITER_AGGREGATOR_V6.toBase58();
 const ORDER_ENGINE = JUPITER_ORDER_ENGINE.toBase58();
@@ -124,13 +124,17 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
   const predictionPrograms = new Set(options.predictionPrograms ?? [JUPITER_PREDICTION_PROGRAM]);
   for (const ix of resolved.instructions) {
     if (kind === 'login-challenge' && !isMemoProgram(ix.program)) {
-      throw new GuardRefusal('MEMO_ONLY_VIOLATION', `a login challenge must be memo-only; instruction ${ix.index} calls ${ix.program}`, { instruction: ix.index, program: ix.program });
+      throw new GuardRefusal('MEMO_ONLY_VIOLATION', `a login challenge must be memo-only; instruction ${ix.index} calls ${ix.program}`, {
+        instruction: ix.index,
+        program: ix.program,
+      });
     }
     if (!programs.has(ix.program)) {
       throw new GuardRefusal('PROGRAM_NOT_ALLOWED', `program ${ix.program} is not allowed for a ${kind}`, { instruction: ix.index, program: ix.program, kind });
     }
   }
-  if (kind === 'login-challenge' && resolved.instructions.length === 0) throw new GuardRefusal('MEMO_ONLY_VIOLATION', 'a login challenge must carry its memo', {});
+  if (kind === 'login-challenge' && resolved.instructions.length === 0)
+    throw new GuardRefusal('MEMO_ONLY_VIOLATION', 'a login challenge must carry its memo', {});
 
   // The prediction program names its protocol co-signer; only that signer may have signed already.
   const predictionIxs = predictionKinds.has(kind) ? resolved.instructions.filter((ix) => predictionPrograms.has(ix.program)) : [];
@@ -173,12 +177,18 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
           if (feePayer !== wallet && effect.to === feePayer && expectation.kind === 'swap') {
             feeRefund += effect.lamports;
             if (feeRefund > declaredFee) {
-              refuse('GASLESS_FEE_EXCEEDS_DECLARED', `pays the fee payer ${feeRefund} lamports back, more than the ${declaredFee} the answer declared`, { lamports: feeRefund.toString(), declared: declaredFee.toString() });
+              refuse('GASLESS_FEE_EXCEEDS_DECLARED', `pays the fee payer ${feeRefund} lamports back, more than the ${declaredFee} the answer declared`, {
+                lamports: feeRefund.toString(),
+                declared: declaredFee.toString(),
+              });
             }
             outflows.push({ mint: SOL_MINT, amount: effect.lamports, to: effect.to });
             break;
           }
-          refuse(outflowReason(kind), `sends ${effect.lamports} lamports from our wallet to ${effect.to}`, { to: effect.to, lamports: effect.lamports.toString() });
+          refuse(outflowReason(kind), `sends ${effect.lamports} lamports from our wallet to ${effect.to}`, {
+            to: effect.to,
+            lamports: effect.lamports.toString(),
+          });
         }
         // The vault's funds are ours too: a withdrawal must bring them to us.
         if (vault !== null && effect.from === vault && !ownAccounts(SOL_MINT).includes(effect.to)) {
@@ -191,31 +201,39 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
           const mint = effect.mint ?? mintOfSource(wallet, effect.source);
           if (mint !== null && ownAccounts(mint).includes(effect.dest)) break;
           if (expectation.kind === 'vault-deposit') {
-            if (mint !== expectation.mint) refuse('MINT_MISMATCH', `transfers ${mint ?? 'an unknown mint'}, but the deposit is of ${expectation.mint}`, { mint });
+            if (mint !== expectation.mint)
+              refuse('MINT_MISMATCH', `transfers ${mint ?? 'an unknown mint'}, but the deposit is of ${expectation.mint}`, { mint });
             if (effect.dest !== associatedTokenAccount(expectation.vault, expectation.mint, ixTokenProgram(effect.tokenProgram))) {
               refuse('TRANSFER_TO_STRANGER', `transfers to ${effect.dest}, not our vault's token account`, { to: effect.dest });
             }
             outflows.push({ mint: expectation.mint, amount: effect.amount, to: effect.dest });
             break;
           }
-          refuse(outflowReason(kind), `transfers ${effect.amount} of ${mint ?? 'a token'} from our account to ${effect.dest}`, { to: effect.dest, amount: effect.amount.toString(), mint });
+          refuse(outflowReason(kind), `transfers ${effect.amount} of ${mint ?? 'a token'} from our account to ${effect.dest}`, {
+            to: effect.dest,
+            amount: effect.amount.toString(),
+            mint,
+          });
         }
         if (vault !== null && effect.authority === vault) {
           const mint = effect.mint ?? mintOfSource(vault, effect.source);
-          if (mint === null || !ownAccounts(mint).includes(effect.dest)) refuse('TRANSFER_TO_STRANGER', `sends the vault's tokens to ${effect.dest}`, { to: effect.dest, mint });
+          if (mint === null || !ownAccounts(mint).includes(effect.dest))
+            refuse('TRANSFER_TO_STRANGER', `sends the vault's tokens to ${effect.dest}`, { to: effect.dest, mint });
         }
         break;
       }
       case 'ata-create': {
         // We pay its rent: only for our own accounts, or our vault's when depositing.
         const owners = [wallet, ...(expectation.kind === 'vault-deposit' ? [expectation.vault] : [])];
-        if (effect.payer === wallet && !owners.includes(effect.owner)) refuse('ATA_FOR_STRANGER', `creates a token account for ${effect.owner} at our expense`, { owner: effect.owner });
+        if (effect.payer === wallet && !owners.includes(effect.owner))
+          refuse('ATA_FOR_STRANGER', `creates a token account for ${effect.owner} at our expense`, { owner: effect.owner });
         if (effect.payer === wallet) rentWePay += TOKEN_ACCOUNT_RENT_LAMPORTS;
         break;
       }
       case 'close-account': {
         const ours = [wallet, ...(expectation.kind === 'vault-withdrawal' ? [expectation.vault] : [])];
-        if (ours.includes(effect.owner) && effect.dest !== wallet) refuse('CLOSE_TO_STRANGER', `closes ${effect.account} and sends its lamports to ${effect.dest}`, { to: effect.dest });
+        if (ours.includes(effect.owner) && effect.dest !== wallet)
+          refuse('CLOSE_TO_STRANGER', `closes ${effect.account} and sends its lamports to ${effect.dest}`, { to: effect.dest });
         break;
       }
       case 'compute-unit-limit':
@@ -241,7 +259,8 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
         }
         if (ix.program === ORDER_ENGINE && expectation.kind === 'swap') {
           // An RFQ fill: the maker the answer named must take part; its amounts are proven by simulation.
-          if (!ix.accounts.some((a) => a.address === expectation.rfqMaker)) refuse('RFQ_MAKER_MISMATCH', `the fill does not involve the maker ${expectation.rfqMaker ?? '(none)'} the answer named`);
+          if (!ix.accounts.some((a) => a.address === expectation.rfqMaker))
+            refuse('RFQ_MAKER_MISMATCH', `the fill does not involve the maker ${expectation.rfqMaker ?? '(none)'} the answer named`);
           rfqFills += 1;
           break;
         }
@@ -261,11 +280,15 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
   const cap = options.maxPriorityFeeLamports ?? DEFAULT_MAX_PRIORITY_FEE;
   const wePay = feePayer === wallet;
   if (wePay && priorityFeeLamports > cap) {
-    throw new GuardRefusal('PRIORITY_FEE_EXCEEDS_CAP', `priority fee ${priorityFeeLamports} lamports exceeds the cap of ${cap}`, { priorityFeeLamports: priorityFeeLamports.toString(), cap: cap.toString() });
+    throw new GuardRefusal('PRIORITY_FEE_EXCEEDS_CAP', `priority fee ${priorityFeeLamports} lamports exceeds the cap of ${cap}`, {
+      priorityFeeLamports: priorityFeeLamports.toString(),
+      cap: cap.toString(),
+    });
   }
 
   if (expectation.kind === 'swap') {
-    if (swaps.length === 0 && rfqFills === 0) throw new GuardRefusal('SWAP_ACCOUNT_MISMATCH', 'a swap without a Jupiter route or RFQ fill instruction', { kind });
+    if (swaps.length === 0 && rfqFills === 0)
+      throw new GuardRefusal('SWAP_ACCOUNT_MISMATCH', 'a swap without a Jupiter route or RFQ fill instruction', { kind });
     if (swapIn > expectation.maxInAmount) {
       throw new GuardRefusal('AMOUNT_EXCEEDS_INTENT', `swaps ${swapIn} of ${expectation.inputMint}, more than the intended ${expectation.maxInAmount}`, {
         kind,
@@ -278,11 +301,21 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
     const total = outflows.reduce((sum, o) => sum + o.amount, 0n);
     if (total !== expectation.amount) {
       const reason = total > expectation.amount ? 'AMOUNT_EXCEEDS_INTENT' : 'AMOUNT_MISMATCH';
-      throw new GuardRefusal(reason, `deposits ${total} of ${expectation.mint}, the intent states ${expectation.amount}`, { kind, amount: total.toString(), expected: expectation.amount.toString() });
+      throw new GuardRefusal(reason, `deposits ${total} of ${expectation.mint}, the intent states ${expectation.amount}`, {
+        kind,
+        amount: total.toString(),
+        expected: expectation.amount.toString(),
+      });
     }
   }
-  if ((expectation.kind === 'prediction-sell' || expectation.kind === 'prediction-partial-sell' || expectation.kind === 'prediction-claim') && predictions.length !== 1) {
-    throw new GuardRefusal('PREDICTION_LAYOUT_UNKNOWN', `a ${kind} must carry exactly one prediction instruction; this one carries ${predictions.length}`, { kind, count: predictions.length });
+  if (
+    (expectation.kind === 'prediction-sell' || expectation.kind === 'prediction-partial-sell' || expectation.kind === 'prediction-claim') &&
+    predictions.length !== 1
+  ) {
+    throw new GuardRefusal('PREDICTION_LAYOUT_UNKNOWN', `a ${kind} must carry exactly one prediction instruction; this one carries ${predictions.length}`, {
+      kind,
+      count: predictions.length,
+    });
   }
 
   const signatureFees = wePay ? SIGNATURE_FEE_LAMPORTS * BigInt(resolved.signers.length) + priorityFeeLamports : 0n;

@@ -80,7 +80,9 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
       const refusal =
         error instanceof GuardRefusal
           ? error
-          : new GuardRefusal('MALFORMED_TRANSACTION', 'the transaction could not be decoded', { cause: error instanceof Error ? error.message : String(error) });
+          : new GuardRefusal('MALFORMED_TRANSACTION', 'the transaction could not be decoded', {
+              cause: error instanceof Error ? error.message : String(error),
+            });
       const data = { reason: refusal.reason, expectation: describeExpectation(expectation), details: refusal.details };
       log?.warn({ code: refusal.code, reason: refusal.reason, intent: expectation.kind, intentId: context.intentId ?? null }, refusal.message);
       audit?.append({ kind: 'guard.refused', strategy: context.strategy ?? null, intentId: context.intentId ?? null, data });
@@ -111,7 +113,9 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
  * The guarded signer as the daemon runs it: lookup tables resolved and effects simulated through one
  * RPC node (the simulator's in paper mode and in tests, `rpc.url` live).
  */
-export function createRpcGuardedSigner(options: Omit<GuardedSignerOptions, 'effects' | 'resolveLookupTable'> & { readonly rpc: EffectsRpc; readonly clock: Clock }): GuardedSigner {
+export function createRpcGuardedSigner(
+  options: Omit<GuardedSignerOptions, 'effects' | 'resolveLookupTable'> & { readonly rpc: EffectsRpc; readonly clock: Clock },
+): GuardedSigner {
   const { rpc, clock, ...rest } = options;
   return createGuardedSigner({ ...rest, effects: rpc, resolveLookupTable: createLookupTableResolver({ rpc, clock }) });
 }

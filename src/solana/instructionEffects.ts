@@ -22,7 +22,15 @@ import type { ResolvedInstruction } from './resolveAccounts.js';
 
 export type Effect =
   | { readonly type: 'sol-transfer'; readonly from: string; readonly to: string; readonly lamports: bigint }
-  | { readonly type: 'token-transfer'; readonly tokenProgram: string; readonly source: string; readonly dest: string; readonly authority: string; readonly mint: string | null; readonly amount: bigint }
+  | {
+      readonly type: 'token-transfer';
+      readonly tokenProgram: string;
+      readonly source: string;
+      readonly dest: string;
+      readonly authority: string;
+      readonly mint: string | null;
+      readonly amount: bigint;
+    }
   | { readonly type: 'ata-create'; readonly payer: string; readonly owner: string; readonly mint: string; readonly tokenProgram: string }
   | { readonly type: 'close-account'; readonly account: string; readonly dest: string; readonly owner: string }
   | { readonly type: 'compute-unit-limit'; readonly units: number }
@@ -45,7 +53,10 @@ function view(ix: ResolvedInstruction): DataView {
 }
 
 function malformed(ix: ResolvedInstruction, what: string): GuardRefusal {
-  return new GuardRefusal('MALFORMED_TRANSACTION', `instruction ${ix.index} (${what}) is too short or lacks accounts`, { instruction: ix.index, program: ix.program });
+  return new GuardRefusal('MALFORMED_TRANSACTION', `instruction ${ix.index} (${what}) is too short or lacks accounts`, {
+    instruction: ix.index,
+    program: ix.program,
+  });
 }
 
 function account(ix: ResolvedInstruction, i: number, what: string): string {
@@ -70,8 +81,18 @@ export function decodeEffect(ix: ResolvedInstruction, wallet: string): Effect {
 }
 
 const SYSTEM_NAMES: Record<number, string> = {
-  0: 'CreateAccount', 1: 'Assign', 3: 'CreateAccountWithSeed', 4: 'AdvanceNonceAccount', 5: 'WithdrawNonceAccount',
-  6: 'InitializeNonceAccount', 7: 'AuthorizeNonceAccount', 8: 'Allocate', 9: 'AllocateWithSeed', 10: 'AssignWithSeed', 11: 'TransferWithSeed', 12: 'UpgradeNonceAccount',
+  0: 'CreateAccount',
+  1: 'Assign',
+  3: 'CreateAccountWithSeed',
+  4: 'AdvanceNonceAccount',
+  5: 'WithdrawNonceAccount',
+  6: 'InitializeNonceAccount',
+  7: 'AuthorizeNonceAccount',
+  8: 'Allocate',
+  9: 'AllocateWithSeed',
+  10: 'AssignWithSeed',
+  11: 'TransferWithSeed',
+  12: 'UpgradeNonceAccount',
 };
 
 function systemEffect(ix: ResolvedInstruction, wallet: string): Effect {
@@ -86,7 +107,11 @@ function systemEffect(ix: ResolvedInstruction, wallet: string): Effect {
     throw new GuardRefusal('ACCOUNT_REASSIGN', `System ${name} on our wallet account`, { instruction: ix.index, instructionName: name });
   }
   // Only plain transfers are ever needed at top level; account creation happens inside the ATA program.
-  throw new GuardRefusal('INSTRUCTION_NOT_ALLOWED', `System ${name} is not something jupbot signs`, { instruction: ix.index, program: ix.program, instructionName: name });
+  throw new GuardRefusal('INSTRUCTION_NOT_ALLOWED', `System ${name} is not something jupbot signs`, {
+    instruction: ix.index,
+    program: ix.program,
+    instructionName: name,
+  });
 }
 
 function tokenEffect(ix: ResolvedInstruction, wallet: string): Effect {
@@ -94,7 +119,15 @@ function tokenEffect(ix: ResolvedInstruction, wallet: string): Effect {
   if (kind === undefined) throw malformed(ix, 'Token');
   switch (kind) {
     case 3: // Transfer { amount } — [source, dest, authority]
-      return { type: 'token-transfer', tokenProgram: ix.program, source: account(ix, 0, 'Transfer'), dest: account(ix, 1, 'Transfer'), authority: account(ix, 2, 'Transfer'), mint: null, amount: u64(ix, 1, 'Transfer') };
+      return {
+        type: 'token-transfer',
+        tokenProgram: ix.program,
+        source: account(ix, 0, 'Transfer'),
+        dest: account(ix, 1, 'Transfer'),
+        authority: account(ix, 2, 'Transfer'),
+        mint: null,
+        amount: u64(ix, 1, 'Transfer'),
+      };
     case 12: // TransferChecked { amount, decimals } — [source, mint, dest, authority]
       return {
         type: 'token-transfer',
@@ -112,7 +145,10 @@ function tokenEffect(ix: ResolvedInstruction, wallet: string): Effect {
         delegate: account(ix, kind === 4 ? 1 : 2, 'Approve'),
       });
     case 6: // SetAuthority
-      throw new GuardRefusal('AUTHORITY_CHANGE', 'Token SetAuthority would change who controls an account or mint', { instruction: ix.index, account: account(ix, 0, 'SetAuthority') });
+      throw new GuardRefusal('AUTHORITY_CHANGE', 'Token SetAuthority would change who controls an account or mint', {
+        instruction: ix.index,
+        account: account(ix, 0, 'SetAuthority'),
+      });
     case 8: // Burn
     case 15: // BurnChecked
       throw new GuardRefusal('TOKEN_BURN', 'Token Burn destroys tokens', { instruction: ix.index, account: account(ix, 0, 'Burn') });
@@ -129,7 +165,12 @@ function tokenEffect(ix: ResolvedInstruction, wallet: string): Effect {
     default: {
       // MintTo, Freeze/Thaw, multisig set-up, Token-2022 extensions: nothing a trade needs.
       const involvesUs = ix.accounts.some((a) => a.address === wallet);
-      throw new GuardRefusal('INSTRUCTION_NOT_ALLOWED', `Token instruction ${kind} is not something jupbot signs`, { instruction: ix.index, program: ix.program, tokenInstruction: kind, involvesWallet: involvesUs });
+      throw new GuardRefusal('INSTRUCTION_NOT_ALLOWED', `Token instruction ${kind} is not something jupbot signs`, {
+        instruction: ix.index,
+        program: ix.program,
+        tokenInstruction: kind,
+        involvesWallet: involvesUs,
+      });
     }
   }
 }
@@ -137,10 +178,19 @@ function tokenEffect(ix: ResolvedInstruction, wallet: string): Effect {
 function ataEffect(ix: ResolvedInstruction): Effect {
   const kind = ix.data.byteLength === 0 ? 0 : ix.data[0];
   if (kind !== 0 && kind !== 1) {
-    throw new GuardRefusal('INSTRUCTION_NOT_ALLOWED', `Associated Token instruction ${kind} (RecoverNested or unknown) is not something jupbot signs`, { instruction: ix.index, program: ix.program });
+    throw new GuardRefusal('INSTRUCTION_NOT_ALLOWED', `Associated Token instruction ${kind} (RecoverNested or unknown) is not something jupbot signs`, {
+      instruction: ix.index,
+      program: ix.program,
+    });
   }
   // Create / CreateIdempotent — [payer, ata, owner, mint, system, tokenProgram]; the program checks the address.
-  return { type: 'ata-create', payer: account(ix, 0, 'ATA Create'), owner: account(ix, 2, 'ATA Create'), mint: account(ix, 3, 'ATA Create'), tokenProgram: account(ix, 5, 'ATA Create') };
+  return {
+    type: 'ata-create',
+    payer: account(ix, 0, 'ATA Create'),
+    owner: account(ix, 2, 'ATA Create'),
+    mint: account(ix, 3, 'ATA Create'),
+    tokenProgram: account(ix, 5, 'ATA Create'),
+  };
 }
 
 function computeBudgetEffect(ix: ResolvedInstruction): Effect {
@@ -151,5 +201,8 @@ function computeBudgetEffect(ix: ResolvedInstruction): Effect {
   }
   if (kind === 3) return { type: 'compute-unit-price', microLamports: u64(ix, 1, 'SetComputeUnitPrice') };
   if (kind === 1 || kind === 4) return { type: 'harmless', what: kind === 1 ? 'RequestHeapFrame' : 'SetLoadedAccountsDataSizeLimit' };
-  throw new GuardRefusal('INSTRUCTION_NOT_ALLOWED', `Compute Budget instruction ${String(kind)} is not something jupbot signs`, { instruction: ix.index, program: ix.program });
+  throw new GuardRefusal('INSTRUCTION_NOT_ALLOWED', `Compute Budget instruction ${String(kind)} is not something jupbot signs`, {
+    instruction: ix.index,
+    program: ix.program,
+  });
 }

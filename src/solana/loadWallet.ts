@@ -32,6 +32,7 @@ export async function loadConfiguredKey(config: WalletConfig, options: { redacto
 export function ignoredKey(config: WalletConfig): string | null {
   if (config.mode !== 'paper') return null;
   if (config.wallet.keypair !== null) return 'JUPBOT_KEYPAIR is set but ignored: paper mode signs only with its own paper wallet';
-  if (config.wallet.keypair_file !== null) return `wallet.keypair_file (${config.wallet.keypair_file}) is ignored: paper mode signs only with its own paper wallet`;
+  if (config.wallet.keypair_file !== null)
+    return `wallet.keypair_file (${config.wallet.keypair_file}) is ignored: paper mode signs only with its own paper wallet`;
   return null;
 }

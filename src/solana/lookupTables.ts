@@ -63,10 +63,16 @@ export function createLookupTableResolver(options: LookupTableResolverOptions): 
 
   return async (requests) => {
     const now = options.clock.now();
-    const stale = [...new Set(requests.filter((r) => {
-      const hit = cache.get(r.address);
-      return !hit || now - hit.fetchedAt > maxAgeMs || hit.state.addresses.length < r.minLength;
-    }).map((r) => r.address))];
+    const stale = [
+      ...new Set(
+        requests
+          .filter((r) => {
+            const hit = cache.get(r.address);
+            return !hit || now - hit.fetchedAt > maxAgeMs || hit.state.addresses.length < r.minLength;
+          })
+          .map((r) => r.address),
+      ),
+    ];
     const fetched = new Map<string, LookupTableAnswer>();
     if (stale.length > 0) {
       const { accounts } = await options.rpc.getMultipleAccounts(stale);
@@ -85,7 +91,10 @@ export function createLookupTableResolver(options: LookupTableResolverOptions): 
           return;
         }
         // Same last-extended slot: the address list cannot have changed, keep the parsed copy.
-        const state = previous && previous.lastExtendedSlot === parsed.lastExtendedSlot && previous.addresses.length === parsed.addresses.length ? { ...previous, deactivationSlot: parsed.deactivationSlot } : parsed;
+        const state =
+          previous && previous.lastExtendedSlot === parsed.lastExtendedSlot && previous.addresses.length === parsed.addresses.length
+            ? { ...previous, deactivationSlot: parsed.deactivationSlot }
+            : parsed;
         if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
         cache.set(address, { state, fetchedAt: now });
         fetched.set(address, state);
@@ -106,4 +115,3 @@ export function staticLookupTables(tables: ReadonlyMap<string, Uint8Array>): Loo
       }),
     );
 }
-

@@ -49,26 +49,39 @@ export async function resolveTransaction(tx: VersionedTransaction, resolveLookup
   const lookups = message.addressTableLookups;
   const tables: LookupTableState[] = [];
   if (lookups.length > 0) {
-    if (!resolveLookupTable) throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', 'the transaction uses lookup tables and no resolver was given', { tables: lookups.map((l) => l.accountKey.toBase58()) });
+    if (!resolveLookupTable)
+      throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', 'the transaction uses lookup tables and no resolver was given', {
+        tables: lookups.map((l) => l.accountKey.toBase58()),
+      });
     const requests = lookups.map((l) => ({ address: l.accountKey.toBase58(), minLength: Math.max(-1, ...l.writableIndexes, ...l.readonlyIndexes) + 1 }));
     let answers;
     try {
       answers = await resolveLookupTable(requests);
     } catch (error) {
-      throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', `lookup tables ${requests.map((r) => r.address).join(', ')} could not be fetched`, { cause: error instanceof Error ? error.message : String(error) });
+      throw new GuardRefusal('UNRESOLVED_LOOKUP_TABLE', `lookup tables ${requests.map((r) => r.address).join(', ')} could not be fetched`, {
+        cause: error instanceof Error ? error.message : String(error),
+      });
     }
     requests.forEach((request, t) => {
       const table = request.address;
       const answer = answers[t];
       if (answer === undefined || answer === 'missing') throw new GuardRefusal('LOOKUP_TABLE_MISSING', `lookup table ${table} does not exist`, { table });
       if (answer === 'invalid') throw new GuardRefusal('LOOKUP_TABLE_INVALID', `account ${table} is not an address lookup table`, { table });
-      if (!isActive(answer)) throw new GuardRefusal('LOOKUP_TABLE_DEACTIVATED', `lookup table ${table} is deactivated (slot ${answer.deactivationSlot})`, { table, deactivationSlot: answer.deactivationSlot.toString() });
-      if (answer.addresses.length < request.minLength) {
-        throw new GuardRefusal('LOOKUP_TABLE_INDEX_OUT_OF_RANGE', `lookup table ${table} holds ${answer.addresses.length} addresses; the transaction reads index ${request.minLength - 1}`, {
+      if (!isActive(answer))
+        throw new GuardRefusal('LOOKUP_TABLE_DEACTIVATED', `lookup table ${table} is deactivated (slot ${answer.deactivationSlot})`, {
           table,
-          length: answer.addresses.length,
-          index: request.minLength - 1,
+          deactivationSlot: answer.deactivationSlot.toString(),
         });
+      if (answer.addresses.length < request.minLength) {
+        throw new GuardRefusal(
+          'LOOKUP_TABLE_INDEX_OUT_OF_RANGE',
+          `lookup table ${table} holds ${answer.addresses.length} addresses; the transaction reads index ${request.minLength - 1}`,
+          {
+            table,
+            length: answer.addresses.length,
+            index: request.minLength - 1,
+          },
+        );
       }
       tables.push(answer);
     });
@@ -80,7 +93,8 @@ export async function resolveTransaction(tx: VersionedTransaction, resolveLookup
   const instructions = message.compiledInstructions.map((ix, index): ResolvedInstruction => {
     // Program ids cannot come from a lookup table (the runtime refuses that too).
     const program = statics[ix.programIdIndex];
-    if (program === undefined) throw new GuardRefusal('MALFORMED_TRANSACTION', `instruction ${index} names a program outside the static keys`, { instruction: index });
+    if (program === undefined)
+      throw new GuardRefusal('MALFORMED_TRANSACTION', `instruction ${index} names a program outside the static keys`, { instruction: index });
     const metas = ix.accountKeyIndexes.map((k) => {
       const meta = accounts[k];
       if (!meta) throw new GuardRefusal('MALFORMED_TRANSACTION', `instruction ${index} references account ${k}, past the end`, { instruction: index });

@@ -32,12 +32,21 @@ export class RpcError extends JupbotError {
    */
   readonly outcomeUnknown: boolean;
 
-  constructor(code: RpcErrorCode, method: string, message: string, options: { rpcCode?: number | null; status?: number | null; cause?: unknown; sends?: boolean } = {}) {
-    super(code, `rpc ${method} → ${code}: ${message}`, { cause: options.cause, details: { method, rpcCode: options.rpcCode ?? null, status: options.status ?? null } });
+  constructor(
+    code: RpcErrorCode,
+    method: string,
+    message: string,
+    options: { rpcCode?: number | null; status?: number | null; cause?: unknown; sends?: boolean } = {},
+  ) {
+    super(code, `rpc ${method} → ${code}: ${message}`, {
+      cause: options.cause,
+      details: { method, rpcCode: options.rpcCode ?? null, status: options.status ?? null },
+    });
     this.method = method;
     this.rpcCode = options.rpcCode ?? null;
     this.status = options.status ?? null;
-    this.outcomeUnknown = (options.sends ?? false) && code !== 'RPC_ERROR' && code !== 'RPC_ABORTED' && !(code === 'RPC_HTTP_ERROR' && (options.status ?? 0) < 500);
+    this.outcomeUnknown =
+      (options.sends ?? false) && code !== 'RPC_ERROR' && code !== 'RPC_ABORTED' && !(code === 'RPC_HTTP_ERROR' && (options.status ?? 0) < 500);
   }
 }
 
@@ -108,7 +117,10 @@ const Envelope = z.looseObject({
   error: z.looseObject({ code: z.number(), message: z.string() }).optional(),
 });
 const Context = z.looseObject({ slot: z.number() });
-const LatestBlockhash = z.looseObject({ context: Context, value: z.looseObject({ blockhash: z.string().min(32), lastValidBlockHeight: z.number().int().nonnegative() }) });
+const LatestBlockhash = z.looseObject({
+  context: Context,
+  value: z.looseObject({ blockhash: z.string().min(32), lastValidBlockHeight: z.number().int().nonnegative() }),
+});
 const Status = z.looseObject({
   slot: z.number(),
   confirmations: z.number().nullable(),
@@ -124,7 +136,9 @@ const TokenAccounts = z.looseObject({
       pubkey: z.string(),
       account: z.looseObject({
         data: z.looseObject({
-          parsed: z.looseObject({ info: z.looseObject({ mint: z.string(), tokenAmount: z.looseObject({ amount: z.string().regex(/^\d+$/), decimals: z.number().int() }) }) }),
+          parsed: z.looseObject({
+            info: z.looseObject({ mint: z.string(), tokenAmount: z.looseObject({ amount: z.string().regex(/^\d+$/), decimals: z.number().int() }) }),
+          }),
         }),
       }),
     }),
@@ -195,7 +209,10 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
         body = await response.json();
       } catch (error) {
         if (timedOut) throw fail('RPC_TIMEOUT', `no answer within ${timeoutMs} ms`);
-        throw fail(response.ok ? 'RPC_MALFORMED_RESPONSE' : 'RPC_HTTP_ERROR', `HTTP ${response.status}, body is not JSON`, { status: response.status, cause: error });
+        throw fail(response.ok ? 'RPC_MALFORMED_RESPONSE' : 'RPC_HTTP_ERROR', `HTTP ${response.status}, body is not JSON`, {
+          status: response.status,
+          cause: error,
+        });
       }
       if (!response.ok) throw fail('RPC_HTTP_ERROR', `HTTP ${response.status}`, { status: response.status });
       const envelope = Envelope.safeParse(body);
@@ -220,12 +237,18 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
       return call('getBlockHeight', commitmentConfig(commitment), z.number().int().nonnegative());
     },
     async sendTransaction(base64, sendOptions = {}) {
-      const config = { encoding: 'base64', skipPreflight: sendOptions.skipPreflight ?? false, ...(sendOptions.maxRetries === undefined ? {} : { maxRetries: sendOptions.maxRetries }) };
+      const config = {
+        encoding: 'base64',
+        skipPreflight: sendOptions.skipPreflight ?? false,
+        ...(sendOptions.maxRetries === undefined ? {} : { maxRetries: sendOptions.maxRetries }),
+      };
       return call('sendTransaction', [base64, config], z.string().min(32), true);
     },
     async getSignatureStatuses(signatures) {
       const r = await call('getSignatureStatuses', [[...signatures], { searchTransactionHistory: true }], Statuses);
-      return r.value.map((s) => (s === null ? null : { slot: s.slot, confirmations: s.confirmations, err: s.err ?? null, confirmationStatus: s.confirmationStatus ?? null }));
+      return r.value.map((s) =>
+        s === null ? null : { slot: s.slot, confirmations: s.confirmations, err: s.err ?? null, confirmationStatus: s.confirmationStatus ?? null },
+      );
     },
     async getBalance(address) {
       const r = await call('getBalance', [address], Balance);
@@ -241,8 +264,13 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
       }));
     },
     async getMultipleAccounts(addresses, commitment) {
-      const r = await call('getMultipleAccounts', [[...addresses], { encoding: 'base64', ...(commitment === undefined ? {} : { commitment }) }], MultipleAccounts);
-      if (r.value.length !== addresses.length) throw new RpcError('RPC_MALFORMED_RESPONSE', 'getMultipleAccounts', `asked for ${addresses.length} accounts, got ${r.value.length}`);
+      const r = await call(
+        'getMultipleAccounts',
+        [[...addresses], { encoding: 'base64', ...(commitment === undefined ? {} : { commitment }) }],
+        MultipleAccounts,
+      );
+      if (r.value.length !== addresses.length)
+        throw new RpcError('RPC_MALFORMED_RESPONSE', 'getMultipleAccounts', `asked for ${addresses.length} accounts, got ${r.value.length}`);
       return { slot: r.context.slot, accounts: r.value.map(accountState) };
     },
     async simulateTransaction(base64, simulateOptions) {
@@ -256,7 +284,11 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
       const r = await call('simulateTransaction', [base64, config], Simulation);
       const accounts = (r.value.accounts ?? []).map(accountState);
       if (accounts.length !== simulateOptions.accounts.length) {
-        throw new RpcError('RPC_MALFORMED_RESPONSE', 'simulateTransaction', `asked for ${simulateOptions.accounts.length} accounts after, got ${accounts.length}`);
+        throw new RpcError(
+          'RPC_MALFORMED_RESPONSE',
+          'simulateTransaction',
+          `asked for ${simulateOptions.accounts.length} accounts after, got ${accounts.length}`,
+        );
       }
       return { err: r.value.err ?? null, logs: r.value.logs ?? [], accounts, unitsConsumed: r.value.unitsConsumed ?? null, slot: r.context.slot };
     },

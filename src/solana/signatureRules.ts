@@ -63,15 +63,23 @@ function allowedPayer(expectation: Expectation, feePayer: string, signers: reado
 export function checkSigners(tx: VersionedTransaction, resolved: ResolvedTransaction, expectation: Expectation, options: SignatureRuleOptions): SignerFacts[] {
   const { wallet } = options;
   const signers = signerFacts(tx, resolved, wallet);
-  if (!resolved.signers.includes(wallet)) throw new GuardRefusal('WALLET_NOT_SIGNER', `our wallet ${wallet} is not a required signer`, { signers: resolved.signers });
+  if (!resolved.signers.includes(wallet))
+    throw new GuardRefusal('WALLET_NOT_SIGNER', `our wallet ${wallet} is not a required signer`, { signers: resolved.signers });
   if (expectation.kind === 'swap' && expectation.rfqMaker !== undefined && resolved.feePayer !== wallet && resolved.feePayer !== expectation.rfqMaker) {
-    throw new GuardRefusal('RFQ_MAKER_MISMATCH', `the RFQ answer names maker ${expectation.rfqMaker}, the transaction is paid by ${resolved.feePayer}`, { maker: expectation.rfqMaker, feePayer: resolved.feePayer });
+    throw new GuardRefusal('RFQ_MAKER_MISMATCH', `the RFQ answer names maker ${expectation.rfqMaker}, the transaction is paid by ${resolved.feePayer}`, {
+      maker: expectation.rfqMaker,
+      feePayer: resolved.feePayer,
+    });
   }
   if (resolved.feePayer !== wallet && !allowedPayer(expectation, resolved.feePayer, signers)) {
-    throw new GuardRefusal('FEE_PAYER_MISMATCH', `fee payer is ${resolved.feePayer}; this ${expectation.kind} must be paid by our wallet${expectation.kind === 'swap' && expectation.rfqMaker ? ` or the RFQ maker ${expectation.rfqMaker}` : ''}`, {
-      feePayer: resolved.feePayer,
-      expected: wallet,
-    });
+    throw new GuardRefusal(
+      'FEE_PAYER_MISMATCH',
+      `fee payer is ${resolved.feePayer}; this ${expectation.kind} must be paid by our wallet${expectation.kind === 'swap' && expectation.rfqMaker ? ` or the RFQ maker ${expectation.rfqMaker}` : ''}`,
+      {
+        feePayer: resolved.feePayer,
+        expected: wallet,
+      },
+    );
   }
   const vault = expectation.kind === 'vault-withdrawal' ? expectation.vault : null;
   const coSigners = new Set(options.coSigners ?? []);
@@ -82,10 +90,14 @@ export function checkSigners(tx: VersionedTransaction, resolved: ResolvedTransac
     if (expectation.kind === 'swap' && signer.address === expectation.rfqMaker) continue;
     // A co-signer the transaction itself names for its program (the prediction protocol signer) has signed already.
     if (signer.state === 'present' && coSigners.has(signer.address)) continue;
-    throw new GuardRefusal('UNEXPECTED_SIGNER', `unexpected signer ${signer.address} (${signer.state === 'empty' ? 'its signature would have to come from elsewhere' : 'not named by the intent'})`, {
-      signer: signer.address,
-      signers: resolved.signers,
-    });
+    throw new GuardRefusal(
+      'UNEXPECTED_SIGNER',
+      `unexpected signer ${signer.address} (${signer.state === 'empty' ? 'its signature would have to come from elsewhere' : 'not named by the intent'})`,
+      {
+        signer: signer.address,
+        signers: resolved.signers,
+      },
+    );
   }
   return signers;
 }

@@ -36,22 +36,39 @@ export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpec
   };
   let swap: JupiterSwapInstruction;
   try {
-    swap = decodeJupiterSwap(ix.program, ix.accounts.map((a) => a.address), ix.data);
+    swap = decodeJupiterSwap(
+      ix.program,
+      ix.accounts.map((a) => a.address),
+      ix.data,
+    );
   } catch (error) {
     if (!(error instanceof SwapDecodeError)) throw error;
-    if (error.failure === 'INSTRUCTION_NOT_ALLOWED') return refuse('INSTRUCTION_NOT_ALLOWED', 'is a Jupiter instruction that is not a swap entry point jupbot knows');
+    if (error.failure === 'INSTRUCTION_NOT_ALLOWED')
+      return refuse('INSTRUCTION_NOT_ALLOWED', 'is a Jupiter instruction that is not a swap entry point jupbot knows');
     return refuse(error.failure, error.message);
   }
   const { wallet } = options;
   if (swap.mode !== 'ExactIn' || swap.tokenLedger) {
-    refuse('SWAP_MODE_NOT_ALLOWED', `${swap.name} is ${swap.tokenLedger ? 'a token-ledger route (its input amount is not in the data)' : 'an ExactOut route'}; jupbot asks for ExactIn swaps only`, { name: swap.name });
+    refuse(
+      'SWAP_MODE_NOT_ALLOWED',
+      `${swap.name} is ${swap.tokenLedger ? 'a token-ledger route (its input amount is not in the data)' : 'an ExactOut route'}; jupbot asks for ExactIn swaps only`,
+      { name: swap.name },
+    );
   }
-  if (swap.accounts['userTransferAuthority'] !== wallet) refuse('SWAP_ACCOUNT_MISMATCH', `is authorised by ${swap.accounts['userTransferAuthority']}, not our wallet`, { authority: swap.accounts['userTransferAuthority'] });
+  if (swap.accounts['userTransferAuthority'] !== wallet)
+    refuse('SWAP_ACCOUNT_MISMATCH', `is authorised by ${swap.accounts['userTransferAuthority']}, not our wallet`, {
+      authority: swap.accounts['userTransferAuthority'],
+    });
   const source = swapSource(swap);
-  if (!associatedTokenAccounts(wallet, expectation.inputMint).includes(source)) refuse('SWAP_ACCOUNT_MISMATCH', `takes input from ${source}, not our ${expectation.inputMint} account`, { source });
+  if (!associatedTokenAccounts(wallet, expectation.inputMint).includes(source))
+    refuse('SWAP_ACCOUNT_MISMATCH', `takes input from ${source}, not our ${expectation.inputMint} account`, { source });
   const sourceMint = swap.accounts['sourceMint'];
-  if (sourceMint !== undefined && sourceMint !== null && sourceMint !== expectation.inputMint) refuse('MINT_MISMATCH', `swaps from ${sourceMint}, the intent from ${expectation.inputMint}`, { mint: sourceMint });
-  if (swap.accounts['destinationMint'] !== expectation.outputMint) refuse('MINT_MISMATCH', `swaps into ${swap.accounts['destinationMint']}, the intent into ${expectation.outputMint}`, { mint: swap.accounts['destinationMint'] });
+  if (sourceMint !== undefined && sourceMint !== null && sourceMint !== expectation.inputMint)
+    refuse('MINT_MISMATCH', `swaps from ${sourceMint}, the intent from ${expectation.inputMint}`, { mint: sourceMint });
+  if (swap.accounts['destinationMint'] !== expectation.outputMint)
+    refuse('MINT_MISMATCH', `swaps into ${swap.accounts['destinationMint']}, the intent into ${expectation.outputMint}`, {
+      mint: swap.accounts['destinationMint'],
+    });
 
   // Every account that can receive the output must be ours.
   const ours = associatedTokenAccounts(wallet, expectation.outputMint);
@@ -63,34 +80,60 @@ export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpec
       ];
   for (const [role, address] of receivers) {
     if (address === null && role === 'destinationTokenAccount' && !swap.shared) continue;
-    if (address === null || address === undefined || !ours.includes(address)) refuse('SWAP_DESTINATION_NOT_OURS', `its ${role} ${address ?? '(none)'} is not our ${expectation.outputMint} account`, { role, destination: address ?? null });
+    if (address === null || address === undefined || !ours.includes(address))
+      refuse('SWAP_DESTINATION_NOT_OURS', `its ${role} ${address ?? '(none)'} is not our ${expectation.outputMint} account`, {
+        role,
+        destination: address ?? null,
+      });
   }
   if (swap.shared) {
     const id = swap.id ?? -1;
     const authority = programAuthority(id);
-    if (swap.accounts['programAuthority'] !== authority) refuse('SWAP_ACCOUNT_MISMATCH', `its program authority ${swap.accounts['programAuthority']} is not Jupiter's authority ${id}`, { programAuthority: swap.accounts['programAuthority'] });
+    if (swap.accounts['programAuthority'] !== authority)
+      refuse('SWAP_ACCOUNT_MISMATCH', `its program authority ${swap.accounts['programAuthority']} is not Jupiter's authority ${id}`, {
+        programAuthority: swap.accounts['programAuthority'],
+      });
     const intermediate = swap.accounts['programDestinationTokenAccount'] as string;
     if (!associatedTokenAccounts(authority, expectation.outputMint).includes(intermediate)) {
-      refuse('SWAP_DESTINATION_NOT_OURS', `its programDestinationTokenAccount ${intermediate} is not Jupiter's authority account for ${expectation.outputMint}`, { role: 'programDestinationTokenAccount', destination: intermediate });
+      refuse(
+        'SWAP_DESTINATION_NOT_OURS',
+        `its programDestinationTokenAccount ${intermediate} is not Jupiter's authority account for ${expectation.outputMint}`,
+        { role: 'programDestinationTokenAccount', destination: intermediate },
+      );
     }
   }
   const feeAccount = swap.accounts['platformFeeAccount'] ?? null;
   const feeAccounts = options.platformFeeAccounts ?? [];
-  if (feeAccount !== null && !feeAccounts.includes(feeAccount)) refuse('PLATFORM_FEE_NOT_ALLOWED', `pays a platform fee into ${feeAccount}, not a fee account of ours`, { platformFeeAccount: feeAccount });
+  if (feeAccount !== null && !feeAccounts.includes(feeAccount))
+    refuse('PLATFORM_FEE_NOT_ALLOWED', `pays a platform fee into ${feeAccount}, not a fee account of ours`, { platformFeeAccount: feeAccount });
   if (swap.platformFeeBps > 0 && (feeAccount === null || !feeAccounts.includes(feeAccount))) {
-    refuse('PLATFORM_FEE_NOT_ALLOWED', `charges a platform fee of ${swap.platformFeeBps} bps and no fee account of ours is configured`, { platformFeeBps: swap.platformFeeBps });
+    refuse('PLATFORM_FEE_NOT_ALLOWED', `charges a platform fee of ${swap.platformFeeBps} bps and no fee account of ours is configured`, {
+      platformFeeBps: swap.platformFeeBps,
+    });
   }
-  if (swap.slippageBps > expectation.maxSlippageBps) refuse('SLIPPAGE_EXCEEDS_CAP', `allows ${swap.slippageBps} bps of slippage, more than the cap of ${expectation.maxSlippageBps}`, { slippageBps: swap.slippageBps, cap: expectation.maxSlippageBps });
+  if (swap.slippageBps > expectation.maxSlippageBps)
+    refuse('SLIPPAGE_EXCEEDS_CAP', `allows ${swap.slippageBps} bps of slippage, more than the cap of ${expectation.maxSlippageBps}`, {
+      slippageBps: swap.slippageBps,
+      cap: expectation.maxSlippageBps,
+    });
   const quoted = swap.quotedOutAmount ?? 0n;
   const floor = expectation.quotedOutAmount ?? expectation.minOutAmount;
-  if (quoted < floor) refuse('QUOTED_OUT_BELOW_MINIMUM', `quotes ${quoted} of ${expectation.outputMint}, below the ${floor} the intent accepted`, { quotedOutAmount: quoted.toString(), minimum: floor.toString() });
+  if (quoted < floor)
+    refuse('QUOTED_OUT_BELOW_MINIMUM', `quotes ${quoted} of ${expectation.outputMint}, below the ${floor} the intent accepted`, {
+      quotedOutAmount: quoted.toString(),
+      minimum: floor.toString(),
+    });
   // The least the program will deliver: quoted output less the slippage it allows.
   const deliverable = (quoted * BigInt(10_000 - swap.slippageBps)) / 10_000n;
   if (deliverable < expectation.minOutAmount) {
-    refuse('QUOTED_OUT_BELOW_MINIMUM', `may deliver as little as ${deliverable} of ${expectation.outputMint}, below the intent's minimum of ${expectation.minOutAmount}`, {
-      deliverable: deliverable.toString(),
-      minimum: expectation.minOutAmount.toString(),
-    });
+    refuse(
+      'QUOTED_OUT_BELOW_MINIMUM',
+      `may deliver as little as ${deliverable} of ${expectation.outputMint}, below the intent's minimum of ${expectation.minOutAmount}`,
+      {
+        deliverable: deliverable.toString(),
+        minimum: expectation.minOutAmount.toString(),
+      },
+    );
   }
   return swap;
 }
@@ -106,19 +149,26 @@ export function checkInnerJupiterSwap(ix: ResolvedInstruction, wallet: string): 
   };
   let swap: JupiterSwapInstruction;
   try {
-    swap = decodeJupiterSwap(ix.program, ix.accounts.map((a) => a.address), ix.data);
+    swap = decodeJupiterSwap(
+      ix.program,
+      ix.accounts.map((a) => a.address),
+      ix.data,
+    );
   } catch (error) {
     if (!(error instanceof SwapDecodeError)) throw error;
     return refuse(error.failure, error.message);
   }
   if (swap.mode !== 'ExactIn' || swap.tokenLedger) refuse('SWAP_MODE_NOT_ALLOWED', `${swap.name} is not a plain ExactIn route`, { name: swap.name });
-  if (swap.accounts['userTransferAuthority'] !== wallet) refuse('SWAP_ACCOUNT_MISMATCH', `is authorised by ${swap.accounts['userTransferAuthority']}, not our wallet`);
+  if (swap.accounts['userTransferAuthority'] !== wallet)
+    refuse('SWAP_ACCOUNT_MISMATCH', `is authorised by ${swap.accounts['userTransferAuthority']}, not our wallet`);
   const ours = associatedTokenAccounts(wallet, swap.accounts['destinationMint'] as string);
   for (const role of swap.shared ? ['destinationTokenAccount'] : ['userDestinationTokenAccount', 'destinationTokenAccount']) {
     const address = swap.accounts[role];
     if (address === null && !swap.shared) continue;
-    if (address === null || address === undefined || !ours.includes(address)) refuse('SWAP_DESTINATION_NOT_OURS', `its ${role} ${address ?? '(none)'} is not our own account`, { role, destination: address ?? null });
+    if (address === null || address === undefined || !ours.includes(address))
+      refuse('SWAP_DESTINATION_NOT_OURS', `its ${role} ${address ?? '(none)'} is not our own account`, { role, destination: address ?? null });
   }
-  if (swap.platformFeeBps > 0 || (swap.accounts['platformFeeAccount'] ?? null) !== null) refuse('PLATFORM_FEE_NOT_ALLOWED', 'a route inside a prediction order carries a platform fee');
+  if (swap.platformFeeBps > 0 || (swap.accounts['platformFeeAccount'] ?? null) !== null)
+    refuse('PLATFORM_FEE_NOT_ALLOWED', 'a route inside a prediction order carries a platform fee');
   return swap;
 }

@@ -60,7 +60,9 @@ export class Wallet {
       // it is given, so it gets its own copy and the caller's buffer is wiped below.
       keypair = Keypair.fromSecretKey(Uint8Array.from(bytes));
     } catch {
-      throw new WalletError('WALLET_KEY_INVALID', `${source}: the 64 bytes are not a valid Solana keypair (the public half does not match the secret half)`, { source });
+      throw new WalletError('WALLET_KEY_INVALID', `${source}: the 64 bytes are not a valid Solana keypair (the public half does not match the secret half)`, {
+        source,
+      });
     } finally {
       bytes.fill(0);
     }

@@ -41,7 +41,10 @@ const ActionRow = z.object({
   strategy: z.string().nullable(),
   intent_id: z.string().nullable(),
   mint: z.string().nullable(),
-  amount: z.string().regex(/^-?\d+$/).nullable(),
+  amount: z
+    .string()
+    .regex(/^-?\d+$/)
+    .nullable(),
   decimals: z.number().int().nullable(),
   signature: z.string().nullable(),
   data: z.string(),

@@ -65,12 +65,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 function text(value: string | null | undefined, field: string): string | null {
   if (value === undefined || value === null) return null;
-  if (
-    typeof value !== 'string' ||
-    value.length === 0 ||
-    value.length > 256 ||
-    (!PRINTABLE_ASCII.test(value) && UNSAFE_TEXT.test(value))
-  ) {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 256 || (!PRINTABLE_ASCII.test(value) && UNSAFE_TEXT.test(value))) {
     invalid(`${field} must be 1–256 printable characters`, field);
   }
   return value;

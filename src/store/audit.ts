@@ -56,9 +56,7 @@ export class AuditLog {
   constructor(db: Db, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
-    this.#insert = db.prepare(
-      `INSERT INTO actions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.#insert = db.prepare(`INSERT INTO actions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     // Built once: better-sqlite3 wraps a function in several closures per transaction() call.
     this.#transaction = db.transaction((batch: readonly ActionColumns[], at: number) => this.#insertBatch(batch, at));
     this.#head = this.#readHead();
@@ -70,9 +68,7 @@ export class AuditLog {
   }
 
   #readHead(): Head {
-    const last = this.#db.prepare('SELECT id, hash FROM actions ORDER BY id DESC LIMIT 1').get() as
-      | { id: number; hash: string }
-      | undefined;
+    const last = this.#db.prepare('SELECT id, hash FROM actions ORDER BY id DESC LIMIT 1').get() as { id: number; hash: string } | undefined;
     const sequence = actionsSequence(this.#db) ?? 0;
     return {
       id: last?.id ?? 0,

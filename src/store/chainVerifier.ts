@@ -13,13 +13,7 @@ import { parseOptionalRow } from './parseRows.js';
  * - `sequence_tampered`: sqlite_sequence is missing or lower than the last id;
  * - `anchor_mismatch`: the row given as an external anchor is missing or has another hash.
  */
-export type ChainBreakReason =
-  | 'row_edited'
-  | 'rows_missing'
-  | 'link_broken'
-  | 'tail_deleted'
-  | 'sequence_tampered'
-  | 'anchor_mismatch';
+export type ChainBreakReason = 'row_edited' | 'rows_missing' | 'link_broken' | 'tail_deleted' | 'sequence_tampered' | 'anchor_mismatch';
 
 export interface ChainBreak {
   /** The first row id at which the break shows (for tail_deleted: the first deleted id). */

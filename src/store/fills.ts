@@ -26,7 +26,11 @@ export interface FillInput {
 }
 
 /** Inserts one fill; true when it was new. */
-export function insertFill(db: Db, fill: FillInput & { intentId?: string | null; strategy?: string | null; triggerOrderId?: string | null | undefined; positionPubkey?: string | null }, recordedAt: number): boolean {
+export function insertFill(
+  db: Db,
+  fill: FillInput & { intentId?: string | null; strategy?: string | null; triggerOrderId?: string | null | undefined; positionPubkey?: string | null },
+  recordedAt: number,
+): boolean {
   const result = db
     .prepare(
       `INSERT INTO fills (signature, idx, source, strategy, intent_id, trigger_order_id, position_pubkey, in_mint, in_amount, in_decimals,

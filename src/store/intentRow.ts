@@ -66,7 +66,11 @@ export function parseIntentRow(raw: unknown): IntentRow {
   const parsed = RawIntentRow.safeParse(raw);
   const id = typeof raw === 'object' && raw !== null && 'id' in raw ? String(raw.id) : '?';
   if (!parsed.success) {
-    throw new StoreError('STORE_INTENT_ROW_INVALID', `intents row ${id} does not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { details: { intentId: id } });
+    throw new StoreError(
+      'STORE_INTENT_ROW_INVALID',
+      `intents row ${id} does not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      { details: { intentId: id } },
+    );
   }
   const r = parsed.data;
   let params: unknown;

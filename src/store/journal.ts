@@ -130,7 +130,13 @@ export class Journal {
       action: (row) => ({
         kind: 'intent.signed',
         signature: signed.signature,
-        data: { attempt: row.attempts + 1, blockhash: signed.blockhash, lastValidBlockHeight: signed.lastValidBlockHeight, requestId: signed.requestId ?? null, ...signed.data },
+        data: {
+          attempt: row.attempts + 1,
+          blockhash: signed.blockhash,
+          lastValidBlockHeight: signed.lastValidBlockHeight,
+          requestId: signed.requestId ?? null,
+          ...signed.data,
+        },
       }),
     });
   }
@@ -246,7 +252,13 @@ export class Journal {
         amount: fill.outAmount,
         decimals: fill.outDecimals,
         signature: fill.signature,
-        data: { idx: fill.idx, source: fill.source, in: { mint: fill.inMint, amount: fill.inAmount, decimals: fill.inDecimals }, out: { mint: fill.outMint, amount: fill.outAmount, decimals: fill.outDecimals }, fee: fill.fee ?? null },
+        data: {
+          idx: fill.idx,
+          source: fill.source,
+          in: { mint: fill.inMint, amount: fill.inAmount, decimals: fill.inDecimals },
+          out: { mint: fill.outMint, amount: fill.outAmount, decimals: fill.outDecimals },
+          fee: fill.fee ?? null,
+        },
       });
     }
     return inserted;
@@ -274,13 +286,30 @@ export class Journal {
         // in one slot) share a signature: only one can exist. Nothing was sent; the second is signed
         // again on its next pass, with a newer blockhash.
         if (error instanceof Error && /UNIQUE constraint failed: intents\.signature/.test(error.message)) {
-          const holder = parseOptionalRow(IdRow, this.#db.prepare('SELECT id FROM intents WHERE signature = ?').get(spec.set?.signature ?? null), 'signature holder');
-          throw new StoreError('STORE_SIGNATURE_TAKEN', `intent ${id}: its signed transaction is identical to intent ${holder?.id ?? '?'}'s; not recorded, it will be signed again`, { cause: error, details: { intentId: id, other: holder?.id ?? null } });
+          const holder = parseOptionalRow(
+            IdRow,
+            this.#db.prepare('SELECT id FROM intents WHERE signature = ?').get(spec.set?.signature ?? null),
+            'signature holder',
+          );
+          throw new StoreError(
+            'STORE_SIGNATURE_TAKEN',
+            `intent ${id}: its signed transaction is identical to intent ${holder?.id ?? '?'}'s; not recorded, it will be signed again`,
+            { cause: error, details: { intentId: id, other: holder?.id ?? null } },
+          );
         }
-        throw new StoreError('STORE_INTENT_TRANSITION', `intent ${id}: cannot go from ${before.state} to ${to}`, { cause: error, details: { intentId: id, from: before.state, to } });
+        throw new StoreError('STORE_INTENT_TRANSITION', `intent ${id}: cannot go from ${before.state} to ${to}`, {
+          cause: error,
+          details: { intentId: id, from: before.state, to },
+        });
       }
       const action = spec.action(before);
-      this.#audit.append({ kind: action.kind, strategy: before.strategy, intentId: id, signature: action.signature ?? null, data: { from: before.state, to, ...action.data } });
+      this.#audit.append({
+        kind: action.kind,
+        strategy: before.strategy,
+        intentId: id,
+        signature: action.signature ?? null,
+        data: { from: before.state, to, ...action.data },
+      });
       const after = this.require(id);
       spec.after?.(after);
       return after;

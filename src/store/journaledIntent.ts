@@ -19,6 +19,6 @@ export function journaledIntent(db: Db, id: string): JournaledIntent | undefined
   if (raw === undefined) return undefined;
   const action = db.prepare("SELECT data FROM actions WHERE intent_id = ? AND kind = 'intent.signed' ORDER BY id DESC LIMIT 1").get(id);
   const parsed = action === undefined ? null : SignedData.parse(action);
-  const data = parsed === null ? null : (z.record(z.string(), z.unknown()).parse(JSON.parse(parsed.data)));
+  const data = parsed === null ? null : z.record(z.string(), z.unknown()).parse(JSON.parse(parsed.data));
   return { row: parseIntentRow(raw), signed: data };
 }

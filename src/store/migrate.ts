@@ -100,9 +100,7 @@ function applyOne(db: Db, file: MigrationFile, clock: Clock): boolean {
   return db
     .transaction((): boolean => {
       db.exec(CREATE_SCHEMA_MIGRATIONS);
-      const already = db.prepare('SELECT id, name, checksum FROM schema_migrations WHERE id = ?').get(file.id) as
-        | AppliedRow
-        | undefined;
+      const already = db.prepare('SELECT id, name, checksum FROM schema_migrations WHERE id = ?').get(file.id) as AppliedRow | undefined;
       if (already) {
         assertUnchanged(already, file);
         return false;
@@ -123,12 +121,7 @@ function applyOne(db: Db, file: MigrationFile, clock: Clock): boolean {
           details: { id: file.id, violations: broken.slice(0, 10) },
         });
       }
-      db.prepare('INSERT INTO schema_migrations (id, name, checksum, applied_at) VALUES (?, ?, ?, ?)').run(
-        file.id,
-        file.name,
-        file.checksum,
-        clock.now(),
-      );
+      db.prepare('INSERT INTO schema_migrations (id, name, checksum, applied_at) VALUES (?, ?, ?, ?)').run(file.id, file.name, file.checksum, clock.now());
       return true;
     })
     .immediate();

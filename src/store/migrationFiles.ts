@@ -47,11 +47,9 @@ export function readMigrationFiles(dir: string = defaultMigrationsDir): Migratio
   for (const fileName of names) {
     const match = FILE_NAME.exec(fileName);
     if (!match) {
-      throw new StoreError(
-        'STORE_MIGRATIONS_INVALID',
-        `migration file ${join(dir, fileName)} is not named NNNN_name.sql (four digits, lowercase name)`,
-        { details: { dir, file: fileName } },
-      );
+      throw new StoreError('STORE_MIGRATIONS_INVALID', `migration file ${join(dir, fileName)} is not named NNNN_name.sql (four digits, lowercase name)`, {
+        details: { dir, file: fileName },
+      });
     }
     const id = Number(match[1]);
     const path = join(dir, fileName);
@@ -72,11 +70,9 @@ export function readMigrationFiles(dir: string = defaultMigrationsDir): Migratio
   }
   files.forEach((file, index) => {
     if (file.id !== index + 1) {
-      throw new StoreError(
-        'STORE_MIGRATIONS_INVALID',
-        `migration ${String(index + 1).padStart(4, '0')} is missing in ${dir} (found ${file.path} next)`,
-        { details: { dir, missing: index + 1 } },
-      );
+      throw new StoreError('STORE_MIGRATIONS_INVALID', `migration ${String(index + 1).padStart(4, '0')} is missing in ${dir} (found ${file.path} next)`, {
+        details: { dir, missing: index + 1 },
+      });
     }
   });
   return files;

@@ -10,7 +10,8 @@ export function widerThanPrivate(dir: string, file: string): string[] {
   const check = (path: string, limit: number): void => {
     if (!existsSync(path)) return;
     const mode = statSync(path).mode & 0o777;
-    if ((mode & ~limit) !== 0) found.push(`${path} is mode ${mode.toString(8).padStart(4, '0')} (readable by others; chmod ${limit.toString(8).padStart(4, '0')} it)`);
+    if ((mode & ~limit) !== 0)
+      found.push(`${path} is mode ${mode.toString(8).padStart(4, '0')} (readable by others; chmod ${limit.toString(8).padStart(4, '0')} it)`);
   };
   check(dir, 0o700);
   for (const f of [file, `${file}-wal`, `${file}-shm`]) check(f, 0o600);

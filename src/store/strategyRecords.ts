@@ -17,7 +17,10 @@ export function strategyRows(db: Db, strategy: string): IntentRow[] {
 
 /** The placing intents of `strategy` whose vault order (either leg of an OCO) has filled. */
 export function filledVaultIntents(db: Db, strategy: string): Set<string> {
-  const rows = statement(db, "SELECT DISTINCT intent_id FROM trigger_orders WHERE strategy = ? AND state IN ('filled', 'completed') AND intent_id IS NOT NULL").all(strategy);
+  const rows = statement(
+    db,
+    "SELECT DISTINCT intent_id FROM trigger_orders WHERE strategy = ? AND state IN ('filled', 'completed') AND intent_id IS NOT NULL",
+  ).all(strategy);
   return new Set(parseRows(IntentIdRow, rows, 'filled vault intents').map((r) => r.intent_id));
 }
 

@@ -34,7 +34,9 @@ export class StrategyVersions {
     this.#find = db.prepare('SELECT version FROM strategy_versions WHERE strategy = ? AND yaml_sha256 = ?');
     this.#next = db.prepare('SELECT coalesce(max(version), 0) + 1 AS next FROM strategy_versions WHERE strategy = ?');
     this.#insert = db.prepare('INSERT INTO strategy_versions (strategy, version, yaml_sha256, yaml, source_file, applied_at) VALUES (?, ?, ?, ?, ?, ?)');
-    this.#latest = db.prepare('SELECT strategy, version, yaml_sha256, yaml, source_file, applied_at FROM strategy_versions WHERE strategy = ? ORDER BY applied_at DESC, version DESC LIMIT 1');
+    this.#latest = db.prepare(
+      'SELECT strategy, version, yaml_sha256, yaml, source_file, applied_at FROM strategy_versions WHERE strategy = ? ORDER BY applied_at DESC, version DESC LIMIT 1',
+    );
   }
 
   /** Records the version (or finds it) and returns its number and whether it is new. */
@@ -50,8 +52,7 @@ export class StrategyVersions {
 
   latest(strategy: string): StrategyVersionRow | undefined {
     const row = this.#latest.get(strategy) as
-      | { strategy: string; version: number; yaml_sha256: string; yaml: string; source_file: string; applied_at: number }
-      | undefined;
+      { strategy: string; version: number; yaml_sha256: string; yaml: string; source_file: string; applied_at: number } | undefined;
     if (!row) return undefined;
     return { strategy: row.strategy, version: row.version, sha256: row.yaml_sha256, yaml: row.yaml, sourceFile: row.source_file, appliedAt: row.applied_at };
   }

@@ -17,7 +17,13 @@ export interface TokenPinRow {
  * Pinning is insert-only; removing a pin is a deliberate operator action (SQL), not something the
  * daemon does on its own.
  */
-const PinRow = z.object({ strategy: z.string(), symbol: z.string(), mint: z.string(), decimals: z.number().int().min(0).max(255), pinned_at: z.number().int() });
+const PinRow = z.object({
+  strategy: z.string(),
+  symbol: z.string(),
+  mint: z.string(),
+  decimals: z.number().int().min(0).max(255),
+  pinned_at: z.number().int(),
+});
 
 export class TokenPins {
   readonly #get: Statement;
@@ -26,7 +32,9 @@ export class TokenPins {
 
   constructor(db: Db) {
     this.#get = db.prepare('SELECT mint, decimals FROM token_pins WHERE strategy = ? AND symbol = ?');
-    this.#insert = db.prepare('INSERT INTO token_pins (strategy, symbol, mint, decimals, pinned_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (strategy, symbol) DO NOTHING');
+    this.#insert = db.prepare(
+      'INSERT INTO token_pins (strategy, symbol, mint, decimals, pinned_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (strategy, symbol) DO NOTHING',
+    );
     this.#list = db.prepare('SELECT strategy, symbol, mint, decimals, pinned_at FROM token_pins WHERE strategy = ? ORDER BY symbol');
   }
 

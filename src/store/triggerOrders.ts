@@ -14,7 +14,18 @@ import { type FillInput, insertFill } from './fills.js';
 import { parseOptionalRow, parseRows } from './parseRows.js';
 
 /** Every state the mirror knows; anything else is stored as `unknown`. */
-export const MIRROR_STATES: ReadonlySet<string> = new Set(['pending', 'open', 'active', 'executing', 'filled', 'completed', 'pending_withdraw', 'cancelled', 'expired', 'failed']);
+export const MIRROR_STATES: ReadonlySet<string> = new Set([
+  'pending',
+  'open',
+  'active',
+  'executing',
+  'filled',
+  'completed',
+  'pending_withdraw',
+  'cancelled',
+  'expired',
+  'failed',
+]);
 /** States an order does not leave. */
 export const FINAL_ORDER_STATES = ['filled', 'completed', 'cancelled', 'expired', 'failed'] as const;
 const FINAL_SQL = FINAL_ORDER_STATES.map((s) => `'${s}'`).join(', ');
@@ -108,7 +119,9 @@ export class TriggerOrders {
 
   /** Orders of ours (not adopted) that may still change (not filled, completed, cancelled, expired or failed). */
   live(): MirroredOrder[] {
-    const rows = this.#db.prepare(`${SELECT} WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`).all();
+    const rows = this.#db
+      .prepare(`${SELECT} WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`)
+      .all();
     return parseRows(OrderRow, rows, 'live mirrored orders').map(toOrder);
   }
 

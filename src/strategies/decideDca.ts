@@ -40,8 +40,16 @@ export function decideDca(strategy: LoadedDca, state: StrategyState, snapshot: S
     const total = perRun * BigInt(vault.orders);
     const refusal = notionalRefusal(spec.risk, state, now, notionalOf(total));
     if (refusal) return { intents, holds: [{ rule: 'vault_dca', reason: refusal }] };
-    if (perRun <= 0n || total > payBalance) return { intents, holds: [{ rule: 'vault_dca', reason: `needs ${total} base units of ${pay.symbol} for ${vault.orders} rounds, the balance is ${payBalance}` }] };
-    if (notionalOf(perRun) < VAULT_MIN_ROUND_USD) return { intents, holds: [{ rule: 'vault_dca', reason: `each round must be worth at least 10 USD (Trigger V2); ${spec.amount.text} ${pay.symbol} is less` }] };
+    if (perRun <= 0n || total > payBalance)
+      return {
+        intents,
+        holds: [{ rule: 'vault_dca', reason: `needs ${total} base units of ${pay.symbol} for ${vault.orders} rounds, the balance is ${payBalance}` }],
+      };
+    if (notionalOf(perRun) < VAULT_MIN_ROUND_USD)
+      return {
+        intents,
+        holds: [{ rule: 'vault_dca', reason: `each round must be worth at least 10 USD (Trigger V2); ${spec.amount.text} ${pay.symbol} is less` }],
+      };
     intents.push({
       kind: 'place-dca-vault-order',
       key,
@@ -76,7 +84,12 @@ export function decideDca(strategy: LoadedDca, state: StrategyState, snapshot: S
     const at = new Date(t).toISOString();
     const { key, id, slot } = makeKey(strategy, 'run', at);
     if (handled.has(slot)) continue;
-    const evidence = { scheduledAt: at, payBalance: payBalance.toString(), priceImpactBps: impact ?? null, payPriceUsd: payPrice === undefined ? null : formatFixed(payPrice) };
+    const evidence = {
+      scheduledAt: at,
+      payBalance: payBalance.toString(),
+      priceImpactBps: impact ?? null,
+      payPriceUsd: payPrice === undefined ? null : formatFixed(payPrice),
+    };
     if (maxImpact && impact !== undefined && impact > toBps(maxImpact.fraction)) {
       holds.push({ rule: 'run', reason: `run due at ${at} held: price impact ${impact} bps is above risk.max_price_impact (${maxImpact.text})`, evidence });
       continue;

@@ -29,7 +29,15 @@ export function decidePredictionExit(strategy: LoadedPredictionExit, state: Stra
       if (!spec.claim_when_settled) continue;
       const { key, id, slot } = makeKey(strategy, 'claim', position.pubkey);
       if (!handled.has(slot)) {
-        intents.push({ kind: 'claim-position', key, id, reason: `claim the payout of settled market ${position.marketId}`, evidence: { marketId: position.marketId, result: market?.result ?? null, contractsMicro: position.contractsMicro.toString() }, positionPubkey: position.pubkey, marketId: position.marketId });
+        intents.push({
+          kind: 'claim-position',
+          key,
+          id,
+          reason: `claim the payout of settled market ${position.marketId}`,
+          evidence: { marketId: position.marketId, result: market?.result ?? null, contractsMicro: position.contractsMicro.toString() },
+          positionPubkey: position.pubkey,
+          marketId: position.marketId,
+        });
       }
       continue;
     }
@@ -47,7 +55,11 @@ export function decidePredictionExit(strategy: LoadedPredictionExit, state: Stra
       const evidence = evidenceOf(position, market, score, peak);
       if (!fires(rule, spec.yes_team, position, market, score, peak, now)) continue;
       if (spec.require_trading_active && snapshot.tradingActive !== true) {
-        holds.push({ rule: rule.id, reason: `${rule.id} fired, held: trading is ${snapshot.tradingActive === false ? 'paused (/trading-status)' : 'of unknown status'}`, evidence });
+        holds.push({
+          rule: rule.id,
+          reason: `${rule.id} fired, held: trading is ${snapshot.tradingActive === false ? 'paused (/trading-status)' : 'of unknown status'}`,
+          evidence,
+        });
         break;
       }
       if (sellPrice === null) {
@@ -55,16 +67,38 @@ export function decidePredictionExit(strategy: LoadedPredictionExit, state: Stra
         break;
       }
       if (minSellMicro !== undefined && sellPrice < minSellMicro) {
-        holds.push({ rule: rule.id, reason: `${rule.id} fired, held: sell price $${micro(sellPrice)} is below risk.min_sell_price_usd ($${minSell?.text ?? ''})`, evidence });
+        holds.push({
+          rule: rule.id,
+          reason: `${rule.id} fired, held: sell price $${micro(sellPrice)} is below risk.min_sell_price_usd ($${minSell?.text ?? ''})`,
+          evidence,
+        });
         break;
       }
       const side = position.isYes ? 'YES' : 'NO';
-      const base = { key, id, evidence, positionPubkey: position.pubkey, marketId: position.marketId, isYes: position.isYes, ...(minSellMicro === undefined ? {} : { minSellPriceMicroUsd: minSellMicro }) };
+      const base = {
+        key,
+        id,
+        evidence,
+        positionPubkey: position.pubkey,
+        marketId: position.marketId,
+        isYes: position.isYes,
+        ...(minSellMicro === undefined ? {} : { minSellPriceMicroUsd: minSellMicro }),
+      };
       if (rule.action === 'sell_part' && rule.share) {
         const contracts = shareOf(position.contractsMicro, rule.share.fraction);
-        intents.push({ kind: 'partial-sell', ...base, contractsMicro: contracts, reason: `${rule.id}: sell ${rule.share.text} of the ${side} position in ${position.marketId} at $${micro(sellPrice)}` });
+        intents.push({
+          kind: 'partial-sell',
+          ...base,
+          contractsMicro: contracts,
+          reason: `${rule.id}: sell ${rule.share.text} of the ${side} position in ${position.marketId} at $${micro(sellPrice)}`,
+        });
       } else {
-        intents.push({ kind: 'sell-position', ...base, contractsMicro: position.contractsMicro, reason: `${rule.id}: sell the ${side} position in ${position.marketId} at $${micro(sellPrice)}` });
+        intents.push({
+          kind: 'sell-position',
+          ...base,
+          contractsMicro: position.contractsMicro,
+          reason: `${rule.id}: sell the ${side} position in ${position.marketId} at $${micro(sellPrice)}`,
+        });
       }
       break;
     }
@@ -82,7 +116,15 @@ function manages(spec: LoadedPredictionExit['spec'], position: PositionView, mar
 }
 
 /** True when every condition of the rule holds now. */
-export function fires(rule: PredictionRule, yesTeam: 'home' | 'away', position: PositionView, market: MarketView, score: ScoreView | undefined, peak: bigint | null, now: number): boolean {
+export function fires(
+  rule: PredictionRule,
+  yesTeam: 'home' | 'away',
+  position: PositionView,
+  market: MarketView,
+  score: ScoreView | undefined,
+  peak: bigint | null,
+  now: number,
+): boolean {
   const { when } = rule;
   const price = position.sellPriceMicroUsd;
   if (when.sell_price_at_least && (price === null || microToFixed(price) < when.sell_price_at_least.usd)) return false;

@@ -53,7 +53,10 @@ export function decidePriceOrder(strategy: LoadedPriceOrder, state: StrategyStat
   const holds: Hold[] = [];
   const quote = snapshot.prices.get(sell.mint);
   if (!quote || now - quote.at > STALE_PRICE_MS) {
-    holds.push({ rule: '*', reason: quote ? `the ${sell.symbol} price is stale (${Math.round((now - quote.at) / 1000)}s old)` : `no ${sell.symbol} price yet` });
+    holds.push({
+      rule: '*',
+      reason: quote ? `the ${sell.symbol} price is stale (${Math.round((now - quote.at) / 1000)}s old)` : `no ${sell.symbol} price yet`,
+    });
     return { intents, holds };
   }
   const price = quote.usd;
@@ -81,17 +84,44 @@ export function decidePriceOrder(strategy: LoadedPriceOrder, state: StrategyStat
   const ref = spec.entry?.buy_below.usd ?? spec.reference_price_usd?.usd ?? reference ?? price;
   peak = maxFixed(peak ?? price, price);
   const tick: Tick = {
-    strategy, state, snapshot, now, sell, receive, price, priceAt: quote.at, ref, peak, balance, generation, filled,
-    handled: state.handled ?? EMPTY, intents, holds, evidence: undefined, granted: 0n,
+    strategy,
+    state,
+    snapshot,
+    now,
+    sell,
+    receive,
+    price,
+    priceAt: quote.at,
+    ref,
+    peak,
+    balance,
+    generation,
+    filled,
+    handled: state.handled ?? EMPTY,
+    intents,
+    holds,
+    evidence: undefined,
+    granted: 0n,
   };
-  const exits = buildExits(strategy, { amountUnits: units(spec.amount, base ?? balance, sell.decimals), ref, peak, receiveBalance: snapshot.balances.get(receive.mint) ?? 0n });
+  const exits = buildExits(strategy, {
+    amountUnits: units(spec.amount, base ?? balance, sell.decimals),
+    ref,
+    peak,
+    receiveBalance: snapshot.balances.get(receive.mint) ?? 0n,
+  });
   if (spec.execution === 'local') decideLocal(tick, exits);
   else decideVault(tick, exits, orders);
   return { intents, holds };
 }
 
 function evidenceOf(t: Tick): Evidence {
-  t.evidence ??= { priceUsd: formatFixed(t.price), priceAt: t.priceAt, referenceUsd: formatFixed(t.ref), balance: t.balance.toString(), generation: t.generation };
+  t.evidence ??= {
+    priceUsd: formatFixed(t.price),
+    priceAt: t.priceAt,
+    referenceUsd: formatFixed(t.ref),
+    balance: t.balance.toString(),
+    generation: t.generation,
+  };
   return t.evidence;
 }
 
@@ -103,18 +133,29 @@ function hold(t: Tick, rule: string, reason: string): void {
 function refusal(t: Tick, exit: Exit, amount: bigint): string | undefined {
   const { spec } = t.strategy;
   const entry = exit.rule === 'entry';
-  if (amount <= 0n) return `nothing to ${entry ? 'spend' : 'sell'}: the amount is 0 (${entry ? t.receive.symbol : t.sell.symbol} balance ${entry ? (t.snapshot.balances.get(t.receive.mint) ?? 0n) : t.balance})`;
+  if (amount <= 0n)
+    return `nothing to ${entry ? 'spend' : 'sell'}: the amount is 0 (${entry ? t.receive.symbol : t.sell.symbol} balance ${entry ? (t.snapshot.balances.get(t.receive.mint) ?? 0n) : t.balance})`;
   const min = spec.risk?.min_sell_price_usd;
   if (min && !entry && exit.vault.trailingBps === undefined) {
     // Locally the sale happens at the price now; in the vault at the order's lowest trigger.
-    const lowest = spec.execution === 'local' ? t.price : exit.fires === 'below' ? exit.level : exit.vault.slPriceUsd === undefined ? undefined : parseFixed(exit.vault.slPriceUsd);
+    const lowest =
+      spec.execution === 'local'
+        ? t.price
+        : exit.fires === 'below'
+          ? exit.level
+          : exit.vault.slPriceUsd === undefined
+            ? undefined
+            : parseFixed(exit.vault.slPriceUsd);
     if (lowest !== undefined && lowest < min.usd) return `would sell at $${formatFixed(lowest)}, below risk.min_sell_price_usd ($${min.text})`;
   }
   const token = entry ? t.receive : t.sell;
   const held = entry ? (t.snapshot.balances.get(t.receive.mint) ?? 0n) : t.balance;
   if (amount > held) return `needs ${amount} base units of ${token.symbol}, the balance is ${held}`;
-  const notional = entry ? mulFixed(unitsToFixed(amount, token.decimals), t.snapshot.prices.get(token.mint)?.usd ?? ONE) : mulFixed(unitsToFixed(amount, token.decimals), t.price);
-  if (spec.execution === 'vault' && notional < VAULT_MIN_USD) return `order worth $${usd(notional)} is under the vault's 10 USD minimum; use execution: local for small amounts`;
+  const notional = entry
+    ? mulFixed(unitsToFixed(amount, token.decimals), t.snapshot.prices.get(token.mint)?.usd ?? ONE)
+    : mulFixed(unitsToFixed(amount, token.decimals), t.price);
+  if (spec.execution === 'vault' && notional < VAULT_MIN_USD)
+    return `order worth $${usd(notional)} is under the vault's 10 USD minimum; use execution: local for small amounts`;
   const limit = notionalRefusal(spec.risk, t.state, t.now, notional, t.granted);
   if (limit !== undefined) return limit;
   t.granted += notional;
@@ -173,7 +214,16 @@ function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrde
   for (const order of orders) {
     if (order.family !== 'price' || exits.some((e) => e.rule === order.rule)) continue;
     const { key, id, slot } = makeKey(strategy, order.rule, `orphan:${order.id}`);
-    if (!t.handled.has(slot)) t.intents.push({ kind: 'cancel-vault-order', key, id, reason: `cancel order ${order.id}: its rule ${order.rule} is no longer in the strategy`, evidence: evidenceOf(t), orderId: order.id, family: 'price' });
+    if (!t.handled.has(slot))
+      t.intents.push({
+        kind: 'cancel-vault-order',
+        key,
+        id,
+        reason: `cancel order ${order.id}: its rule ${order.rule} is no longer in the strategy`,
+        evidence: evidenceOf(t),
+        orderId: order.id,
+        family: 'price',
+      });
   }
   for (const exit of exits) {
     if (t.filled.has(exit.rule)) continue;
@@ -189,7 +239,14 @@ function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrde
       hold(t, exit.rule, refused);
       continue;
     }
-    t.intents.push({ kind: 'place-vault-order', key, id, reason: exitWords(strategy, exit), evidence: { ...evidenceOf(t), levelUsd: formatFixed(exit.level) }, order: { ...exit.vault, expiresAt } });
+    t.intents.push({
+      kind: 'place-vault-order',
+      key,
+      id,
+      reason: exitWords(strategy, exit),
+      evidence: { ...evidenceOf(t), levelUsd: formatFixed(exit.level) },
+      order: { ...exit.vault, expiresAt },
+    });
   }
 }
 

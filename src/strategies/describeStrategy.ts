@@ -59,7 +59,13 @@ function amountWords(amount: Amount, symbol: string): string {
 
 function priceOrderLines(spec: PriceOrderSpec, ctx: PlanContext, lines: string[]): void {
   const ref = spec.entry?.buy_below.usd ?? spec.reference_price_usd?.usd ?? ctx.priceUsd;
-  const refWords = spec.entry ? 'the entry price' : spec.reference_price_usd ? 'reference_price_usd' : ctx.priceUsd !== undefined ? 'the price now (fixed when armed)' : 'the price when armed';
+  const refWords = spec.entry
+    ? 'the entry price'
+    : spec.reference_price_usd
+      ? 'reference_price_usd'
+      : ctx.priceUsd !== undefined
+        ? 'the price now (fixed when armed)'
+        : 'the price when armed';
   const at = (level: PriceLevel): string => {
     if (level.kind === 'absolute') return `$${level.text}`;
     return ref === undefined ? `${level.text} from ${refWords}` : `$${formatFixed(applyChange(ref, level.fraction))} (${level.text} from ${refWords})`;
@@ -72,23 +78,35 @@ function priceOrderLines(spec: PriceOrderSpec, ctx: PlanContext, lines: string[]
   }
   spec.take_profit?.forEach((rung, i) => {
     const leg = spec.execution === 'vault' && spec.stop_loss && !spec.entry ? ', as an OCO with the stop loss' : '';
-    lines.push(`take_profit[${i}]: when ${spec.sell} rises to ${at(rung.at)}, sell ${rung.sell.text}${rung.sell.kind === 'share' ? ' of the amount' : ` ${spec.sell}`}${leg}`);
+    lines.push(
+      `take_profit[${i}]: when ${spec.sell} rises to ${at(rung.at)}, sell ${rung.sell.text}${rung.sell.kind === 'share' ? ' of the amount' : ` ${spec.sell}`}${leg}`,
+    );
   });
   if (spec.stop_loss) lines.push(`stop_loss: when ${spec.sell} falls to ${at(spec.stop_loss.at)}, sell what is left`);
   const trail = spec.trailing_stop;
   if (trail) {
-    const how = spec.execution === 'local' ? 'watched locally' : trail.mode === 'vault' ? `the order's own trailingBps (${trail.distance.text})` : `a stop the daemon raises by PATCH when the peak moves it ${trail.ratchet_step.text} or more`;
+    const how =
+      spec.execution === 'local'
+        ? 'watched locally'
+        : trail.mode === 'vault'
+          ? `the order's own trailingBps (${trail.distance.text})`
+          : `a stop the daemon raises by PATCH when the peak moves it ${trail.ratchet_step.text} or more`;
     lines.push(`trailing_stop: when ${spec.sell} falls ${trail.distance.text} below its highest price since arming, sell — ${how}`);
   }
-  if (spec.execution === 'vault') lines.push(`orders last ${formatDuration(spec.expires_after)} and are renewed ${formatDuration(spec.renew_before)} before they expire`);
+  if (spec.execution === 'vault')
+    lines.push(`orders last ${formatDuration(spec.expires_after)} and are renewed ${formatDuration(spec.renew_before)} before they expire`);
   lines.push(spec.rearm ? 'after every exit has filled, arms again on the new balance' : 'after every exit has filled, stops');
 }
 
 function dcaLines(spec: DcaSpec, ctx: PlanContext, lines: string[]): void {
   if (spec.execution === 'vault' && spec.vault) {
     const v = spec.vault;
-    const bounds = [v.min_price_usd && `price at least $${v.min_price_usd.text}`, v.max_price_usd && `price at most $${v.max_price_usd.text}`].filter(Boolean).join(' and ');
-    lines.push(`vault: one Trigger V2 DCA order, ${v.orders} rounds of ${amountWords(spec.amount, spec.pay_with)} into ${spec.buy}, one every ${formatDuration(v.interval)}${bounds ? `, only while the ${bounds}` : ''}`);
+    const bounds = [v.min_price_usd && `price at least $${v.min_price_usd.text}`, v.max_price_usd && `price at most $${v.max_price_usd.text}`]
+      .filter(Boolean)
+      .join(' and ');
+    lines.push(
+      `vault: one Trigger V2 DCA order, ${v.orders} rounds of ${amountWords(spec.amount, spec.pay_with)} into ${spec.buy}, one every ${formatDuration(v.interval)}${bounds ? `, only while the ${bounds}` : ''}`,
+    );
     lines.push('placed once; Jupiter fills the rounds whether or not the daemon runs');
     return;
   }
@@ -102,8 +120,12 @@ function dcaLines(spec: DcaSpec, ctx: PlanContext, lines: string[]): void {
 }
 
 function predictionLines(spec: PredictionExitSpec, lines: string[]): void {
-  const where = [spec.positions.market && `market ${spec.positions.market}`, spec.positions.event && `event ${spec.positions.event}`].filter(Boolean).join(', ');
-  lines.push(`manages ${spec.positions.side === 'any' ? 'YES and NO' : spec.positions.side.toUpperCase()} positions in ${where}; YES backs the ${spec.yes_team} team`);
+  const where = [spec.positions.market && `market ${spec.positions.market}`, spec.positions.event && `event ${spec.positions.event}`]
+    .filter(Boolean)
+    .join(', ');
+  lines.push(
+    `manages ${spec.positions.side === 'any' ? 'YES and NO' : spec.positions.side.toUpperCase()} positions in ${where}; YES backs the ${spec.yes_team} team`,
+  );
   for (const rule of spec.rules) lines.push(`${rule.id}: ${ruleWords(rule)}`);
   if (spec.rules.length > 0) lines.push('the first rule whose conditions all hold acts; one action per position at a time');
   lines.push(spec.require_trading_active ? 'sells only while /trading-status says trading is active' : 'sells even when trading status is off or unknown');

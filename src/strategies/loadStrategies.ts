@@ -40,7 +40,12 @@ export async function loadStrategyFile(input: StrategyFileText, search: TokenSea
  * A file whose fields are valid but whose cross-field rules failed still gets its tokens checked,
  * so one run shows every problem. A token problem at a place a rule already flagged is dropped.
  */
-export async function failedOutcome(file: string, parsed: Extract<ParseResult, { ok: false }>, search: TokenSearch | null, pins: TokenPinLookup): Promise<FileOutcome> {
+export async function failedOutcome(
+  file: string,
+  parsed: Extract<ParseResult, { ok: false }>,
+  search: TokenSearch | null,
+  pins: TokenPinLookup,
+): Promise<FileOutcome> {
   if (!parsed.partial || !search) return { file, diagnostics: parsed.diagnostics, ...(parsed.partial ? { spec: parsed.partial.spec } : {}), newPins: [] };
   const resolved = await resolveTokens(parsed.partial, search, pins);
   const flagged = new Set(parsed.diagnostics.map((d) => `${d.line}:${d.col}`));
@@ -52,10 +57,24 @@ export async function failedOutcome(file: string, parsed: Extract<ParseResult, {
 export async function resolveParsed(parsed: ParsedStrategy, search: TokenSearch | null, pins: TokenPinLookup): Promise<FileOutcome> {
   if (!search) return { file: parsed.file, diagnostics: [], spec: parsed.spec, newPins: [] };
   const resolved = await resolveTokens(parsed, search, pins);
-  if (!resolved.ok) return { file: parsed.file, diagnostics: sortDiagnostics(resolved.diagnostics), spec: parsed.spec, newPins: [], ...(resolved.transient ? { transient: true } : {}) };
+  if (!resolved.ok)
+    return {
+      file: parsed.file,
+      diagnostics: sortDiagnostics(resolved.diagnostics),
+      spec: parsed.spec,
+      newPins: [],
+      ...(resolved.transient ? { transient: true } : {}),
+    };
   const overflow = amountOverflows(parsed, resolved.tokens);
   if (overflow.length > 0) return { file: parsed.file, diagnostics: sortDiagnostics(overflow), spec: parsed.spec, newPins: [] };
-  const strategy: LoadedStrategy = { name: parsed.spec.name, file: parsed.file, hash: parsed.hash, text: parsed.text, spec: parsed.spec, tokens: resolved.tokens };
+  const strategy: LoadedStrategy = {
+    name: parsed.spec.name,
+    file: parsed.file,
+    hash: parsed.hash,
+    text: parsed.text,
+    spec: parsed.spec,
+    tokens: resolved.tokens,
+  };
   return { file: parsed.file, diagnostics: [], spec: parsed.spec, strategy, newPins: resolved.newPins };
 }
 
@@ -73,7 +92,13 @@ function amountOverflows(parsed: ParsedStrategy, tokens: LoadedStrategy['tokens'
         : [];
   return checks
     .filter(([, amount, decimals]) => amount?.kind === 'tokens' && decimals !== undefined && fixedToUnits(amount.tokens, decimals) > U64_MAX)
-    .map(([path, amount, decimals]) => diagnosticAt(parsed.source, path, `${path.join('.')}: ${JSON.stringify((amount as Amount).text)} is ${fixedToUnits((amount as Extract<Amount, { kind: 'tokens' }>).tokens, decimals as number)} base units with ${decimals} decimals, more than a token account holds (2^64 - 1)`));
+    .map(([path, amount, decimals]) =>
+      diagnosticAt(
+        parsed.source,
+        path,
+        `${path.join('.')}: ${JSON.stringify((amount as Amount).text)} is ${fixedToUnits((amount as Extract<Amount, { kind: 'tokens' }>).tokens, decimals as number)} base units with ${decimals} decimals, more than a token account holds (2^64 - 1)`,
+      ),
+    );
 }
 
 /** The diagnostic for a name another file already uses, placed on this file's `name` value. */

@@ -10,7 +10,9 @@ const scoreSchema = z
     lead_at_least: z.int().min(1).optional().meta({ description: 'the side held leads by at least this many points' }),
     deficit_at_least: z.int().min(1).optional().meta({ description: 'the side held trails by at least this many points' }),
     period_at_least: z.int().min(1).optional().meta({ description: 'the game is in this period or later' }),
-    elapsed_at_least: durationSchema().optional().meta({ ...durationMeta, description: 'at least this much of the current period is played' }),
+    elapsed_at_least: durationSchema()
+      .optional()
+      .meta({ ...durationMeta, description: 'at least this much of the current period is played' }),
   })
   .meta({ description: 'live score conditions, all of which must hold' });
 
@@ -19,7 +21,9 @@ const whenSchema = z
     sell_price_at_least: usdPriceSchema().optional().meta({ description: 'sell price per contract at least this (USD, 0 to 1)' }),
     sell_price_at_most: usdPriceSchema().optional().meta({ description: 'sell price per contract at most this (USD, 0 to 1)' }),
     trailing_from_peak: percentSchema({ max: '100' }).optional().meta({ description: 'sell price fell this far below its peak' }),
-    before_close: durationSchema().optional().meta({ ...durationMeta, description: 'the market closes within this time' }),
+    before_close: durationSchema()
+      .optional()
+      .meta({ ...durationMeta, description: 'the market closes within this time' }),
     score: scoreSchema.optional(),
   })
   .meta({ description: 'conditions, all of which must hold' });

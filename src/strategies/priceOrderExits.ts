@@ -84,10 +84,23 @@ export function buildExits(strategy: LoadedPriceOrder, inputs: ExitInputs): Exit
     const entryPrice = spec.entry.buy_below.usd;
     const tp = rung ? levelOf(rung.at, inputs.ref) : entryPrice;
     exits.push({
-      rule: 'entry', index: 0, amount: spend, fires: 'below', level: entryPrice,
+      rule: 'entry',
+      index: 0,
+      amount: spend,
+      fires: 'below',
+      level: entryPrice,
       vault: {
-        orderType: 'otoco', inputMint: receive.mint, inputDecimals: receive.decimals, outputMint: sell.mint, triggerMint: sell.mint, inputAmount: spend,
-        triggerCondition: 'below', triggerPriceUsd: spec.entry.buy_below.text, tpPriceUsd: formatFixed(tp), slPriceUsd: stopText, ...slippage,
+        orderType: 'otoco',
+        inputMint: receive.mint,
+        inputDecimals: receive.decimals,
+        outputMint: sell.mint,
+        triggerMint: sell.mint,
+        inputAmount: spend,
+        triggerCondition: 'below',
+        triggerPriceUsd: spec.entry.buy_below.text,
+        tpPriceUsd: formatFixed(tp),
+        slPriceUsd: stopText,
+        ...slippage,
       },
     });
     return exits;
@@ -115,7 +128,14 @@ export function buildExits(strategy: LoadedPriceOrder, inputs: ExitInputs): Exit
     // order; watched locally, the stop covers everything still held.
     const rest = ladder.length > 0 && !local ? inputs.amountUnits - used : inputs.amountUnits;
     if (ladder.length === 0 || local || rest > 0n) {
-      exits.push({ rule: 'stop_loss', index: 0, amount: rest, fires: 'below', level: stop, vault: { orderType: 'single', ...sellBase, inputAmount: rest, triggerCondition: 'below', triggerPriceUsd: stopText } });
+      exits.push({
+        rule: 'stop_loss',
+        index: 0,
+        amount: rest,
+        fires: 'below',
+        level: stop,
+        vault: { orderType: 'single', ...sellBase, inputAmount: rest, triggerCondition: 'below', triggerPriceUsd: stopText },
+      });
     }
   }
   const trail = spec.trailing_stop;

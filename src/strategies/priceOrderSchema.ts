@@ -35,12 +35,19 @@ export const priceOrderSchema = z.strictObject({
   trailing_stop: z
     .strictObject({
       distance: percentSchema({ min: '0.5', max: '90' }).meta({ description: 'trail this far below the peak, 0.5% to 90%' }),
-      mode: z.enum(['vault', 'ratchet']).default('vault').meta({ description: "vault: the order's own trailingBps; ratchet: a stop the daemon raises by PATCH" }),
+      mode: z
+        .enum(['vault', 'ratchet'])
+        .default('vault')
+        .meta({ description: "vault: the order's own trailingBps; ratchet: a stop the daemon raises by PATCH" }),
       ratchet_step: percentSchema({ max: '50' }).prefault('0.5%').meta({ description: 'raise the ratchet stop only when it moves at least this much' }),
     })
     .optional(),
-  expires_after: durationSchema({ min: 3_600_000, max: 365 * DAY }).default(7 * DAY).meta({ ...durationMeta, description: 'lifetime of each vault order (default 7d)' }),
-  renew_before: durationSchema({ min: 60_000 }).default(3_600_000).meta({ ...durationMeta, description: 'renew a vault order this long before it expires (default 1h)' }),
+  expires_after: durationSchema({ min: 3_600_000, max: 365 * DAY })
+    .default(7 * DAY)
+    .meta({ ...durationMeta, description: 'lifetime of each vault order (default 7d)' }),
+  renew_before: durationSchema({ min: 60_000 })
+    .default(3_600_000)
+    .meta({ ...durationMeta, description: 'renew a vault order this long before it expires (default 1h)' }),
   rearm: z.boolean().default(false).meta({ description: 'after every exit has filled, arm again on the new balance' }),
   slippage_bps: z.int().min(0).max(10_000).optional(),
 });

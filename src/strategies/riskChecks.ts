@@ -34,4 +34,3 @@ export function usd(value: Fixed): string {
   const whole = cents / 100n;
   return `${whole}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
-

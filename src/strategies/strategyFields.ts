@@ -18,13 +18,11 @@ export interface UsdPrice {
 
 /** A trigger level: an absolute USD price or a change relative to the reference price. */
 export type PriceLevel =
-  | { readonly kind: 'absolute'; readonly text: string; readonly usd: Fixed }
-  | { readonly kind: 'relative'; readonly text: string; readonly fraction: Fixed };
+  { readonly kind: 'absolute'; readonly text: string; readonly usd: Fixed } | { readonly kind: 'relative'; readonly text: string; readonly fraction: Fixed };
 
 /** How much: whole tokens as a decimal string, or a share of the balance. */
 export type Amount =
-  | { readonly kind: 'tokens'; readonly text: string; readonly tokens: Fixed }
-  | { readonly kind: 'share'; readonly text: string; readonly fraction: Fixed };
+  { readonly kind: 'tokens'; readonly text: string; readonly tokens: Fixed } | { readonly kind: 'share'; readonly text: string; readonly fraction: Fixed };
 
 /** A positive percentage, as a fraction: `"5%"` → 0.05. */
 export interface Percent {
@@ -70,7 +68,13 @@ export function usdPriceSchema(): z.ZodType<UsdPrice, unknown> {
       if (usd === 0n) return custom(ctx, `${JSON.stringify(text)} is zero; a price must be greater than zero`, input);
       return { text, usd };
     })
-    .meta({ anyOf: [{ type: 'string', pattern: '^\\d+(\\.\\d+)?$' }, { type: 'number', exclusiveMinimum: 0 }], description: 'USD price, e.g. "182.5"' });
+    .meta({
+      anyOf: [
+        { type: 'string', pattern: '^\\d+(\\.\\d+)?$' },
+        { type: 'number', exclusiveMinimum: 0 },
+      ],
+      description: 'USD price, e.g. "182.5"',
+    });
 }
 
 /** A trigger: `"180"` (USD) or `"+20%"` / `"-10%"` (relative to the reference price). */
@@ -99,7 +103,10 @@ export function priceLevelSchema(): z.ZodType<PriceLevel, unknown> {
       return { kind: 'absolute', text, usd };
     })
     .meta({
-      anyOf: [{ type: 'string', pattern: '^([+-]\\d+(\\.\\d+)?%|\\d+(\\.\\d+)?)$' }, { type: 'number', exclusiveMinimum: 0 }],
+      anyOf: [
+        { type: 'string', pattern: '^([+-]\\d+(\\.\\d+)?%|\\d+(\\.\\d+)?)$' },
+        { type: 'number', exclusiveMinimum: 0 },
+      ],
       description: 'USD price ("180") or change from the reference price ("+20%", "-10%")',
     });
 }
@@ -163,12 +170,7 @@ export function amountSchema(): z.ZodType<Amount, unknown> {
 }
 
 /** A token: symbol (`SOL`), name, or mint address. Resolved later through token search. */
-export const tokenRefSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .meta({ description: 'token symbol (SOL), name, or mint address' });
+export const tokenRefSchema = z.string().trim().min(1).max(64).meta({ description: 'token symbol (SOL), name, or mint address' });
 
 /** Strategy names appear in logs, the audit log and URLs: keep them plain. */
 export const strategyNameSchema = z
@@ -199,7 +201,11 @@ export const timeZoneSchema = z
   .min(1)
   .superRefine((zone, ctx) => {
     if (isTimeZone(zone)) return;
-    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(zone)} is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)${didYouMean(zone, timeZones())}`, input: zone });
+    ctx.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(zone)} is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)${didYouMean(zone, timeZones())}`,
+      input: zone,
+    });
   })
   .meta({ description: 'IANA time zone, e.g. Europe/Berlin' });
 
@@ -210,7 +216,11 @@ export const cronSchema = z
   .superRefine((pattern, ctx) => {
     const fields = pattern.trim().split(/\s+/).length;
     if (fields !== 5 && fields !== 6) {
-      ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pattern)} has ${fields} field${fields === 1 ? '' : 's'}; write 5 (minute hour day month weekday, e.g. "0 9 * * *") or 6 with seconds first`, input: pattern });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${JSON.stringify(pattern)} has ${fields} field${fields === 1 ? '' : 's'}; write 5 (minute hour day month weekday, e.g. "0 9 * * *") or 6 with seconds first`,
+        input: pattern,
+      });
       return;
     }
     try {
@@ -221,4 +231,3 @@ export const cronSchema = z
     }
   })
   .meta({ description: 'cron pattern, e.g. "0 9 * * *" (09:00 every day)' });
-

@@ -16,7 +16,8 @@ export function strategyJsonSchema(): Record<string, unknown> {
     ...generated,
     $id: 'https://jupbot.local/schema/strategy.schema.json',
     title: 'jupbot strategy',
-    description: 'A jupbot strategy file (price-order, dca or prediction-exit). Reference: docs/strategies.md. Generated from src/strategies/*Schema.ts; do not edit.',
+    description:
+      'A jupbot strategy file (price-order, dca or prediction-exit). Reference: docs/strategies.md. Generated from src/strategies/*Schema.ts; do not edit.',
   };
 }
 

@@ -49,17 +49,27 @@ function priceOrderRules(spec: PriceOrderSpec, out: RuleFinding[]): void {
   }
   ladder?.forEach((rung, i) => {
     if (rung.at.kind === 'relative' && rung.at.fraction < 0n) {
-      out.push({ path: ['take_profit', i, 'at'], message: `take_profit[${i}].at is ${rung.at.text}, below the reference price; a take-profit is above it (e.g. "+20%")` });
+      out.push({
+        path: ['take_profit', i, 'at'],
+        message: `take_profit[${i}].at is ${rung.at.text}, below the reference price; a take-profit is above it (e.g. "+20%")`,
+      });
     }
     const prev = ladder[i - 1];
     if (prev && prev.at.kind === rung.at.kind && levelValue(rung.at) <= levelValue(prev.at)) {
-      out.push({ path: ['take_profit', i, 'at'], message: `take_profit[${i}].at (${rung.at.text}) must be above take_profit[${i - 1}].at (${prev.at.text}): list the rungs lowest first` });
+      out.push({
+        path: ['take_profit', i, 'at'],
+        message: `take_profit[${i}].at (${rung.at.text}) must be above take_profit[${i - 1}].at (${prev.at.text}): list the rungs lowest first`,
+      });
     }
   });
   if (ladder && ladder.every((r) => r.sell.kind === 'share')) {
     const total = ladder.reduce((sum, r) => sum + (r.sell.kind === 'share' ? r.sell.fraction : 0n), 0n);
     if (total > ONE) {
-      out.push({ path: ['take_profit'], message: `the take_profit rungs sell ${percentText(total)} in total; together they may sell at most 100%`, target: 'key' });
+      out.push({
+        path: ['take_profit'],
+        message: `the take_profit rungs sell ${percentText(total)} in total; together they may sell at most 100%`,
+        target: 'key',
+      });
     }
   }
   if (stop?.at.kind === 'relative' && stop.at.fraction > 0n) {
@@ -72,15 +82,27 @@ function priceOrderRules(spec: PriceOrderSpec, out: RuleFinding[]): void {
     out.push({ path: ['trailing_stop'], message: 'use either stop_loss or trailing_stop, not both: each would sell the same tokens', target: 'key' });
   }
   if (spec.execution === 'vault' && trail && ladder) {
-    out.push({ path: ['trailing_stop'], message: 'with execution: vault, a trailing_stop cannot share tokens with take_profit (a vault OCO has no trailing leg); use execution: local or a second strategy', target: 'key' });
+    out.push({
+      path: ['trailing_stop'],
+      message:
+        'with execution: vault, a trailing_stop cannot share tokens with take_profit (a vault OCO has no trailing leg); use execution: local or a second strategy',
+      target: 'key',
+    });
   }
   if (spec.execution === 'local' && trail && trail.mode === 'ratchet') {
-    out.push({ path: ['trailing_stop', 'mode'], message: 'mode: ratchet raises a vault order; with execution: local the stop is always watched locally, so leave mode out' });
+    out.push({
+      path: ['trailing_stop', 'mode'],
+      message: 'mode: ratchet raises a vault order; with execution: local the stop is always watched locally, so leave mode out',
+    });
   }
   if (entry) {
     if (spec.execution !== 'vault') out.push({ path: ['entry'], message: 'entry is an OTOCO vault order: it needs execution: vault', target: 'key' });
     if (!stop || ladder?.length !== 1) {
-      out.push({ path: ['entry'], message: 'entry (OTOCO) needs exactly one take_profit rung and a stop_loss: they become the order\'s two exits', target: 'key' });
+      out.push({
+        path: ['entry'],
+        message: "entry (OTOCO) needs exactly one take_profit rung and a stop_loss: they become the order's two exits",
+        target: 'key',
+      });
     }
     if (stop?.at.kind === 'absolute' && stop.at.usd >= entry.buy_below.usd) {
       out.push({ path: ['stop_loss', 'at'], message: `stop_loss.at (${stop.at.text}) must be below entry.buy_below (${entry.buy_below.text})` });
@@ -130,20 +152,27 @@ function dcaRules(spec: DcaSpec, out: RuleFinding[]): void {
       // Each run is a swap paying fees and price impact: a cron firing every few seconds is a mistake.
       const gap = shortestGap(spec.schedule.cron, spec.schedule.timezone);
       if (gap !== null && gap < spec.min_interval) {
-        out.push({ path: ['schedule', 'cron'], message: `${JSON.stringify(spec.schedule.cron)} fires ${formatGap(gap)} apart; a swap DCA runs at most every ${formatGap(spec.min_interval)} (min_interval; execution: vault has its own interval)` });
+        out.push({
+          path: ['schedule', 'cron'],
+          message: `${JSON.stringify(spec.schedule.cron)} fires ${formatGap(gap)} apart; a swap DCA runs at most every ${formatGap(spec.min_interval)} (min_interval; execution: vault has its own interval)`,
+        });
       }
       // With runs at least `gap` apart, a day holds at most DAY / gap of them: count only when that could exceed the cap.
       const couldExceed = gap !== null && gap >= spec.min_interval && Math.floor(DAY_MS / gap) > spec.max_runs_per_day;
       const perDay = couldExceed ? runsPerDay(spec.schedule.cron, spec.schedule.timezone, spec.max_runs_per_day) : 0;
       if (perDay > spec.max_runs_per_day) {
-        out.push({ path: ['schedule', 'cron'], message: `${JSON.stringify(spec.schedule.cron)} fires more than max_runs_per_day (${spec.max_runs_per_day}) times a day; raise max_runs_per_day or run less often` });
+        out.push({
+          path: ['schedule', 'cron'],
+          message: `${JSON.stringify(spec.schedule.cron)} fires more than max_runs_per_day (${spec.max_runs_per_day}) times a day; raise max_runs_per_day or run less often`,
+        });
       }
     }
     if (spec.vault) out.push({ path: ['vault'], message: 'vault settings apply to execution: vault only', target: 'key' });
     return;
   }
   if (!spec.vault) out.push({ path: ['vault'], message: 'execution: vault needs a vault section (orders and interval)' });
-  if (spec.schedule) out.push({ path: ['schedule'], message: 'execution: vault runs on the order\'s own interval; remove schedule (or use execution: swap)', target: 'key' });
+  if (spec.schedule)
+    out.push({ path: ['schedule'], message: "execution: vault runs on the order's own interval; remove schedule (or use execution: swap)", target: 'key' });
   const vault = spec.vault;
   if (!vault) return;
   const priced = vault.min_price_usd !== undefined || vault.max_price_usd !== undefined;
@@ -155,7 +184,10 @@ function dcaRules(spec: DcaSpec, out: RuleFinding[]): void {
     out.push({ path: ['vault', key], message: `vault.${key} applies to type: price_conditional only`, target: 'key' });
   }
   if (vault.min_price_usd && vault.max_price_usd && vault.min_price_usd.usd >= vault.max_price_usd.usd) {
-    out.push({ path: ['vault', 'max_price_usd'], message: `vault.max_price_usd (${vault.max_price_usd.text}) must be above vault.min_price_usd (${vault.min_price_usd.text})` });
+    out.push({
+      path: ['vault', 'max_price_usd'],
+      message: `vault.max_price_usd (${vault.max_price_usd.text}) must be above vault.min_price_usd (${vault.min_price_usd.text})`,
+    });
   }
 }
 
@@ -172,20 +204,29 @@ function predictionRules(spec: PredictionExitSpec, out: RuleFinding[]): void {
     if (first !== undefined) out.push({ path: ['rules', i, 'id'], message: `rule id ${JSON.stringify(rule.id)} is already used by rules[${first}]` });
     else seen.set(rule.id, i);
     const when = rule.when;
-    if (Object.keys(when).length === 0) out.push({ path: ['rules', i, 'when'], message: `rules[${i}].when has no condition; give at least one`, target: 'key' });
+    if (Object.keys(when).length === 0)
+      out.push({ path: ['rules', i, 'when'], message: `rules[${i}].when has no condition; give at least one`, target: 'key' });
     for (const key of ['sell_price_at_least', 'sell_price_at_most'] as const) {
       const price = when[key];
-      if (price && price.usd > ONE) out.push({ path: ['rules', i, 'when', key], message: `rules[${i}].when.${key} is ${price.text}, but a contract pays at most $1` });
+      if (price && price.usd > ONE)
+        out.push({ path: ['rules', i, 'when', key], message: `rules[${i}].when.${key} is ${price.text}, but a contract pays at most $1` });
     }
-    if (when.score && Object.keys(when.score).length === 0) out.push({ path: ['rules', i, 'when', 'score'], message: `rules[${i}].when.score has no condition`, target: 'key' });
+    if (when.score && Object.keys(when.score).length === 0)
+      out.push({ path: ['rules', i, 'when', 'score'], message: `rules[${i}].when.score has no condition`, target: 'key' });
     if (when.score?.lead_at_least !== undefined && when.score.deficit_at_least !== undefined) {
-      out.push({ path: ['rules', i, 'when', 'score', 'deficit_at_least'], message: 'a side cannot lead and trail at once: give lead_at_least or deficit_at_least', target: 'key' });
+      out.push({
+        path: ['rules', i, 'when', 'score', 'deficit_at_least'],
+        message: 'a side cannot lead and trail at once: give lead_at_least or deficit_at_least',
+        target: 'key',
+      });
     }
     if (rule.action === 'sell_part' && !rule.share) out.push({ path: ['rules', i, 'action'], message: 'action: sell_part needs a share (e.g. share: "50%")' });
-    if (rule.action === 'sell' && rule.share) out.push({ path: ['rules', i, 'share'], message: 'share applies to action: sell_part only (sell sells the whole position)', target: 'key' });
+    if (rule.action === 'sell' && rule.share)
+      out.push({ path: ['rules', i, 'share'], message: 'share applies to action: sell_part only (sell sells the whole position)', target: 'key' });
   });
   const min = spec.risk?.min_sell_price_usd;
-  if (min && min.usd > ONE) out.push({ path: ['risk', 'min_sell_price_usd'], message: `risk.min_sell_price_usd is ${min.text}, but a contract pays at most $1` });
+  if (min && min.usd > ONE)
+    out.push({ path: ['risk', 'min_sell_price_usd'], message: `risk.min_sell_price_usd is ${min.text}, but a contract pays at most $1` });
 }
 
 function levelValue(level: PriceLevel): bigint {

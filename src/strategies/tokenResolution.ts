@@ -151,7 +151,9 @@ export async function resolveTokens(parsed: ParsedStrategy, search: TokenSearch,
     } else if (trusted.length > 1) {
       fail(`${JSON.stringify(ref)} is ambiguous: ${trusted.length} verified tokens match: ${trusted.map(describe).join('; ')}; write the mint instead`);
     } else if (!allow) {
-      fail(`${JSON.stringify(ref)} matches no verified token, only: ${matches.map(describe).join('; ')}; write allow_unverified: true (and preferably the mint) to trade it anyway`);
+      fail(
+        `${JSON.stringify(ref)} matches no verified token, only: ${matches.map(describe).join('; ')}; write allow_unverified: true (and preferably the mint) to trade it anyway`,
+      );
     } else if (matches.length > 1) {
       fail(`${JSON.stringify(ref)} is ambiguous: ${matches.length} unverified tokens match: ${matches.map(describe).join('; ')}; write the mint instead`);
     } else {
@@ -162,10 +164,14 @@ export async function resolveTokens(parsed: ParsedStrategy, search: TokenSearch,
     newPins.push({ strategy: spec.name, symbol: ref, mint: chosen.id, decimals: chosen.decimals });
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics, ...(transient ? { transient } : {}) };
-  for (const [role, other] of [['sell', 'receive'], ['buy', 'pay_with']] as const) {
+  for (const [role, other] of [
+    ['sell', 'receive'],
+    ['buy', 'pay_with'],
+  ] as const) {
     const a = tokens[role];
     const b = tokens[other];
-    if (a && b && a.mint === b.mint) return { ok: false, diagnostics: [diagnosticAt(source, [other], `${other}: resolves to the same mint as ${role} (${a.mint})`)] };
+    if (a && b && a.mint === b.mint)
+      return { ok: false, diagnostics: [diagnosticAt(source, [other], `${other}: resolves to the same mint as ${role} (${a.mint})`)] };
   }
   return { ok: true, tokens, newPins };
 }

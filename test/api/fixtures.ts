@@ -26,7 +26,17 @@ export const mintJup = {
   usdPrice: 0.1415,
   priceBlockId: 402118601,
   liquidity: 2992387.89,
-  stats24h: { priceChange: -8.27, holderChange: -0.03, liquidityChange: -6.96, volumeChange: 30.39, buyVolume: 1821969.64, sellVolume: 2016195.15, numBuys: 33979, numSells: 31608, numTraders: 5174 },
+  stats24h: {
+    priceChange: -8.27,
+    holderChange: -0.03,
+    liquidityChange: -6.96,
+    volumeChange: 30.39,
+    buyVolume: 1821969.64,
+    sellVolume: 2016195.15,
+    numBuys: 33979,
+    numSells: 31608,
+    numTraders: 5174,
+  },
   updatedAt: '2026-02-23T04:55:12.461Z',
   someFutureField: { nested: true },
 };
@@ -47,7 +57,14 @@ export const orderQuote = {
   priceImpactPct: '-0.0003',
   routePlan: [
     {
-      swapInfo: { ammKey: 'HcoJqG325TTifs6jyWvRJ9ET4pDu12Xrt2EQKZGFmuKX', label: 'Meteora DLMM', inputMint: SOL, outputMint: USDC, inAmount: '1000000000', outAmount: '171340000' },
+      swapInfo: {
+        ammKey: 'HcoJqG325TTifs6jyWvRJ9ET4pDu12Xrt2EQKZGFmuKX',
+        label: 'Meteora DLMM',
+        inputMint: SOL,
+        outputMint: USDC,
+        inAmount: '1000000000',
+        outAmount: '171340000',
+      },
       percent: 100,
       bps: 10000,
       usdValue: 171.4,
@@ -123,7 +140,16 @@ export const historyItem = {
   trailingBps: 500,
   highWatermark: 158.16,
   lowWatermark: null,
-  events: [{ type: 'deposit', timestamp: 1_767_225_600_000, txSignature: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d', state: 'success', mint: SOL, amount: '1000000000' }],
+  events: [
+    {
+      type: 'deposit',
+      timestamp: 1_767_225_600_000,
+      txSignature: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d',
+      state: 'success',
+      mint: SOL,
+      amount: '1000000000',
+    },
+  ],
 };
 
 export const dcaItem = {
@@ -156,7 +182,18 @@ export const dcaItem = {
   displayState: 'active',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:05.000Z',
-  events: [{ type: 'fill', timestamp: '2026-01-01T00:00:05.000Z', txSignature: 'sig', roundNumber: 1, inputAmount: '20000000', outputAmount: '115000000', state: 'success', attemptCount: 1 }],
+  events: [
+    {
+      type: 'fill',
+      timestamp: '2026-01-01T00:00:05.000Z',
+      txSignature: 'sig',
+      roundNumber: 1,
+      inputAmount: '20000000',
+      outputAmount: '115000000',
+      state: 'success',
+      attemptCount: 1,
+    },
+  ],
 };
 
 export const eventMetadata = { eventId: 'evt-nba-1', title: 'Lakers vs Celtics', slug: 'lakers-celtics', closeTime: '2026-01-02T03:00:00Z', isLive: true };
@@ -317,7 +354,15 @@ export const orderStatus = {
   externalOrderId: 'ext-1',
   orderId: 'o-1',
   history: [
-    { eventType: 'order_created', status: 'created', rawStatus: 'created', timestamp: 1_767_225_600, signature: 'sig1', externalOrderId: 'ext-1', orderId: 'o-1' },
+    {
+      eventType: 'order_created',
+      status: 'created',
+      rawStatus: 'created',
+      timestamp: 1_767_225_600,
+      signature: 'sig1',
+      externalOrderId: 'ext-1',
+      orderId: 'o-1',
+    },
     { eventType: 'order_filled', status: 'filled', rawStatus: 'filled', timestamp: 1_767_225_630, signature: 'sig2', externalOrderId: 'ext-1', orderId: 'o-1' },
   ],
 };

@@ -61,5 +61,11 @@ export function withJwt(): nock.Scope {
 /** Everything an error exposes as text, to check that no secret leaks. */
 export function errorText(error: unknown): string {
   if (!(error instanceof Error)) return JSON.stringify(error);
-  return [error.message, error.stack ?? '', JSON.stringify(error), JSON.stringify((error as { details?: unknown }).details ?? null), JSON.stringify((error as { body?: unknown }).body ?? null)].join('\n');
+  return [
+    error.message,
+    error.stack ?? '',
+    JSON.stringify(error),
+    JSON.stringify((error as { details?: unknown }).details ?? null),
+    JSON.stringify((error as { body?: unknown }).body ?? null),
+  ].join('\n');
 }

@@ -64,7 +64,10 @@ const cases: Case[] = [
         filter: 'live',
         tags: 'basketball',
       }),
-    expected: { data: [{ eventId: 'evt-nba-1', volumeUsd: 125_000_500_000n, markets: [{ pricing: { buyYesPriceUsd: 550_000n, sellNoPriceUsd: null } }] }], pagination },
+    expected: {
+      data: [{ eventId: 'evt-nba-1', volumeUsd: 125_000_500_000n, markets: [{ pricing: { buyYesPriceUsd: 550_000n, sellNoPriceUsd: null } }] }],
+      pagination,
+    },
     errors: [[500, predictionError('upstream'), 'JUPITER_SERVER_ERROR']],
   },
   {
@@ -129,9 +132,26 @@ const cases: Case[] = [
     name: 'getOrderbook',
     method: 'get',
     path: `${P}/orderbook/mkt-1`,
-    reply: { yes: [[1, 346014], [55, 120.5]], no: [[45, 219]], yes_dollars: [['0.0100', 346014], ['0.5500', 120.5]], no_dollars: [['0.4500', 219]] },
+    reply: {
+      yes: [
+        [1, 346014],
+        [55, 120.5],
+      ],
+      no: [[45, 219]],
+      yes_dollars: [
+        ['0.0100', 346014],
+        ['0.5500', 120.5],
+      ],
+      no_dollars: [['0.4500', 219]],
+    },
     call: (t) => prediction.getOrderbook(t.client, { marketId: 'mkt-1' }),
-    expected: { yes: [[1, 346014], [55, 120.5]], no_dollars: [['0.4500', 219]] },
+    expected: {
+      yes: [
+        [1, 346014],
+        [55, 120.5],
+      ],
+      no_dollars: [['0.4500', 219]],
+    },
     errors: [[502, predictionError('upstream failed', 'orderbook_bad_status'), 'PREDICTION_UPSTREAM_ERROR']],
   },
   {
@@ -160,7 +180,9 @@ const cases: Case[] = [
     reply: { data: [position], pagination },
     call: (t) => prediction.getPositions(t.client, { ownerPubkey: WALLET, marketId: 'mkt-1', isYes: true, start: 0, end: 10 }),
     expected: {
-      data: [{ pubkey: POSITION, contractsMicro: 10_500_000n, valueUsd: 5_775_000n, pnlUsd: -120_000n, realizedPnlUsd: 0n, markPriceUsd: 550_000n, contracts: '10' }],
+      data: [
+        { pubkey: POSITION, contractsMicro: 10_500_000n, valueUsd: 5_775_000n, pnlUsd: -120_000n, realizedPnlUsd: 0n, markPriceUsd: 550_000n, contracts: '10' },
+      ],
     },
     errors: [[400, invalid, 'PREDICTION_INVALID_REQUEST']],
   },
@@ -194,7 +216,8 @@ const cases: Case[] = [
     path: `${P}/orders`,
     body: { ownerPubkey: WALLET, marketId: 'mkt-1', isYes: true, isBuy: true, depositAmount: '5000000', depositMint: USDC },
     reply: { ...createOrderResponse, order: { ...createOrderResponse.order, isBuy: true } },
-    call: (t) => prediction.createOrder(t.client, { ownerPubkey: WALLET, marketId: 'mkt-1', isYes: true, isBuy: true, depositAmount: 5_000_000n, depositMint: USDC }),
+    call: (t) =>
+      prediction.createOrder(t.client, { ownerPubkey: WALLET, marketId: 'mkt-1', isYes: true, isBuy: true, depositAmount: 5_000_000n, depositMint: USDC }),
     expected: { order: { isBuy: true } },
     errors: [[400, predictionError('Minimum order is $5'), 'PREDICTION_INVALID_REQUEST']],
   },
@@ -205,7 +228,10 @@ const cases: Case[] = [
     body: { ownerPubkey: WALLET, positionPubkey: POSITION, isYes: true, contractsMicro: '5000000', isBuy: false },
     reply: createOrderResponse,
     call: (t) => prediction.sellPartial(t.client, { ownerPubkey: WALLET, positionPubkey: POSITION, isYes: true, contractsMicro: 5_000_000n }),
-    expected: { order: { isBuy: false, minSellPriceUsd: 530_000n, estimatedTotalFeeUsd: 30_000n, contractsMicro: 5_000_000n }, execution: { context: { type: 'create_order' } } },
+    expected: {
+      order: { isBuy: false, minSellPriceUsd: 530_000n, estimatedTotalFeeUsd: 30_000n, contractsMicro: 5_000_000n },
+      execution: { context: { type: 'create_order' } },
+    },
     errors: [[400, predictionError('position too small', 'bisonfi_position_too_small'), 'PREDICTION_INVALID_REQUEST']],
   },
   {
@@ -249,7 +275,12 @@ const cases: Case[] = [
     path: `${P}/execute`,
     body: { signedTransaction: 'AQAAsigned', context: { type: 'create_order', orderPubkey: ORDER_PUBKEY }, requestId: 'req-9' },
     reply: { status: 'Success', signature: 'sigP', error: null, requestId: 'req-9' },
-    call: (t) => prediction.executePrediction(t.client, { signedTransaction: 'AQAAsigned', context: { type: 'create_order', orderPubkey: ORDER_PUBKEY }, requestId: 'req-9' }),
+    call: (t) =>
+      prediction.executePrediction(t.client, {
+        signedTransaction: 'AQAAsigned',
+        context: { type: 'create_order', orderPubkey: ORDER_PUBKEY },
+        requestId: 'req-9',
+      }),
     expected: { status: 'Success', signature: 'sigP' },
     errors: [
       [400, predictionError('Expected string', 'invalid_type', 'signedTransaction'), 'PREDICTION_INVALID_REQUEST'],
@@ -260,7 +291,12 @@ const cases: Case[] = [
 
 function intercept(c: Case, status: number, reply: unknown): void {
   const scope = keyOnly();
-  const interceptor = c.method === 'get' ? scope.get(c.path) : c.method === 'delete' ? scope.delete(c.path, c.body as nock.DataMatcherMap) : scope.post(c.path, c.body as nock.DataMatcherMap);
+  const interceptor =
+    c.method === 'get'
+      ? scope.get(c.path)
+      : c.method === 'delete'
+        ? scope.delete(c.path, c.body as nock.DataMatcherMap)
+        : scope.post(c.path, c.body as nock.DataMatcherMap);
   (c.query ? interceptor.query(c.query) : interceptor).reply(status, reply as nock.Body, { 'x-api-gateway-request-id': `rid-${status}` });
 }
 
@@ -269,7 +305,7 @@ describe.each(cases)('prediction $name', (c) => {
     const t = testClient();
     intercept(c, 200, c.reply);
     const result = await c.call(t);
-    expect(result).toMatchObject((c.expected ?? {}));
+    expect(result).toMatchObject(c.expected ?? {});
   });
 
   it.each(c.errors)('%s maps to its typed error', async (status, body, code) => {
@@ -308,9 +344,15 @@ describe('prediction specifics', () => {
 
   it('scores: GET /events/scores?eventIds=a,b exactly', async () => {
     const t = testClient();
-    keyOnly().get(`${P}/events/scores`).query({ eventIds: 'a,b' }).reply(200, { data: [{ ...gameScore, eventId: 'a' }] });
+    keyOnly()
+      .get(`${P}/events/scores`)
+      .query({ eventIds: 'a,b' })
+      .reply(200, { data: [{ ...gameScore, eventId: 'a' }] });
     expect((await prediction.getScores(t.client, { eventIds: ['a', 'b', 'a'] })).data).toHaveLength(1);
-    keyOnly().get(`${P}/events/scores`).query(true).reply(400, predictionError('bad', 'invalid_type', 'eventIds'));
+    keyOnly()
+      .get(`${P}/events/scores`)
+      .query(true)
+      .reply(400, predictionError('bad', 'invalid_type', 'eventIds'));
     await expect(prediction.getScores(t.client, { eventIds: ['x'] })).rejects.toMatchObject({ code: 'PREDICTION_INVALID_REQUEST', param: 'eventIds' });
   });
 
@@ -322,7 +364,9 @@ describe('prediction specifics', () => {
 
   it('close-all answers mix sells and claims', async () => {
     const t = testClient();
-    keyOnly().delete(`${P}/positions`, { ownerPubkey: WALLET, minSellPriceSlippageBps: 200 }).reply(200, { data: [createOrderResponse, claimResponse] });
+    keyOnly()
+      .delete(`${P}/positions`, { ownerPubkey: WALLET, minSellPriceSlippageBps: 200 })
+      .reply(200, { data: [createOrderResponse, claimResponse] });
     const { data } = await prediction.closeAllPositions(t.client, { ownerPubkey: WALLET, minSellPriceSlippageBps: 200 });
     expect(data.map(isClaimBuild)).toEqual([false, true]);
   });
@@ -353,13 +397,18 @@ describe('prediction specifics', () => {
 
   it('a fractional micro-USD value is a schema error, never rounded', async () => {
     const t = testClient();
-    keyOnly().get(`${P}/positions/${POSITION}`).reply(200, { ...position, valueUsd: '5775000.5' });
+    keyOnly()
+      .get(`${P}/positions/${POSITION}`)
+      .reply(200, { ...position, valueUsd: '5775000.5' });
     await expect(prediction.getPosition(t.client, { positionPubkey: POSITION })).rejects.toMatchObject({ code: 'JUPITER_UNEXPECTED_RESPONSE' });
   });
 
   it('getAllPositions follows hasNext', async () => {
     const t = testClient();
-    keyOnly().get(`${P}/positions`).query({ ownerPubkey: WALLET, start: '0', end: '1' }).reply(200, { data: [position], pagination: { start: 0, end: 1, total: 2, hasNext: true } });
+    keyOnly()
+      .get(`${P}/positions`)
+      .query({ ownerPubkey: WALLET, start: '0', end: '1' })
+      .reply(200, { data: [position], pagination: { start: 0, end: 1, total: 2, hasNext: true } });
     keyOnly()
       .get(`${P}/positions`)
       .query({ ownerPubkey: WALLET, start: '1', end: '2' })
@@ -369,9 +418,18 @@ describe('prediction specifics', () => {
   });
 
   it.each<[string, () => Promise<unknown>, string]>([
-    ['a sell with two quantities', () => prediction.sellPartial(testClient().client, { ownerPubkey: WALLET, positionPubkey: POSITION, isYes: true, contracts: '1', contractsMicro: '1000000' }), 'contractsMicro'],
+    [
+      'a sell with two quantities',
+      () =>
+        prediction.sellPartial(testClient().client, { ownerPubkey: WALLET, positionPubkey: POSITION, isYes: true, contracts: '1', contractsMicro: '1000000' }),
+      'contractsMicro',
+    ],
     ['a sell with none', () => prediction.sellPartial(testClient().client, { ownerPubkey: WALLET, positionPubkey: POSITION, isYes: true }), 'contractsMicro'],
-    ['close-all slippage over 10000', () => prediction.closeAllPositions(testClient().client, { ownerPubkey: WALLET, minSellPriceSlippageBps: 10_001 }), 'minSellPriceSlippageBps'],
+    [
+      'close-all slippage over 10000',
+      () => prediction.closeAllPositions(testClient().client, { ownerPubkey: WALLET, minSellPriceSlippageBps: 10_001 }),
+      'minSellPriceSlippageBps',
+    ],
     ['a search query over 200 chars', () => prediction.searchEvents(testClient().client, { query: 'x'.repeat(201) }), 'query'],
     ['a search limit of 21', () => prediction.searchEvents(testClient().client, { query: 'x', limit: 21 }), 'limit'],
     ['an unknown category', () => prediction.listEvents(testClient().client, { category: 'weather' as 'tech' }), 'category'],

@@ -73,7 +73,9 @@ describe('token search', () => {
 describe('prices', () => {
   it('splits 250 mints into ceil(250/100) = 3 calls and maps prices by mint', async () => {
     const { client } = testClient();
-    const mints = Array.from({ length: 250 }, (_, i) => bs58.encode(Uint8Array.from({ length: 32 }, (_v, j) => (j === 0 ? i % 256 : j === 1 ? 1 + Math.floor(i / 256) : 7))));
+    const mints = Array.from({ length: 250 }, (_, i) =>
+      bs58.encode(Uint8Array.from({ length: 32 }, (_v, j) => (j === 0 ? i % 256 : j === 1 ? 1 + Math.floor(i / 256) : 7))),
+    );
     const seen: number[] = [];
     keyOnly()
       .get('/tokens/v2/search')
@@ -145,7 +147,10 @@ describe('swap order', () => {
 
   it('a quote without taker has transaction null and is not an error', async () => {
     const { client } = testClient();
-    keyOnly().get('/swap/v2/order').query({ inputMint: SOL, outputMint: USDC, amount: '5' }).reply(200, { ...orderQuote, taker: null, transaction: null });
+    keyOnly()
+      .get('/swap/v2/order')
+      .query({ inputMint: SOL, outputMint: USDC, amount: '5' })
+      .reply(200, { ...orderQuote, taker: null, transaction: null });
     expect((await order(client, { inputMint: SOL, outputMint: USDC, amount: '5' })).transaction).toBeNull();
   });
 
@@ -244,7 +249,14 @@ describe('swap execute', () => {
     keyOnly().post('/swap/v2/execute', params).reply(200, { status: 'Failed', signature: 'sigX', slot: '0', code, error: 'Transaction failed' }, RID);
     const error = await rejection(execute(client, params));
     expect(error).toBeInstanceOf(ExecuteFailedError);
-    expect(error).toMatchObject({ code: 'SWAP_EXECUTE_FAILED', executeCode: code, signature: 'sigX', status: 200, requestId: 'gw-req-1', outcomeUnknown: false });
+    expect(error).toMatchObject({
+      code: 'SWAP_EXECUTE_FAILED',
+      executeCode: code,
+      signature: 'sigX',
+      status: 200,
+      requestId: 'gw-req-1',
+      outcomeUnknown: false,
+    });
     expect(error.message).toContain(text);
   });
 
@@ -291,7 +303,10 @@ describe('transport behaviour', () => {
     const { client } = testClient();
     keyOnly().get('/tokens/v2/search').query(true).reply(200, '[{"id":', { 'content-type': 'application/json' });
     await expect(searchTokens(client, { query: 'a' })).rejects.toMatchObject({ code: 'JUPITER_MALFORMED_RESPONSE', status: 200 });
-    keyOnly().get('/tokens/v2/search').query(true).reply(200, [{ id: JUP, name: 'J', symbol: 'J', decimals: 'six' }]);
+    keyOnly()
+      .get('/tokens/v2/search')
+      .query(true)
+      .reply(200, [{ id: JUP, name: 'J', symbol: 'J', decimals: 'six' }]);
     const error = await rejection(searchTokens(client, { query: 'a' }));
     expect(error).toMatchObject({ code: 'JUPITER_UNEXPECTED_RESPONSE' });
     expect(error.message).toContain('0.decimals');
@@ -301,7 +316,15 @@ describe('transport behaviour', () => {
     const { clock } = testClient();
     const { createJupiterClient } = await import('../../src/jupiter/transport.js');
     const { createRandom } = await import('../../src/random.js');
-    const client = createJupiterClient({ baseUrl: BASE, apiKey: API_KEY, requestsPerSecond: 10, clock, random: createRandom('t'), timeoutMs: 5000, maxReadAttempts: 1 });
+    const client = createJupiterClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      requestsPerSecond: 10,
+      clock,
+      random: createRandom('t'),
+      timeoutMs: 5000,
+      maxReadAttempts: 1,
+    });
     keyOnly().get('/tokens/v2/search').query(true).delay(60_000).reply(200, []);
     const p = rejection(searchTokens(client, { query: 'a' }));
     await clock.advance(0);
@@ -312,12 +335,23 @@ describe('transport behaviour', () => {
   it('the API key never appears in an error or a log line, even when the server echoes it', async () => {
     const { client, logs } = testClient();
     const errors: unknown[] = [];
-    keyOnly().get('/tokens/v2/search').query(true).reply(401, { code: 401, message: `Invalid API key ${API_KEY}` });
-    keyOnly().get('/tokens/v2/search').query(true).reply(400, { error: `bad key=${API_KEY}` });
+    keyOnly()
+      .get('/tokens/v2/search')
+      .query(true)
+      .reply(401, { code: 401, message: `Invalid API key ${API_KEY}` });
+    keyOnly()
+      .get('/tokens/v2/search')
+      .query(true)
+      .reply(400, { error: `bad key=${API_KEY}` });
     keyOnly().get('/tokens/v2/search').query(true).replyWithError(`connect failed for ${API_KEY}`);
     keyOnly().get('/tokens/v2/search').query(true).reply(200, `not json ${API_KEY}`);
     for (let i = 0; i < 4; i++) errors.push(await rejection(searchTokens(client, { query: 'a' })));
-    expect(errors.map((e) => (e as { code: string }).code)).toEqual(['JUPITER_UNAUTHORIZED', 'JUPITER_BAD_REQUEST', 'JUPITER_NETWORK_ERROR', 'JUPITER_MALFORMED_RESPONSE']);
+    expect(errors.map((e) => (e as { code: string }).code)).toEqual([
+      'JUPITER_UNAUTHORIZED',
+      'JUPITER_BAD_REQUEST',
+      'JUPITER_NETWORK_ERROR',
+      'JUPITER_MALFORMED_RESPONSE',
+    ]);
     for (const e of errors) expect(errorText(e)).not.toContain(API_KEY);
     expect(logs.text.length).toBeGreaterThan(0);
     expect(logs.text).not.toContain(API_KEY);

@@ -161,7 +161,15 @@ const cases: Case[] = [
     body: { inputMint: SOL, outputMint: USDC, userAddress: WALLET, amount: '1000000000', orderType: 'price', orderSubType: 'single' },
     jwt: true,
     reply: depositCraft,
-    call: (t) => trigger.craftDeposit(t.authed, { inputMint: SOL, outputMint: USDC, userAddress: WALLET, amount: 1_000_000_000n, orderType: 'price', orderSubType: 'single' }),
+    call: (t) =>
+      trigger.craftDeposit(t.authed, {
+        inputMint: SOL,
+        outputMint: USDC,
+        userAddress: WALLET,
+        amount: 1_000_000_000n,
+        orderType: 'price',
+        orderSubType: 'single',
+      }),
     expected: { requestId: depositCraft.requestId, tokenDecimals: 9, amount: '1000000000' },
     errors: [
       [400, { error: 'Order must be at least 10 USD (current value: 2.5 USD)' }, 'TRIGGER_BAD_REQUEST'],
@@ -180,7 +188,11 @@ const cases: Case[] = [
     call: (t) => trigger.createPriceOrder(t.authed, priceOrderBody),
     expected: { id: ORDER_ID, depositConfirmed: true },
     errors: [
-      [400, { error: 'Request validation failed', details: { triggerPriceUsd: 'exactly one of triggerPriceUsd or trailingBps must be set' } }, 'TRIGGER_VALIDATION_FAILED'],
+      [
+        400,
+        { error: 'Request validation failed', details: { triggerPriceUsd: 'exactly one of triggerPriceUsd or trailingBps must be set' } },
+        'TRIGGER_VALIDATION_FAILED',
+      ],
       [401, { error: 'Unauthorized' }, 'TRIGGER_UNAUTHORIZED'],
       [403, { error: 'Forbidden: userPubkey must match authenticated user' }, 'TRIGGER_FORBIDDEN'],
       [500, { error: 'Failed to fetch price' }, 'JUPITER_SERVER_ERROR'],
@@ -190,7 +202,16 @@ const cases: Case[] = [
     name: 'createPriceOrder (oco)',
     method: 'post',
     path: `${T}/orders/price`,
-    body: { ...priceOrderBody, orderType: 'oco', triggerCondition: undefined, triggerPriceUsd: undefined, tpPriceUsd: 250, slPriceUsd: 150, tpSlippageBps: 50, slSlippageBps: 2000 },
+    body: {
+      ...priceOrderBody,
+      orderType: 'oco',
+      triggerCondition: undefined,
+      triggerPriceUsd: undefined,
+      tpPriceUsd: 250,
+      slPriceUsd: 150,
+      tpSlippageBps: 50,
+      slSlippageBps: 2000,
+    },
     jwt: true,
     reply: { id: ORDER_ID, txSignature: 's', depositConfirmed: true },
     call: (t) => {
@@ -206,7 +227,15 @@ const cases: Case[] = [
     body: { ...priceOrderBody, orderType: 'otoco', triggerCondition: 'below', triggerPriceUsd: 120, tpPriceUsd: 250, slPriceUsd: 100 },
     jwt: true,
     reply: { id: ORDER_ID, txSignature: 's', depositConfirmed: false, message: 'Order already exists' },
-    call: (t) => trigger.createPriceOrder(t.authed, { ...priceOrderBody, orderType: 'otoco', triggerCondition: 'below', triggerPriceUsd: 120, tpPriceUsd: 250, slPriceUsd: 100 }),
+    call: (t) =>
+      trigger.createPriceOrder(t.authed, {
+        ...priceOrderBody,
+        orderType: 'otoco',
+        triggerCondition: 'below',
+        triggerPriceUsd: 120,
+        tpPriceUsd: 250,
+        slPriceUsd: 100,
+      }),
     expected: { message: 'Order already exists' },
     errors: [],
   },
@@ -261,7 +290,8 @@ const cases: Case[] = [
     body: { signedTransaction: 'AQAAsignedwithdraw', cancelRequestId: 'cancel-request-uuid' },
     jwt: true,
     reply: { id: ORDER_ID, txSignature: 'withdrawSig' },
-    call: (t) => trigger.confirmCancelPriceOrder(t.authed, { orderId: ORDER_ID, signedTransaction: 'AQAAsignedwithdraw', cancelRequestId: 'cancel-request-uuid' }),
+    call: (t) =>
+      trigger.confirmCancelPriceOrder(t.authed, { orderId: ORDER_ID, signedTransaction: 'AQAAsignedwithdraw', cancelRequestId: 'cancel-request-uuid' }),
     expected: { txSignature: 'withdrawSig' },
     errors: [
       [400, { error: 'Withdrawal transaction not found in cache' }, 'TRIGGER_BAD_REQUEST'],
@@ -367,7 +397,13 @@ function intercept(c: Case, status: number, reply: unknown): nock.Scope {
   const scope = c.jwt ? withJwt() : keyOnly();
   const body = c.body ? (JSON.parse(JSON.stringify(c.body)) as nock.DataMatcherMap) : undefined; // drops undefined fields, like the wire
   const interceptor =
-    c.method === 'get' ? scope.get(c.path) : c.method === 'patch' ? scope.patch(c.path, body) : body ? scope.post(c.path, body) : scope.post(c.path, (b) => b === '' || b === undefined || Object.keys(b as object).length === 0);
+    c.method === 'get'
+      ? scope.get(c.path)
+      : c.method === 'patch'
+        ? scope.patch(c.path, body)
+        : body
+          ? scope.post(c.path, body)
+          : scope.post(c.path, (b) => b === '' || b === undefined || Object.keys(b as object).length === 0);
   return (c.query ? interceptor.query(c.query) : interceptor).reply(status, reply as nock.Body, { 'x-api-gateway-request-id': `rid-${status}` });
 }
 
@@ -376,7 +412,7 @@ describe.each(cases)('trigger $name', (c) => {
     const t = testClient();
     intercept(c, c.status ?? 200, c.reply);
     const result = await c.call(t);
-    expect(result).toMatchObject((c.expected ?? {}));
+    expect(result).toMatchObject(c.expected ?? {});
   });
 
   if (c.errors.length > 0) {
@@ -434,16 +470,28 @@ describe('trigger specifics', () => {
 
   it('history helpers page through offsets', async () => {
     const t = testClient();
-    withJwt().get(`${T}/orders/history`).query({ limit: '1', offset: '0' }).reply(200, { orders: [historyItem], pagination: { total: 2, limit: 1, offset: 0 } });
-    withJwt().get(`${T}/orders/history`).query({ limit: '1', offset: '1' }).reply(200, { orders: [{ ...historyItem, id: 'second' }], pagination: { total: 2, limit: 1, offset: 1 } });
+    withJwt()
+      .get(`${T}/orders/history`)
+      .query({ limit: '1', offset: '0' })
+      .reply(200, { orders: [historyItem], pagination: { total: 2, limit: 1, offset: 0 } });
+    withJwt()
+      .get(`${T}/orders/history`)
+      .query({ limit: '1', offset: '1' })
+      .reply(200, { orders: [{ ...historyItem, id: 'second' }], pagination: { total: 2, limit: 1, offset: 1 } });
     const all = await trigger.getAllOrderHistory(t.authed, { limit: 1 });
     expect(all.map((o) => o.id)).toEqual([ORDER_ID, 'second']);
   });
 
   it('DCA history pages through offsets too, and stops at a short page', async () => {
     const t = testClient();
-    withJwt().get(`${T}/orders/history/dca`).query({ state: 'active', limit: '2', offset: '0' }).reply(200, { orders: [dcaItem, { ...dcaItem, id: 'b' }], pagination: { limit: 2, offset: 0 } });
-    withJwt().get(`${T}/orders/history/dca`).query({ state: 'active', limit: '2', offset: '2' }).reply(200, { orders: [{ ...dcaItem, id: 'c' }], pagination: { limit: 2, offset: 2 } });
+    withJwt()
+      .get(`${T}/orders/history/dca`)
+      .query({ state: 'active', limit: '2', offset: '0' })
+      .reply(200, { orders: [dcaItem, { ...dcaItem, id: 'b' }], pagination: { limit: 2, offset: 0 } });
+    withJwt()
+      .get(`${T}/orders/history/dca`)
+      .query({ state: 'active', limit: '2', offset: '2' })
+      .reply(200, { orders: [{ ...dcaItem, id: 'c' }], pagination: { limit: 2, offset: 2 } });
     const all = await trigger.getAllDcaHistory(t.authed, { state: 'active', limit: 2 });
     expect(all.map((o) => o.id)).toEqual([DCA_ID, 'b', 'c']);
   });
@@ -479,8 +527,15 @@ describe('trigger specifics', () => {
     ['zero amount', { amount: '0' }, 'amount'],
   ])('craftDeposit rejects %s before sending', async (_name, patch, field) => {
     const t = testClient();
-    const params = Object.fromEntries(Object.entries({ inputMint: SOL, outputMint: USDC, userAddress: WALLET, amount: '5', orderType: 'price', orderSubType: 'single', ...patch }).filter(([, v]) => v !== undefined));
-    await expect(trigger.craftDeposit(t.authed, params as unknown as trigger.DepositCraftParams)).rejects.toMatchObject({ code: 'JUPITER_INVALID_PARAMS', field });
+    const params = Object.fromEntries(
+      Object.entries({ inputMint: SOL, outputMint: USDC, userAddress: WALLET, amount: '5', orderType: 'price', orderSubType: 'single', ...patch }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    );
+    await expect(trigger.craftDeposit(t.authed, params as unknown as trigger.DepositCraftParams)).rejects.toMatchObject({
+      code: 'JUPITER_INVALID_PARAMS',
+      field,
+    });
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -491,7 +546,10 @@ describe('trigger specifics', () => {
   ])('createDcaOrder rejects %s before sending', async (_name, patch, field) => {
     const t = testClient();
     const params = Object.fromEntries(Object.entries({ ...dcaBody, ...patch }).filter(([, v]) => v !== undefined));
-    await expect(trigger.createDcaOrder(t.authed, params as unknown as trigger.CreateDcaOrderParams)).rejects.toMatchObject({ code: 'JUPITER_INVALID_PARAMS', field });
+    await expect(trigger.createDcaOrder(t.authed, params as unknown as trigger.CreateDcaOrderParams)).rejects.toMatchObject({
+      code: 'JUPITER_INVALID_PARAMS',
+      field,
+    });
   });
 
   it('PATCH needs something to change and rejects a path-breaking id', async () => {

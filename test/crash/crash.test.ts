@@ -92,7 +92,12 @@ async function lifeUntilKill(cs: CrashSim, ws: Workspace, point: KillPoint, onRe
   life.killMs = Math.round(performance.now() - spawnedAt);
   cs.hook = undefined;
   if (exit.signal !== 'SIGKILL') {
-    throw new Error(`the daemon exited on its own (code ${exit.code}, signal ${exit.signal}) before its kill point; stderr:\n${daemon.stderr().slice(-3000)}\nlast lines:\n${daemon.lines.slice(-15).map((l) => JSON.stringify(l)).join('\n')}`);
+    throw new Error(
+      `the daemon exited on its own (code ${exit.code}, signal ${exit.signal}) before its kill point; stderr:\n${daemon.stderr().slice(-3000)}\nlast lines:\n${daemon.lines
+        .slice(-15)
+        .map((l) => JSON.stringify(l))
+        .join('\n')}`,
+    );
   }
   return life;
 }
@@ -113,7 +118,12 @@ async function settle(cs: CrashSim, ws: Workspace, daemon: DaemonProcess): Promi
       if (e.wallet === ws.wallet && (e.reason === 'swap' || e.reason === 'keeper-fill') && fillQuery.get(e.ref) === undefined) return false;
       // A prediction sale's proceeds (ref `<sell signature>:fill`) and a claim are recorded under
       // the signature that asked for them.
-      if (e.wallet === ws.wallet && (e.reason === 'prediction-sell' || e.reason === 'prediction-claim') && fillQuery.get(e.ref.replace(/:fill$/, '')) === undefined) return false;
+      if (
+        e.wallet === ws.wallet &&
+        (e.reason === 'prediction-sell' || e.reason === 'prediction-claim') &&
+        fillQuery.get(e.ref.replace(/:fill$/, '')) === undefined
+      )
+        return false;
     }
     const orders = cs.sim.control.dumpOrders() as { price: SimPriceOrder[]; dca: SimDcaOrder[] };
     return (
@@ -210,7 +220,9 @@ describe.skipIf(process.env.JUPBOT_CRASH === '0')('crash test: SIGKILL at random
           restarts: lives.length,
           fallbackKills: lives.filter((l) => l.fallback).length,
           cleanStarts,
-          killPoints: lives.map((l) => `${describeKill(l.point, l.victim)} (first request ${l.firstRequestMs} ms, killed ${l.killMs} ms, ${l.requests} requests)`),
+          killPoints: lives.map(
+            (l) => `${describeKill(l.point, l.victim)} (first request ${l.firstRequestMs} ms, killed ${l.killMs} ms, ${l.requests} requests)`,
+          ),
           strategies: ws.strategies,
           strategyEdits,
           ...report.counts,

@@ -58,7 +58,11 @@ describe('a simulated day of faults', () => {
   });
 
   it('injects every fault class, and each one hits the daemon', () => {
-    for (const cls of FAULT_CLASSES) expect(stormy.plan.filter((f) => f.cls === cls), cls).toHaveLength(2);
+    for (const cls of FAULT_CLASSES)
+      expect(
+        stormy.plan.filter((f) => f.cls === cls),
+        cls,
+      ).toHaveLength(2);
     const missed = FAULT_CLASSES.filter((cls) => stormy.hits[cls] === 0);
     expect(missed).toEqual([]);
     expect(Object.values(calm.hits).every((n) => n === 0)).toBe(true);

@@ -11,9 +11,16 @@ async function run(seed: string): Promise<string[]> {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
   const sim = createSimulator({ clock, seed, paperWallets: [wallet('det-paper').publicKey.toBase58()] });
   const out: string[] = [];
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> => {
     const url = new URL(path, 'http://sim');
-    const req: SimRequest = { method, path: url.pathname, query: url.searchParams, headers: { 'x-api-key': 'k', ...headers }, rawBody: body === undefined ? '' : JSON.stringify(body) };
+    const req: SimRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: { 'x-api-key': 'k', ...headers },
+      rawBody: body === undefined ? '' : JSON.stringify(body),
+    };
     const res = await sim.dispatch(req);
     out.push(`${res.status} ${JSON.stringify(res.headers)} ${res.body}`);
     try {
@@ -33,8 +40,30 @@ async function run(seed: string): Promise<string[]> {
   const { token } = await call('POST', '/trigger/v2/auth/verify', { type: 'message', walletPubkey: pub, signature: signMessage(ch.challenge, kp) });
   const auth = { authorization: `Bearer ${token}` };
   await call('GET', '/trigger/v2/vault/register', undefined, auth);
-  const dep = await call('POST', '/trigger/v2/deposit/craft', { inputMint: USDC, outputMint: SOL, userAddress: pub, amount: '20000000', orderType: 'price', orderSubType: 'single' }, auth);
-  await call('POST', '/trigger/v2/orders/price', { orderType: 'single', depositRequestId: dep.requestId, depositSignedTx: signTx(dep.transaction, kp), userPubkey: pub, inputMint: USDC, outputMint: SOL, inputAmount: '20000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 149, expiresAt: clock.now() + 3_600_000 }, auth);
+  const dep = await call(
+    'POST',
+    '/trigger/v2/deposit/craft',
+    { inputMint: USDC, outputMint: SOL, userAddress: pub, amount: '20000000', orderType: 'price', orderSubType: 'single' },
+    auth,
+  );
+  await call(
+    'POST',
+    '/trigger/v2/orders/price',
+    {
+      orderType: 'single',
+      depositRequestId: dep.requestId,
+      depositSignedTx: signTx(dep.transaction, kp),
+      userPubkey: pub,
+      inputMint: USDC,
+      outputMint: SOL,
+      inputAmount: '20000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      triggerPriceUsd: 149,
+      expiresAt: clock.now() + 3_600_000,
+    },
+    auth,
+  );
   await sim.control.advance(1_800_000);
   await call('GET', '/trigger/v2/orders/history', undefined, auth);
   await call('GET', '/prediction/v1/events?includeMarkets=true&end=50');

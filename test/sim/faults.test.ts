@@ -45,7 +45,15 @@ describe('fault injection and the control surface', () => {
 
   it('runs scripted scenarios: a 429 storm in a time window', async () => {
     h = await startSim();
-    const ids = (await h.call('POST', '/__sim/scenario', { body: { steps: [{ atMs: 10_000, durationMs: 5_000, path: '/ultra/v1/search', kind: 'status', status: 429, body: { code: 429, message: 'Too many requests' } }] } })).body.ids;
+    const ids = (
+      await h.call('POST', '/__sim/scenario', {
+        body: {
+          steps: [
+            { atMs: 10_000, durationMs: 5_000, path: '/ultra/v1/search', kind: 'status', status: 429, body: { code: 429, message: 'Too many requests' } },
+          ],
+        },
+      })
+    ).body.ids;
     expect(ids).toHaveLength(1);
     expect((await h.call('GET', search)).status).toBe(200);
     await h.call('POST', '/__sim/advance', { body: { ms: 10_000 } });
@@ -75,7 +83,13 @@ describe('fault injection and the control surface', () => {
     h = await startSim();
     const owner = wallet('revoked').publicKey.toBase58();
     const revoked = h.sim.control.triggerToken(owner);
-    h.sim.control.injectFault({ path: '/trigger/v2/*', headers: { Authorization: `Bearer ${revoked}` }, kind: 'status', status: 401, body: { error: 'Unauthorized' } });
+    h.sim.control.injectFault({
+      path: '/trigger/v2/*',
+      headers: { Authorization: `Bearer ${revoked}` },
+      kind: 'status',
+      status: 401,
+      body: { error: 'Unauthorized' },
+    });
     const refused = await h.call('GET', '/trigger/v2/orders/history?state=active', { jwt: revoked });
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: 'Unauthorized' });
@@ -92,7 +106,14 @@ describe('fault injection and the control surface', () => {
     const getSlot = { jsonrpc: '2.0', id: 1, method: 'getSlot', params: [] };
     const now = h.clock.now();
     h.sim.control.injectFault({ path: '/rpc', kind: 'reset', fromMs: now, untilMs: now + 60_000 });
-    h.sim.control.injectFault({ path: '/rpc', kind: 'status', status: 503, body: { jsonrpc: '2.0', error: { code: -32603, message: 'Service Unavailable' }, id: null }, fromMs: now + 60_000, untilMs: now + 120_000 });
+    h.sim.control.injectFault({
+      path: '/rpc',
+      kind: 'status',
+      status: 503,
+      body: { jsonrpc: '2.0', error: { code: -32603, message: 'Service Unavailable' }, id: null },
+      fromMs: now + 60_000,
+      untilMs: now + 120_000,
+    });
     await expect(h.call('POST', '/rpc', { body: getSlot })).rejects.toThrow();
     // The APIs are not affected by a fault on /rpc.
     expect((await h.call('GET', search)).status).toBe(200);
@@ -114,4 +135,3 @@ describe('fault injection and the control surface', () => {
     expect(h.sim.control.price(SOL)).toBe(150);
   });
 });
-

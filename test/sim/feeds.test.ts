@@ -21,7 +21,15 @@ describe('price-order feed against the simulator on loopback', () => {
     const client = createJupiterClient({ baseUrl: h.url, apiKey: 'feed-test-key', requestsPerSecond: 10, clock: h.clock, random: createRandom('feed-oco') });
     const feed = createPriceOrdersFeed({ client: withBearer(client, () => Promise.resolve(u.jwt)), clock: h.clock, intervalMs: 30_000, recentPast: 10 });
 
-    const created = await createPriceOrder(h, u, { orderType: 'oco', inputMint: SOL, outputMint: USDC, inputAmount: '500000000', triggerMint: SOL, tpPriceUsd: 170, slPriceUsd: 130 });
+    const created = await createPriceOrder(h, u, {
+      orderType: 'oco',
+      inputMint: SOL,
+      outputMint: USDC,
+      inputAmount: '500000000',
+      triggerMint: SOL,
+      tpPriceUsd: 170,
+      slPriceUsd: 130,
+    });
     expect(created.status).toBe(200);
     const id = (created.body as { id: string }).id;
     const first = feed.events.next('updated');

@@ -1,4 +1,3 @@
- 
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayErrorBody } from '../../src/jupiter/schemas/index.js';
 import { startSim, type Harness } from './support/simHarness.js';
@@ -58,7 +57,15 @@ describe('gateway', () => {
     expect(scoped.status).toBe(403);
     expect(scoped.body).toEqual({ code: 403, message: 'API key does not have access to this endpoint' });
     expect((await h.call('GET', '/tokens/v2/search?query=SOL', { key: 'all' })).status).toBe(200);
-    expect((await h.call('GET', `/swap/v2/order?inputMint=${'So11111111111111111111111111111111111111112'}&outputMint=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&amount=1000`, { key: 'swapOnly' })).status).toBe(200);
+    expect(
+      (
+        await h.call(
+          'GET',
+          `/swap/v2/order?inputMint=${'So11111111111111111111111111111111111111112'}&outputMint=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&amount=1000`,
+          { key: 'swapOnly' },
+        )
+      ).status,
+    ).toBe(200);
     // Keyless requests are still served at the keyless quota.
     expect((await h.call('GET', '/ultra/v1/search?query=SOL', { key: null })).status).toBe(200);
   });

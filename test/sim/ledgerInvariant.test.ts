@@ -12,9 +12,16 @@ describe('ledger invariant', () => {
     const wallets = Array.from({ length: 4 }, (_, i) => wallet(`day-${i}`));
     const sim = createSimulator({ clock, seed: 'day', paperWallets: wallets.map((w) => w.publicKey.toBase58()), gateway: { unlimited: true } });
     const rnd = createRandom('day-script');
-    const call = async (method: string, path: string, body?: unknown, jwt?: string): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const call = async (method: string, path: string, body?: unknown, jwt?: string): Promise<any> => {
       const url = new URL(path, 'http://sim');
-      const req: SimRequest = { method, path: url.pathname, query: url.searchParams, headers: { 'x-api-key': 'k', ...(jwt ? { authorization: `Bearer ${jwt}` } : {}) }, rawBody: body === undefined ? '' : JSON.stringify(body) };
+      const req: SimRequest = {
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers: { 'x-api-key': 'k', ...(jwt ? { authorization: `Bearer ${jwt}` } : {}) },
+        rawBody: body === undefined ? '' : JSON.stringify(body),
+      };
       const res = await sim.dispatch(req);
       expect(res.status, `${method} ${path} ${res.body}`).toBeLessThan(500);
       return JSON.parse(res.body) as unknown;
@@ -46,25 +53,82 @@ describe('ledger invariant', () => {
         }
       } else if (action === 2) {
         const price = sim.control.price(SOL);
-        const dep = await call('POST', '/trigger/v2/deposit/craft', { inputMint: USDC, outputMint: SOL, userAddress: pub, amount: '15000000', orderType: 'price', orderSubType: 'single' }, jwt);
+        const dep = await call(
+          'POST',
+          '/trigger/v2/deposit/craft',
+          { inputMint: USDC, outputMint: SOL, userAddress: pub, amount: '15000000', orderType: 'price', orderSubType: 'single' },
+          jwt,
+        );
         if (dep.transaction) {
-          await call('POST', '/trigger/v2/orders/price', { orderType: 'single', depositRequestId: dep.requestId, depositSignedTx: signTx(dep.transaction, kp), userPubkey: pub, inputMint: USDC, outputMint: SOL, inputAmount: '15000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: price * (0.97 + rnd.next() * 0.03), expiresAt: clock.now() + rnd.int(1, 12) * 3_600_000 }, jwt);
+          await call(
+            'POST',
+            '/trigger/v2/orders/price',
+            {
+              orderType: 'single',
+              depositRequestId: dep.requestId,
+              depositSignedTx: signTx(dep.transaction, kp),
+              userPubkey: pub,
+              inputMint: USDC,
+              outputMint: SOL,
+              inputAmount: '15000000',
+              triggerMint: SOL,
+              triggerCondition: 'below',
+              triggerPriceUsd: price * (0.97 + rnd.next() * 0.03),
+              expiresAt: clock.now() + rnd.int(1, 12) * 3_600_000,
+            },
+            jwt,
+          );
         }
       } else if (action === 3) {
-        const dep = await call('POST', '/trigger/v2/deposit/craft', { inputMint: USDC, outputMint: JUP, userAddress: pub, amount: '30000000', orderType: 'dca' }, jwt);
-        if (dep.transaction) await call('POST', '/trigger/v2/orders/dca', { depositRequestId: dep.requestId, depositSignedTx: signTx(dep.transaction, kp), userPubkey: pub, inputMint: USDC, outputMint: JUP, inputAmount: '30000000', orderCount: 3, intervalSeconds: 3600 }, jwt);
+        const dep = await call(
+          'POST',
+          '/trigger/v2/deposit/craft',
+          { inputMint: USDC, outputMint: JUP, userAddress: pub, amount: '30000000', orderType: 'dca' },
+          jwt,
+        );
+        if (dep.transaction)
+          await call(
+            'POST',
+            '/trigger/v2/orders/dca',
+            {
+              depositRequestId: dep.requestId,
+              depositSignedTx: signTx(dep.transaction, kp),
+              userPubkey: pub,
+              inputMint: USDC,
+              outputMint: JUP,
+              inputAmount: '30000000',
+              orderCount: 3,
+              intervalSeconds: 3600,
+            },
+            jwt,
+          );
       } else if (action === 4) {
         const history = await call('GET', '/trigger/v2/orders/history?state=active', undefined, jwt);
-        const open = history.orders.find((o: { orderState: string; createdAt: number }) => (o.orderState === 'open' || o.orderState === 'expired') && clock.now() - o.createdAt > 10_000);
+        const open = history.orders.find(
+          (o: { orderState: string; createdAt: number }) => (o.orderState === 'open' || o.orderState === 'expired') && clock.now() - o.createdAt > 10_000,
+        );
         if (open) {
           const cancel = await call('POST', `/trigger/v2/orders/price/cancel/${open.id}`, undefined, jwt);
-          if (cancel.transaction) await call('POST', `/trigger/v2/orders/price/confirm-cancel/${open.id}`, { signedTransaction: signTx(cancel.transaction, kp), cancelRequestId: cancel.requestId }, jwt);
+          if (cancel.transaction)
+            await call(
+              'POST',
+              `/trigger/v2/orders/price/confirm-cancel/${open.id}`,
+              { signedTransaction: signTx(cancel.transaction, kp), cancelRequestId: cancel.requestId },
+              jwt,
+            );
         }
       } else {
         const positions = await call('GET', `/prediction/v1/positions?ownerPubkey=${pub}`);
-        const build = rnd.next() < 0.5 || positions.data.length === 0
-          ? await call('POST', '/prediction/v1/orders', { ownerPubkey: pub, marketId: 'BTC-1006-M1', isYes: rnd.next() < 0.5, isBuy: true, depositAmount: '6000000' })
-          : await call('DELETE', `/prediction/v1/positions/${positions.data[0].pubkey}`, { ownerPubkey: pub });
+        const build =
+          rnd.next() < 0.5 || positions.data.length === 0
+            ? await call('POST', '/prediction/v1/orders', {
+                ownerPubkey: pub,
+                marketId: 'BTC-1006-M1',
+                isYes: rnd.next() < 0.5,
+                isBuy: true,
+                depositAmount: '6000000',
+              })
+            : await call('DELETE', `/prediction/v1/positions/${positions.data[0].pubkey}`, { ownerPubkey: pub });
         if (build.transaction) await call('POST', '/prediction/v1/execute', { signedTransaction: signTx(build.transaction, kp) });
       }
       await sim.control.advance(300_000);

@@ -7,12 +7,129 @@ let h: Harness;
 afterEach(async () => h.close());
 
 const P = '/prediction/v1';
-const POSITION_REQUIRED = ['pubkey', 'owner', 'ownerPubkey', 'market', 'marketId', 'marketIdHash', 'isYes', 'contracts', 'totalCostUsd', 'sizeUsd', 'valueUsd', 'avgPriceUsd', 'markPriceUsd', 'sellPriceUsd', 'pnlUsd', 'pnlUsdPercent', 'pnlUsdAfterFees', 'pnlUsdAfterFeesPercent', 'openOrders', 'feesPaidUsd', 'realizedPnlUsd', 'claimed', 'claimedUsd', 'openedAt', 'updatedAt', 'claimableAt', 'payoutUsd', 'bump', 'eventId', 'eventMetadata', 'marketMetadata', 'settlementDate', 'claimable'];
+const POSITION_REQUIRED = [
+  'pubkey',
+  'owner',
+  'ownerPubkey',
+  'market',
+  'marketId',
+  'marketIdHash',
+  'isYes',
+  'contracts',
+  'totalCostUsd',
+  'sizeUsd',
+  'valueUsd',
+  'avgPriceUsd',
+  'markPriceUsd',
+  'sellPriceUsd',
+  'pnlUsd',
+  'pnlUsdPercent',
+  'pnlUsdAfterFees',
+  'pnlUsdAfterFeesPercent',
+  'openOrders',
+  'feesPaidUsd',
+  'realizedPnlUsd',
+  'claimed',
+  'claimedUsd',
+  'openedAt',
+  'updatedAt',
+  'claimableAt',
+  'payoutUsd',
+  'bump',
+  'eventId',
+  'eventMetadata',
+  'marketMetadata',
+  'settlementDate',
+  'claimable',
+];
 const EVENT_REQUIRED = ['eventId', 'isActive', 'isLive', 'category', 'subcategory', 'volumeUsd', 'closeCondition', 'beginAt', 'rulesPdf'];
 const MARKET_REQUIRED = ['marketId', 'status', 'result', 'openTime', 'closeTime', 'resolveAt'];
-const ORDER_REQUIRED = ['pubkey', 'owner', 'ownerPubkey', 'market', 'marketId', 'marketIdHash', 'eventId', 'position', 'status', 'isYes', 'isBuy', 'createdAt', 'updatedAt', 'contracts', 'maxFillPriceUsd', 'maxBuyPriceUsd', 'minSellPriceUsd', 'filledAt', 'filledContracts', 'avgFillPriceUsd', 'settled', 'orderId', 'sizeUsd', 'eventMetadata', 'marketMetadata', 'externalOrderId', 'bump'];
-const HISTORY_REQUIRED = ['id', 'eventType', 'signature', 'slot', 'timestamp', 'orderPubkey', 'positionPubkey', 'marketId', 'ownerPubkey', 'keeperPubkey', 'externalOrderId', 'orderId', 'isBuy', 'isYes', 'contracts', 'filledContracts', 'contractsSettled', 'maxFillPriceUsd', 'avgFillPriceUsd', 'maxBuyPriceUsd', 'minSellPriceUsd', 'depositAmountUsd', 'totalCostUsd', 'feeUsd', 'grossProceedsUsd', 'netProceedsUsd', 'transferAmountToken', 'realizedPnl', 'realizedPnlBeforeFees', 'payoutAmountUsd', 'eventId', 'marketMetadata', 'eventMetadata'];
-const CREATE_REQUIRED = ['orderPubkey', 'orderAtaPubkey', 'userPubkey', 'marketId', 'marketIdHash', 'positionPubkey', 'isBuy', 'isYes', 'contracts', 'newContracts', 'maxBuyPriceUsd', 'minSellPriceUsd', 'externalOrderId', 'orderCostUsd', 'newAvgPriceUsd', 'newSizeUsd', 'newPayoutUsd', 'estimatedProtocolFeeUsd', 'estimatedVenueFeeUsd', 'estimatedTotalFeeUsd'];
+const ORDER_REQUIRED = [
+  'pubkey',
+  'owner',
+  'ownerPubkey',
+  'market',
+  'marketId',
+  'marketIdHash',
+  'eventId',
+  'position',
+  'status',
+  'isYes',
+  'isBuy',
+  'createdAt',
+  'updatedAt',
+  'contracts',
+  'maxFillPriceUsd',
+  'maxBuyPriceUsd',
+  'minSellPriceUsd',
+  'filledAt',
+  'filledContracts',
+  'avgFillPriceUsd',
+  'settled',
+  'orderId',
+  'sizeUsd',
+  'eventMetadata',
+  'marketMetadata',
+  'externalOrderId',
+  'bump',
+];
+const HISTORY_REQUIRED = [
+  'id',
+  'eventType',
+  'signature',
+  'slot',
+  'timestamp',
+  'orderPubkey',
+  'positionPubkey',
+  'marketId',
+  'ownerPubkey',
+  'keeperPubkey',
+  'externalOrderId',
+  'orderId',
+  'isBuy',
+  'isYes',
+  'contracts',
+  'filledContracts',
+  'contractsSettled',
+  'maxFillPriceUsd',
+  'avgFillPriceUsd',
+  'maxBuyPriceUsd',
+  'minSellPriceUsd',
+  'depositAmountUsd',
+  'totalCostUsd',
+  'feeUsd',
+  'grossProceedsUsd',
+  'netProceedsUsd',
+  'transferAmountToken',
+  'realizedPnl',
+  'realizedPnlBeforeFees',
+  'payoutAmountUsd',
+  'eventId',
+  'marketMetadata',
+  'eventMetadata',
+];
+const CREATE_REQUIRED = [
+  'orderPubkey',
+  'orderAtaPubkey',
+  'userPubkey',
+  'marketId',
+  'marketIdHash',
+  'positionPubkey',
+  'isBuy',
+  'isYes',
+  'contracts',
+  'newContracts',
+  'maxBuyPriceUsd',
+  'minSellPriceUsd',
+  'externalOrderId',
+  'orderCostUsd',
+  'newAvgPriceUsd',
+  'newSizeUsd',
+  'newPayoutUsd',
+  'estimatedProtocolFeeUsd',
+  'estimatedVenueFeeUsd',
+  'estimatedTotalFeeUsd',
+];
 
 function paper(label: string): { kp: ReturnType<typeof wallet>; pub: string } {
   const kp = wallet(label);
@@ -112,7 +229,9 @@ describe('prediction markets', () => {
     for (const p of list.body.data) expect(missingKeys(p, POSITION_REQUIRED)).toEqual([]);
     const [a, b] = prediction.PositionsResponse.parse(list.body).data;
     // Partial sell of 5 contracts.
-    const partial = await h.call('POST', `${P}/orders`, { body: { ownerPubkey: pub, positionPubkey: a?.pubkey, isYes: a?.isYes, isBuy: false, contractsDecimal: '5' } });
+    const partial = await h.call('POST', `${P}/orders`, {
+      body: { ownerPubkey: pub, positionPubkey: a?.pubkey, isYes: a?.isYes, isBuy: false, contractsDecimal: '5' },
+    });
     expect(partial.status).toBe(200);
     const build = prediction.CreateOrderResponse.parse(partial.body);
     expect(missingKeys(partial.body.order, CREATE_REQUIRED)).toEqual([]);
@@ -137,7 +256,9 @@ describe('prediction markets', () => {
     expect((await execute(whole.transaction as string, kp)).status).toBe('Success');
     await h.clock.advance(2000);
     // Close all: only what is left of the first position.
-    const closeAll = prediction.CloseAllPositionsResponse.parse((await h.call('DELETE', `${P}/positions`, { body: { ownerPubkey: pub, minSellPriceSlippageBps: 300 } })).body);
+    const closeAll = prediction.CloseAllPositionsResponse.parse(
+      (await h.call('DELETE', `${P}/positions`, { body: { ownerPubkey: pub, minSellPriceSlippageBps: 300 } })).body,
+    );
     expect(closeAll.data).toHaveLength(1);
     expect((await execute((closeAll.data[0] as { transaction: string }).transaction, kp)).status).toBe('Success');
     await h.clock.advance(2000);
@@ -150,8 +271,13 @@ describe('prediction markets', () => {
   it('buys with at least $5 and rejects foreign or unsigned transactions', async () => {
     h = await startSim();
     const { kp, pub } = paper('buyer');
-    expect((await h.call('POST', `${P}/orders`, { body: { ownerPubkey: pub, marketId: 'BTC-1006-M1', isYes: true, isBuy: true, depositAmount: '4000000' } })).body.message).toBe('Minimum order is $5');
-    const buy = prediction.CreateOrderResponse.parse((await h.call('POST', `${P}/orders`, { body: { ownerPubkey: pub, marketId: 'BTC-1006-M1', isYes: true, isBuy: true, depositAmount: '10000000' } })).body);
+    expect(
+      (await h.call('POST', `${P}/orders`, { body: { ownerPubkey: pub, marketId: 'BTC-1006-M1', isYes: true, isBuy: true, depositAmount: '4000000' } })).body
+        .message,
+    ).toBe('Minimum order is $5');
+    const buy = prediction.CreateOrderResponse.parse(
+      (await h.call('POST', `${P}/orders`, { body: { ownerPubkey: pub, marketId: 'BTC-1006-M1', isYes: true, isBuy: true, depositAmount: '10000000' } })).body,
+    );
     const unsigned = await h.call('POST', `${P}/execute`, { body: { signedTransaction: buy.transaction } });
     expect(unsigned.body.status).toBe('Failed');
     const thief = wallet('thief');
@@ -170,7 +296,9 @@ describe('prediction markets', () => {
     // 12:00 → 04:05 the next day.
     await h.clock.advance((16 * 60 + 5) * 60_000);
     expect((await h.call('GET', `${P}/trading-status`)).body.trading_active).toBe(false);
-    const pos = prediction.PositionsResponse.parse((await h.call('GET', `${P}/positions?ownerPubkey=${pub}`)).body).data.find((p) => p.marketId.startsWith('BTC'));
+    const pos = prediction.PositionsResponse.parse((await h.call('GET', `${P}/positions?ownerPubkey=${pub}`)).body).data.find((p) =>
+      p.marketId.startsWith('BTC'),
+    );
     const r = await h.call('DELETE', `${P}/positions/${pos?.pubkey}`, { body: { ownerPubkey: pub } });
     expect(r.body.code).toBe('trading_inactive');
     await h.clock.advance(10 * 60_000);
@@ -184,7 +312,9 @@ describe('prediction rollover', () => {
   it('replaces a settled event with a successor, so long paper runs keep live games', async () => {
     h = await startSim();
     h.sim.control.settleMarket('NBA-1001-M1', 'yes');
-    const nba = prediction.EventsResponse.parse((await h.call('GET', `${P}/events?category=sports&end=100&includeMarkets=true`)).body).data.filter((e) => e.eventId.startsWith('NBA-'));
+    const nba = prediction.EventsResponse.parse((await h.call('GET', `${P}/events?category=sports&end=100&includeMarkets=true`)).body).data.filter((e) =>
+      e.eventId.startsWith('NBA-'),
+    );
     expect(nba.map((e) => e.eventId)).toEqual(['NBA-1001', 'NBA-1012']);
     expect(nba[1]?.markets?.[0]?.status).toBe('open');
     await h.clock.advance(3_600_000 + 1000);

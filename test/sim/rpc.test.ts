@@ -6,7 +6,8 @@ import { SOL, startSim, USDC, wallet, type Harness } from './support/simHarness.
 let h: Harness;
 afterEach(async () => h.close());
 
-async function rpc(method: string, params: unknown[] = []): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function rpc(method: string, params: unknown[] = []): Promise<any> {
   const r = await h.call('POST', '/rpc', { key: null, body: { jsonrpc: '2.0', id: 1, method, params } });
   return r.body;
 }
@@ -23,7 +24,11 @@ describe('solana rpc subset', () => {
     const to = wallet('rpc-to');
     h.sim.control.fund(from.publicKey.toBase58(), 1_000_000_000n);
     const build = (blockhash: string, lamports: number): VersionedTransaction => {
-      const msg = new TransactionMessage({ payerKey: from.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports })] }).compileToV0Message();
+      const msg = new TransactionMessage({
+        payerKey: from.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports })],
+      }).compileToV0Message();
       const tx = new VersionedTransaction(msg);
       tx.sign([from]);
       return tx;
@@ -41,7 +46,11 @@ describe('solana rpc subset', () => {
     // Through web3.js's own Connection: the client code the daemon uses talks to the simulator unchanged.
     const connection = new Connection(`${h.url}/rpc`, 'confirmed');
     const { blockhash } = await connection.getLatestBlockhash();
-    const msg = new TransactionMessage({ payerKey: from.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports: 250_000_000 })] }).compileToV0Message();
+    const msg = new TransactionMessage({
+      payerKey: from.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports: 250_000_000 })],
+    }).compileToV0Message();
     const tx = new VersionedTransaction(msg);
     tx.sign([from]);
     const sig = await connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });

@@ -40,7 +40,25 @@ describe('token search', () => {
   it('serves every MintInformation field with a moving price', async () => {
     h = await startSim();
     const first = (await h.call('GET', `/ultra/v1/search?query=${SOL}`)).body[0];
-    for (const k of ['id', 'name', 'symbol', 'icon', 'decimals', 'tokenProgram', 'usdPrice', 'liquidity', 'stats24h', 'audit', 'organicScore', 'organicScoreLabel', 'isVerified', 'tags', 'updatedAt', 'mcap', 'fdv']) {
+    for (const k of [
+      'id',
+      'name',
+      'symbol',
+      'icon',
+      'decimals',
+      'tokenProgram',
+      'usdPrice',
+      'liquidity',
+      'stats24h',
+      'audit',
+      'organicScore',
+      'organicScoreLabel',
+      'isVerified',
+      'tags',
+      'updatedAt',
+      'mcap',
+      'fdv',
+    ]) {
       expect(first).toHaveProperty(k);
     }
     await h.clock.advance(3_600_000);

@@ -24,7 +24,17 @@ describe('jupbot sim', () => {
 
   it('refuses a bad speed or port', async () => {
     const ctx = { stdout: () => undefined, stderr: () => undefined, env: {}, cwd: process.cwd(), clock: new ManualClock() };
-    await expect(simCommand(ctx).exitOverride().configureOutput({ writeErr: () => undefined }).parseAsync(['--speed', '0'], { from: 'user' })).rejects.toThrow(/speed/);
-    await expect(simCommand(ctx).exitOverride().configureOutput({ writeErr: () => undefined }).parseAsync(['--port', '70000'], { from: 'user' })).rejects.toThrow(/port/);
+    await expect(
+      simCommand(ctx)
+        .exitOverride()
+        .configureOutput({ writeErr: () => undefined })
+        .parseAsync(['--speed', '0'], { from: 'user' }),
+    ).rejects.toThrow(/speed/);
+    await expect(
+      simCommand(ctx)
+        .exitOverride()
+        .configureOutput({ writeErr: () => undefined })
+        .parseAsync(['--port', '70000'], { from: 'user' }),
+    ).rejects.toThrow(/port/);
   });
 });

@@ -1,5 +1,5 @@
 import nacl from 'tweetnacl';
- 
+
 import { type PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { swap } from '../../src/jupiter/schemas/index.js';
@@ -66,7 +66,9 @@ describe('swap v2', () => {
     const usdc = h.sim.control.balance(taker, USDC);
     expect(usdc.toString()).toBe(result.totalOutputAmount);
     // Re-posting the same bytes (the documented 2-minute re-poll) never executes twice.
-    const again = swap.ExecuteResponse.parse((await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signed, requestId: order.requestId } })).body);
+    const again = swap.ExecuteResponse.parse(
+      (await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signed, requestId: order.requestId } })).body,
+    );
     expect(again.signature).toBe(result.signature);
     expect(h.sim.control.balance(taker, USDC)).toBe(usdc);
     expect(h.sim.control.balance(taker, SOL)).toBe(2_000_000_000n - 1_000_000_000n - 15_000n);
@@ -79,7 +81,10 @@ describe('swap v2', () => {
     const taker = kp.publicKey.toBase58();
     h.sim.control.fund(taker, 5_000_000_000n);
     const get = async (): Promise<{ transaction: string; requestId: string }> =>
-      swap.OrderResponse.parse((await h.call('GET', orderPath({ inputMint: SOL, outputMint: USDC, amount: '100000000', taker }))).body) as { transaction: string; requestId: string };
+      swap.OrderResponse.parse((await h.call('GET', orderPath({ inputMint: SOL, outputMint: USDC, amount: '100000000', taker }))).body) as {
+        transaction: string;
+        requestId: string;
+      };
     const a = await get();
     // Raise the amount inside the route instruction, then sign the modified bytes.
     const modified = VersionedTransaction.deserialize(Buffer.from(a.transaction, 'base64'));
@@ -124,9 +129,17 @@ describe('swap v2', () => {
     const unsigned = VersionedTransaction.deserialize(Buffer.from(gasless.transaction as string, 'base64'));
     expect(gasless.signatureFeePayer).toBe(unsigned.message.staticAccountKeys[0]?.toBase58());
     expect(gasless.signatureFeePayer).not.toBe(taker);
-    expect(nacl.sign.detached.verify(unsigned.message.serialize(), unsigned.signatures[0] as Uint8Array, (unsigned.message.staticAccountKeys[0] as PublicKey).toBytes())).toBe(true);
+    expect(
+      nacl.sign.detached.verify(
+        unsigned.message.serialize(),
+        unsigned.signatures[0] as Uint8Array,
+        (unsigned.message.staticAccountKeys[0] as PublicKey).toBytes(),
+      ),
+    ).toBe(true);
     expect((unsigned.signatures[1] as Uint8Array).every((b) => b === 0)).toBe(true);
-    const exec = swap.ExecuteResponse.parse((await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signTx(gasless.transaction as string, kp), requestId: gasless.requestId } })).body);
+    const exec = swap.ExecuteResponse.parse(
+      (await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signTx(gasless.transaction as string, kp), requestId: gasless.requestId } })).body,
+    );
     expect(exec.status).toBe('Success');
     expect(h.sim.control.balance(taker, SOL)).toBe(5_000n);
   });
@@ -136,9 +149,13 @@ describe('swap v2', () => {
     const kp = wallet('slip');
     const taker = kp.publicKey.toBase58();
     h.sim.control.fund(taker, 2_000_000_000n);
-    const order = swap.OrderResponse.parse((await h.call('GET', orderPath({ inputMint: SOL, outputMint: USDC, amount: '1000000000', taker, slippageBps: '50' }))).body);
+    const order = swap.OrderResponse.parse(
+      (await h.call('GET', orderPath({ inputMint: SOL, outputMint: USDC, amount: '1000000000', taker, slippageBps: '50' }))).body,
+    );
     h.sim.control.setPrice(SOL, h.sim.control.price(SOL) * 0.9);
-    const exec = swap.ExecuteResponse.parse((await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signTx(order.transaction as string, kp), requestId: order.requestId } })).body);
+    const exec = swap.ExecuteResponse.parse(
+      (await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signTx(order.transaction as string, kp), requestId: order.requestId } })).body,
+    );
     expect(exec).toMatchObject({ status: 'Failed', code: 6001 });
     expect(h.sim.control.balance(taker, USDC)).toBe(0n);
   });

@@ -5,7 +5,10 @@ import { buildSwapTransaction, compileSwapTransaction, type SwapTxParams } from 
 import { JUP, SOL, USDC, wallet } from './support/simHarness.js';
 
 const venues = [derivedAddress('t:pool'), derivedAddress('t:vault-a'), derivedAddress('t:vault-b')];
-const table = new AddressLookupTableAccount({ key: derivedAddress('t:table'), state: { deactivationSlot: 2n ** 64n - 1n, lastExtendedSlot: 1, lastExtendedSlotStartIndex: 0, addresses: [...venues, pubkey(USDC), pubkey(SOL)] } });
+const table = new AddressLookupTableAccount({
+  key: derivedAddress('t:table'),
+  state: { deactivationSlot: 2n ** 64n - 1n, lastExtendedSlot: 1, lastExtendedSlotStartIndex: 0, addresses: [...venues, pubkey(USDC), pubkey(SOL)] },
+});
 
 describe('swap transaction templates', () => {
   it('produce exactly the bytes a full compile produces', () => {

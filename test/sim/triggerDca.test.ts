@@ -9,9 +9,13 @@ afterEach(async () => h.close());
 
 const DCA_REQUIRED = ['id', 'userPubkey', 'vaultPubkey', 'inputMint', 'outputMint', 'orderType', 'state', 'displayState'];
 
-async function createDca(u: TriggerUser, order: Record<string, unknown> & { inputAmount: string }): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function createDca(u: TriggerUser, order: Record<string, unknown> & { inputAmount: string }): Promise<{ status: number; body: any }> {
   const dep = await craftDeposit(h, u, { inputMint: USDC, outputMint: SOL, amount: order.inputAmount, orderType: 'dca' });
-  return h.call('POST', '/trigger/v2/orders/dca', { jwt: u.jwt, body: { userPubkey: u.pub, depositRequestId: dep.requestId, depositSignedTx: dep.signed, inputMint: USDC, outputMint: SOL, ...order } });
+  return h.call('POST', '/trigger/v2/orders/dca', {
+    jwt: u.jwt,
+    body: { userPubkey: u.pub, depositRequestId: dep.requestId, depositSignedTx: dep.signed, inputMint: USDC, outputMint: SOL, ...order },
+  });
 }
 
 async function dcaItem(u: TriggerUser, id: string): Promise<trigger.DcaHistoryItem> {
@@ -47,7 +51,14 @@ describe('trigger v2 DCA', () => {
   it('skips price-conditional rounds outside the band', async () => {
     h = await startSim();
     const u = await triggerUser(h, 'dca-cond');
-    const r = await createDca(u, { inputAmount: '20000000', orderCount: 2, intervalSeconds: 60, orderType: 'price_conditional', maxPriceUsd: 100, triggerMint: SOL });
+    const r = await createDca(u, {
+      inputAmount: '20000000',
+      orderCount: 2,
+      intervalSeconds: 60,
+      orderType: 'price_conditional',
+      maxPriceUsd: 100,
+      triggerMint: SOL,
+    });
     expect(r.status).toBe(200);
     await h.clock.advance(61_000);
     const skipped = await dcaItem(u, r.body.id);
@@ -86,14 +97,23 @@ describe('trigger v2 DCA', () => {
     await h.clock.advance(3_600_000);
     expect((await dcaItem(u, r.body.id)).roundsFilled).toBe(1);
     // An hour later the withdrawal's blockhash has expired: cancel again (idempotent) for a fresh one.
-    const stale = await h.call('POST', `/trigger/v2/orders/dca/confirm-cancel/${r.body.id}`, { jwt: u.jwt, body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId } });
+    const stale = await h.call('POST', `/trigger/v2/orders/dca/confirm-cancel/${r.body.id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId },
+    });
     expect(stale.status).toBe(400);
     expect(stale.body.error).toMatch(/expired/);
     const fresh = trigger.CancelDcaOrderResponse.parse((await h.call('POST', `/trigger/v2/orders/dca/cancel/${r.body.id}`, { jwt: u.jwt })).body);
-    const superseded = await h.call('POST', `/trigger/v2/orders/dca/confirm-cancel/${r.body.id}`, { jwt: u.jwt, body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId } });
+    const superseded = await h.call('POST', `/trigger/v2/orders/dca/confirm-cancel/${r.body.id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId },
+    });
     expect(superseded.body.error).toBe('Withdrawal transaction not found in cache. Please initiate cancel again.');
     const before = h.sim.control.balance(u.pub, USDC);
-    const confirm = await h.call('POST', `/trigger/v2/orders/dca/confirm-cancel/${r.body.id}`, { jwt: u.jwt, body: { signedTransaction: signTx(fresh.transaction, u.kp), cancelRequestId: fresh.requestId } });
+    const confirm = await h.call('POST', `/trigger/v2/orders/dca/confirm-cancel/${r.body.id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: signTx(fresh.transaction, u.kp), cancelRequestId: fresh.requestId },
+    });
     expect(confirm.status).toBe(200);
     expect(h.sim.control.balance(u.pub, USDC) - before).toBe(30_000_000n);
     const item = await dcaItem(u, r.body.id);

@@ -36,13 +36,31 @@ describe('trigger v2 deposits', () => {
     h = await startSim();
     const u = await triggerUser(h, 'dup');
     const dep = await craftDeposit(h, u, { inputMint: USDC, outputMint: SOL, amount: '20000000', orderType: 'price', orderSubType: 'single' });
-    const body = { orderType: 'single', userPubkey: u.pub, depositRequestId: dep.requestId, depositSignedTx: dep.signed, inputMint: USDC, outputMint: SOL, inputAmount: '20000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 100, expiresAt: h.clock.now() + 3_600_000 };
+    const body = {
+      orderType: 'single',
+      userPubkey: u.pub,
+      depositRequestId: dep.requestId,
+      depositSignedTx: dep.signed,
+      inputMint: USDC,
+      outputMint: SOL,
+      inputAmount: '20000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      triggerPriceUsd: 100,
+      expiresAt: h.clock.now() + 3_600_000,
+    };
     // Mallory's signature in the user's slot: valid ed25519, wrong key.
     const forgedTx = VersionedTransaction.deserialize(Buffer.from(trigger.DepositCraftResponse.parse(dep.reply.body).transaction, 'base64'));
     forgedTx.signatures[0] = nacl.sign.detached(forgedTx.message.serialize(), wallet('mallory').secretKey);
-    const forged = await h.call('POST', '/trigger/v2/orders/price', { jwt: u.jwt, body: { ...body, depositSignedTx: Buffer.from(forgedTx.serialize()).toString('base64') } });
+    const forged = await h.call('POST', '/trigger/v2/orders/price', {
+      jwt: u.jwt,
+      body: { ...body, depositSignedTx: Buffer.from(forgedTx.serialize()).toString('base64') },
+    });
     expect(forged.body.error).toBe('Invalid deposit transaction: signature verification failed');
-    const unsigned = await h.call('POST', '/trigger/v2/orders/price', { jwt: u.jwt, body: { ...body, depositSignedTx: trigger.DepositCraftResponse.parse(dep.reply.body).transaction } });
+    const unsigned = await h.call('POST', '/trigger/v2/orders/price', {
+      jwt: u.jwt,
+      body: { ...body, depositSignedTx: trigger.DepositCraftResponse.parse(dep.reply.body).transaction },
+    });
     expect(unsigned.status).toBe(400);
     const first = await h.call('POST', '/trigger/v2/orders/price', { jwt: u.jwt, body });
     expect(first.status).toBe(200);
@@ -69,7 +87,15 @@ describe('trigger v2 price orders', () => {
     h = await startSim();
     const u = await triggerUser(h, 'life');
     const usdcBefore = h.sim.control.balance(u.pub, USDC);
-    const r = await createPriceOrder(h, u, { orderType: 'single', inputMint: SOL, outputMint: USDC, inputAmount: '1000000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 120 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'single',
+      inputMint: SOL,
+      outputMint: USDC,
+      inputAmount: '1000000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      triggerPriceUsd: 120,
+    });
     expect(r.status).toBe(200);
     const id = r.body.id as string;
     const states: string[] = [];
@@ -97,7 +123,17 @@ describe('trigger v2 price orders', () => {
   it('cancels in two steps: not ready right after creation, then ready_to_cancel, then a checked withdrawal', async () => {
     h = await startSim();
     const u = await triggerUser(h, 'cancel');
-    const id = (await createPriceOrder(h, u, { orderType: 'single', inputMint: USDC, outputMint: SOL, inputAmount: '50000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 50 })).body.id as string;
+    const id = (
+      await createPriceOrder(h, u, {
+        orderType: 'single',
+        inputMint: USDC,
+        outputMint: SOL,
+        inputAmount: '50000000',
+        triggerMint: SOL,
+        triggerCondition: 'below',
+        triggerPriceUsd: 50,
+      })
+    ).body.id as string;
     const early = await h.call('POST', `/trigger/v2/orders/price/cancel/${id}`, { jwt: u.jwt });
     expect(early.status).toBe(400);
     expect(early.body.error).toMatch(/retry shortly/);
@@ -108,13 +144,22 @@ describe('trigger v2 price orders', () => {
     const mallory = wallet('mallory');
     const badTx = VersionedTransaction.deserialize(Buffer.from(cancel.transaction, 'base64'));
     badTx.signatures[0] = new Uint8Array(64).fill(3);
-    const bad = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, { jwt: u.jwt, body: { signedTransaction: Buffer.from(badTx.serialize()).toString('base64'), cancelRequestId: cancel.requestId } });
+    const bad = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: Buffer.from(badTx.serialize()).toString('base64'), cancelRequestId: cancel.requestId },
+    });
     expect(bad.status).toBe(400);
     expect(mallory).toBeDefined();
-    const wrongId = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, { jwt: u.jwt, body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: 'other' } });
+    const wrongId = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: 'other' },
+    });
     expect(wrongId.body.error).toBe('Withdrawal transaction not found in cache. Please initiate cancel again.');
     const before = h.sim.control.balance(u.pub, USDC);
-    const confirm = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, { jwt: u.jwt, body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId } });
+    const confirm = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId },
+    });
     expect(confirm.status).toBe(200);
     trigger.TxSignatureResponse.parse(confirm.body);
     expect(h.sim.control.balance(u.pub, USDC) - before).toBe(50_000_000n);
@@ -122,7 +167,10 @@ describe('trigger v2 price orders', () => {
     expect(done.orderState).toBe('cancelled');
     expect(done.events?.map((e) => e.type)).toEqual(['deposit', 'withdrawal', 'cancelled']);
     // Retrying the confirmation is safe: same signature, no second withdrawal.
-    const again = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, { jwt: u.jwt, body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId } });
+    const again = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId },
+    });
     expect(again.body.txSignature).toBe(confirm.body.txSignature);
     expect(h.sim.control.balance(u.pub, USDC) - before).toBe(50_000_000n);
   });
@@ -130,7 +178,15 @@ describe('trigger v2 price orders', () => {
   it('fills one OCO leg and cancels its sibling', async () => {
     h = await startSim();
     const u = await triggerUser(h, 'oco');
-    const r = await createPriceOrder(h, u, { orderType: 'oco', inputMint: SOL, outputMint: USDC, inputAmount: '500000000', triggerMint: SOL, tpPriceUsd: 170, slPriceUsd: 130 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'oco',
+      inputMint: SOL,
+      outputMint: USDC,
+      inputAmount: '500000000',
+      triggerMint: SOL,
+      tpPriceUsd: 170,
+      slPriceUsd: 130,
+    });
     expect(r.status).toBe(200);
     await h.clock.advance(1000);
     h.sim.control.setPrice(SOL, 175);
@@ -148,13 +204,25 @@ describe('trigger v2 price orders', () => {
   it('creates OTOCO children once the parent fills', async () => {
     h = await startSim();
     const u = await triggerUser(h, 'otoco');
-    const r = await createPriceOrder(h, u, { orderType: 'otoco', inputMint: USDC, outputMint: SOL, inputAmount: '300000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 140, tpPriceUsd: 160, slPriceUsd: 120 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'otoco',
+      inputMint: USDC,
+      outputMint: SOL,
+      inputAmount: '300000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      triggerPriceUsd: 140,
+      tpPriceUsd: 160,
+      slPriceUsd: 120,
+    });
     expect(r.status).toBe(200);
     await h.clock.advance(1000);
     expect(trigger.OrderHistoryResponse.parse((await h.call('GET', '/trigger/v2/orders/history', { jwt: u.jwt })).body).orders).toHaveLength(1);
     h.sim.control.setPrice(SOL, 135);
     await h.clock.advance(2000);
-    const afterParent = trigger.OrderHistoryResponse.parse((await h.call('GET', '/trigger/v2/orders/history?sort=created_at&dir=asc', { jwt: u.jwt })).body).orders;
+    const afterParent = trigger.OrderHistoryResponse.parse(
+      (await h.call('GET', '/trigger/v2/orders/history?sort=created_at&dir=asc', { jwt: u.jwt })).body,
+    ).orders;
     expect(afterParent).toHaveLength(3);
     expect(afterParent[0]?.orderState).toBe('filled');
     expect(afterParent.slice(1).map((o) => o.orderState)).toEqual(['open', 'open']);
@@ -168,7 +236,15 @@ describe('trigger v2 price orders', () => {
   it('raises a trailing stop’s watermark with the price and fills on the pullback', async () => {
     h = await startSim();
     const u = await triggerUser(h, 'trail');
-    const r = await createPriceOrder(h, u, { orderType: 'single', inputMint: SOL, outputMint: USDC, inputAmount: '500000000', triggerMint: SOL, triggerCondition: 'below', trailingBps: 1000 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'single',
+      inputMint: SOL,
+      outputMint: USDC,
+      inputAmount: '500000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      trailingBps: 1000,
+    });
     expect(r.status).toBe(200);
     await h.clock.advance(1000);
     h.sim.control.setPrice(SOL, 200);
@@ -183,14 +259,32 @@ describe('trigger v2 price orders', () => {
     h.sim.control.setPrice(SOL, 179);
     await h.clock.advance(2000);
     expect((await orderById(h, u, r.body.id)).orderState).toBe('filled');
-    const both = await createPriceOrder(h, u, { orderType: 'single', inputMint: SOL, outputMint: USDC, inputAmount: '500000000', triggerMint: SOL, triggerCondition: 'below', trailingBps: 1000, triggerPriceUsd: 100 });
+    const both = await createPriceOrder(h, u, {
+      orderType: 'single',
+      inputMint: SOL,
+      outputMint: USDC,
+      inputAmount: '500000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      trailingBps: 1000,
+      triggerPriceUsd: 100,
+    });
     expect(both.body.error).toBe('exactly one of triggerPriceUsd or trailingBps must be set');
   });
 
   it('expires at expiresAt and withdraws expired funds through the cancel flow', async () => {
     h = await startSim();
     const u = await triggerUser(h, 'expire');
-    const r = await createPriceOrder(h, u, { orderType: 'single', inputMint: USDC, outputMint: SOL, inputAmount: '20000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 10, expiresAt: h.clock.now() + 10_000 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'single',
+      inputMint: USDC,
+      outputMint: SOL,
+      inputAmount: '20000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      triggerPriceUsd: 10,
+      expiresAt: h.clock.now() + 10_000,
+    });
     await h.clock.advance(11_000);
     const expired = await orderById(h, u, r.body.id);
     expect(expired.orderState).toBe('expired');
@@ -198,7 +292,10 @@ describe('trigger v2 price orders', () => {
     const patch = await h.call('PATCH', `/trigger/v2/orders/price/${r.body.id}`, { jwt: u.jwt, body: { orderType: 'single', triggerPriceUsd: 20 } });
     expect(patch.status).toBe(400);
     const cancel = trigger.CancelOrderResponse.parse((await h.call('POST', `/trigger/v2/orders/price/cancel/${r.body.id}`, { jwt: u.jwt })).body);
-    const confirm = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${r.body.id}`, { jwt: u.jwt, body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId } });
+    const confirm = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${r.body.id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: cancel.requestId },
+    });
     expect(confirm.status).toBe(200);
     expect(h.sim.control.balance(u.vault, USDC)).toBe(0n);
     expect((await orderById(h, u, r.body.id)).orderState).toBe('cancelled');
@@ -208,7 +305,15 @@ describe('trigger v2 price orders', () => {
     h = await startSim();
     const u = await triggerUser(h, 'patch');
     const other = await triggerUser(h, 'patch-other');
-    const r = await createPriceOrder(h, u, { orderType: 'single', inputMint: USDC, outputMint: SOL, inputAmount: '20000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 100 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'single',
+      inputMint: USDC,
+      outputMint: SOL,
+      inputAmount: '20000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      triggerPriceUsd: 100,
+    });
     const id = r.body.id as string;
     const notYet = await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'single', triggerPriceUsd: 101 } });
     expect(notYet.status).toBe(400);
@@ -216,15 +321,29 @@ describe('trigger v2 price orders', () => {
     const ok = await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'single', triggerPriceUsd: 105, slippageBps: 80 } });
     expect(trigger.UpdatePriceOrderResponse.parse(ok.body).id).toBe(id);
     expect((await orderById(h, u, id)).triggerPriceUsd).toBe(105);
-    expect((await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'single', trailingBps: 500 } })).body.error).toBe('Cannot convert to trailing stop loss order');
+    expect((await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'single', trailingBps: 500 } })).body.error).toBe(
+      'Cannot convert to trailing stop loss order',
+    );
     expect((await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: other.jwt, body: { orderType: 'single', triggerPriceUsd: 1 } })).status).toBe(403);
     expect((await h.call('PATCH', '/trigger/v2/orders/price/unknown', { jwt: u.jwt, body: { orderType: 'single', triggerPriceUsd: 1 } })).status).toBe(404);
-    const t = await createPriceOrder(h, u, { orderType: 'single', inputMint: SOL, outputMint: USDC, inputAmount: '200000000', triggerMint: SOL, triggerCondition: 'below', trailingBps: 500 });
+    const t = await createPriceOrder(h, u, {
+      orderType: 'single',
+      inputMint: SOL,
+      outputMint: USDC,
+      inputAmount: '200000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      trailingBps: 500,
+    });
     await h.clock.advance(1000);
-    expect((await h.call('PATCH', `/trigger/v2/orders/price/${t.body.id}`, { jwt: u.jwt, body: { orderType: 'single', triggerPriceUsd: 100 } })).body.error).toBe('Cannot set trigger price on trailing stop loss order');
+    expect(
+      (await h.call('PATCH', `/trigger/v2/orders/price/${t.body.id}`, { jwt: u.jwt, body: { orderType: 'single', triggerPriceUsd: 100 } })).body.error,
+    ).toBe('Cannot set trigger price on trailing stop loss order');
     h.sim.control.setPrice(SOL, h.sim.control.price(SOL) * 0.97);
     await h.clock.advance(1000);
-    expect((await h.call('PATCH', `/trigger/v2/orders/price/${t.body.id}`, { jwt: u.jwt, body: { orderType: 'single', trailingBps: 100 } })).body.error).toBe('Trailing order would immediately trigger');
+    expect((await h.call('PATCH', `/trigger/v2/orders/price/${t.body.id}`, { jwt: u.jwt, body: { orderType: 'single', trailingBps: 100 } })).body.error).toBe(
+      'Trailing order would immediately trigger',
+    );
   });
 
   it('fills partially when the pool cannot take the whole order within slippage', async () => {
@@ -232,7 +351,16 @@ describe('trigger v2 price orders', () => {
     const u = await triggerUser(h, 'partial');
     const rug = (await h.call('GET', '/ultra/v1/search?query=MOONRUG')).body[0].id as string;
     h.sim.control.fund(u.pub, 10_000_000_000_000n, rug);
-    const r = await createPriceOrder(h, u, { orderType: 'single', inputMint: rug, outputMint: USDC, inputAmount: '10000000000000', triggerMint: rug, triggerCondition: 'above', triggerPriceUsd: 0.001, slippageBps: 200 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'single',
+      inputMint: rug,
+      outputMint: USDC,
+      inputAmount: '10000000000000',
+      triggerMint: rug,
+      triggerCondition: 'above',
+      triggerPriceUsd: 0.001,
+      slippageBps: 200,
+    });
     expect(r.status).toBe(200);
     await h.clock.advance(3000);
     const o = await orderById(h, u, r.body.id);
@@ -246,11 +374,21 @@ describe('trigger v2 price orders', () => {
     h = await startSim();
     const u = await triggerUser(h, 'pages');
     for (let i = 0; i < 3; i++) {
-      await createPriceOrder(h, u, { orderType: 'single', inputMint: USDC, outputMint: SOL, inputAmount: '15000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 50 + i });
+      await createPriceOrder(h, u, {
+        orderType: 'single',
+        inputMint: USDC,
+        outputMint: SOL,
+        inputAmount: '15000000',
+        triggerMint: SOL,
+        triggerCondition: 'below',
+        triggerPriceUsd: 50 + i,
+      });
       await h.clock.advance(1000);
     }
     const page1 = trigger.OrderHistoryResponse.parse((await h.call('GET', '/trigger/v2/orders/history?limit=2&sort=created_at&dir=asc', { jwt: u.jwt })).body);
-    const page2 = trigger.OrderHistoryResponse.parse((await h.call('GET', '/trigger/v2/orders/history?limit=2&offset=2&sort=created_at&dir=asc', { jwt: u.jwt })).body);
+    const page2 = trigger.OrderHistoryResponse.parse(
+      (await h.call('GET', '/trigger/v2/orders/history?limit=2&offset=2&sort=created_at&dir=asc', { jwt: u.jwt })).body,
+    );
     expect(page1.pagination).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(page1.orders.map((o) => o.triggerPriceUsd)).toEqual([50, 51]);
     expect(page2.orders.map((o) => o.triggerPriceUsd)).toEqual([52]);

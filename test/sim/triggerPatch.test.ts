@@ -15,7 +15,15 @@ describe('trigger v2 PATCH of take-profit and stop-loss prices', () => {
     h = await startSim();
     h.sim.control.setPrice(SOL, 150);
     const u = await triggerUser(h, 'patch-oco');
-    const r = await createPriceOrder(h, u, { orderType: 'oco', inputMint: SOL, outputMint: USDC, inputAmount: '500000000', triggerMint: SOL, tpPriceUsd: 170, slPriceUsd: 130 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'oco',
+      inputMint: SOL,
+      outputMint: USDC,
+      inputAmount: '500000000',
+      triggerMint: SOL,
+      tpPriceUsd: 170,
+      slPriceUsd: 130,
+    });
     const id = r.body.id as string;
     await h.clock.advance(1000);
     const ok = await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'oco', tpPriceUsd: 180, slPriceUsd: 140 } });
@@ -27,7 +35,9 @@ describe('trigger v2 PATCH of take-profit and stop-loss prices', () => {
       ['below', 140],
     ]);
     // The same PATCH again leaves the order as it is (absolute values: idempotent).
-    expect((await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'oco', tpPriceUsd: 180, slPriceUsd: 140 } })).status).toBe(200);
+    expect((await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'oco', tpPriceUsd: 180, slPriceUsd: 140 } })).status).toBe(
+      200,
+    );
     expect((await history(u)).map((o) => o.triggerPriceUsd)).toEqual([180, 140]);
     // One side alone, checked against the other leg.
     const crossed = await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'oco', slPriceUsd: 185 } });
@@ -46,10 +56,27 @@ describe('trigger v2 PATCH of take-profit and stop-loss prices', () => {
     h = await startSim();
     h.sim.control.setPrice(SOL, 150);
     const u = await triggerUser(h, 'patch-otoco');
-    const r = await createPriceOrder(h, u, { orderType: 'otoco', inputMint: USDC, outputMint: SOL, inputAmount: '300000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 140, tpPriceUsd: 160, slPriceUsd: 120 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'otoco',
+      inputMint: USDC,
+      outputMint: SOL,
+      inputAmount: '300000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      triggerPriceUsd: 140,
+      tpPriceUsd: 160,
+      slPriceUsd: 120,
+    });
     const id = r.body.id as string;
     await h.clock.advance(1000);
-    expect((await h.call('PATCH', `/trigger/v2/orders/price/${id}`, { jwt: u.jwt, body: { orderType: 'otoco', triggerPriceUsd: 142, tpPriceUsd: 165, slPriceUsd: 125 } })).status).toBe(200);
+    expect(
+      (
+        await h.call('PATCH', `/trigger/v2/orders/price/${id}`, {
+          jwt: u.jwt,
+          body: { orderType: 'otoco', triggerPriceUsd: 142, tpPriceUsd: 165, slPriceUsd: 125 },
+        })
+      ).status,
+    ).toBe(200);
     expect((await orderById(h, u, id)).triggerPriceUsd).toBe(142);
     h.sim.control.setPrice(SOL, 141);
     await h.clock.advance(2000);
@@ -63,7 +90,15 @@ describe('trigger v2 PATCH of take-profit and stop-loss prices', () => {
   it('refuses tp/sl on a single order', async () => {
     h = await startSim();
     const u = await triggerUser(h, 'patch-single');
-    const r = await createPriceOrder(h, u, { orderType: 'single', inputMint: USDC, outputMint: SOL, inputAmount: '20000000', triggerMint: SOL, triggerCondition: 'below', triggerPriceUsd: 100 });
+    const r = await createPriceOrder(h, u, {
+      orderType: 'single',
+      inputMint: USDC,
+      outputMint: SOL,
+      inputAmount: '20000000',
+      triggerMint: SOL,
+      triggerCondition: 'below',
+      triggerPriceUsd: 100,
+    });
     await h.clock.advance(1000);
     const refused = await h.call('PATCH', `/trigger/v2/orders/price/${r.body.id as string}`, { jwt: u.jwt, body: { orderType: 'single', tpPriceUsd: 200 } });
     expect(refused.status).toBe(400);

@@ -14,7 +14,15 @@ export interface CliRun {
 /** Runs `jupbot ARGS` in-process, exactly as the binary would, and returns what it printed. */
 export async function jupbot(
   args: readonly string[],
-  options: { env?: Record<string, string>; cwd?: string; clock?: Clock; shutdown?: AbortSignal; onStdout?: (text: string) => void; stdin?: string; onFatal?: (listener: (error: unknown) => void) => () => void } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    clock?: Clock;
+    shutdown?: AbortSignal;
+    onStdout?: (text: string) => void;
+    stdin?: string;
+    onFatal?: (listener: (error: unknown) => void) => () => void;
+  } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';

@@ -31,7 +31,17 @@ import type { FillInput, IntentRow, Journal, PlanInput } from '../../store/journ
 import { TypedEmitter } from '../../typedEmitter.js';
 import { IntentRefusedError, IntentWaitingError } from './errors.js';
 import type { ExecutorEvents } from './events.js';
-import { type CallHandler, type CallResult, type HandlerContext, type IntentHandler, isCallHandler, type SignedRow, type SigningHandler, type SubmitResult, type Successor } from './handler.js';
+import {
+  type CallHandler,
+  type CallResult,
+  type HandlerContext,
+  type IntentHandler,
+  isCallHandler,
+  type SignedRow,
+  type SigningHandler,
+  type SubmitResult,
+  type Successor,
+} from './handler.js';
 import { resolveInFlight } from './inFlight.js';
 import { type IntentRoutes, planOf } from './intentKind.js';
 import type { Intent, IntentKind } from '../../strategies/intents.js';
@@ -187,7 +197,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
           return transient(row, error);
         }
       }
-      if (inFlight.kind === 'landed-failed') return fail(id, 'LANDED_FAILED', 'the transaction landed and failed on chain', { err: JSON.stringify(inFlight.status.err) });
+      if (inFlight.kind === 'landed-failed')
+        return fail(id, 'LANDED_FAILED', 'the transaction landed and failed on chain', { err: JSON.stringify(inFlight.status.err) });
       if (inFlight.kind === 'expired') {
         const proof = { height: inFlight.height, lastValidBlockHeight: signedRow.lastValidBlockHeight, signatureStatus: null };
         if (row.attempts >= maxAttempts) return fail(id, 'ATTEMPTS_EXHAUSTED', `all ${row.attempts} attempts expired without landing`, proof);
@@ -266,7 +277,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
     if (result.kind === 'confirmed') return confirm(row, handler, result);
     if (result.kind === 'failed') return fail(row.id, result.code, result.message, result.data);
-    journal.note(row.id, result.kind === 'unknown' ? 'intent.outcome_unknown' : 'intent.rejected', { mode, code: result.code, message: result.message, ...result.data });
+    journal.note(row.id, result.kind === 'unknown' ? 'intent.outcome_unknown' : 'intent.rejected', {
+      mode,
+      code: result.code,
+      message: result.message,
+      ...result.data,
+    });
     // Stopping: leave it to reconciliation rather than start new calls.
     if (stopper.signal.aborted) return journal.require(row.id);
     // Rejected by this call: another send now would get the same answer; the chain and time decide.
@@ -297,7 +313,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
         // The successor right away (a renewal's replacement: the position is unprotected until it is
         // placed). Its own failures are its row's; an error here leaves it to reconciliation.
         if (next !== undefined && !stopper.signal.aborted) {
-          await drive(next).catch((error: unknown) => log?.error({ intentId: next, after: id, err: error }, `driving the successor failed: ${errorMessage(error)}`));
+          await drive(next).catch((error: unknown) =>
+            log?.error({ intentId: next, after: id, err: error }, `driving the successor failed: ${errorMessage(error)}`),
+          );
         }
         return row;
       })

@@ -75,7 +75,10 @@ export function journalEntry(intent: Intent, kind: string, params: Record<string
 export function parseJournalParams<S extends z.ZodType>(schema: S, kind: string, params: unknown): z.output<S> {
   const parsed = schema.safeParse(params);
   if (!parsed.success) {
-    throw new IntentRefusedError('PARAMS_INVALID', `${kind} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new IntentRefusedError(
+      'PARAMS_INVALID',
+      `${kind} params do not parse: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }

@@ -48,7 +48,12 @@ export interface HandlerSet {
 /** The kinds that need only the API key and the wallet. */
 const OPEN_KINDS: readonly ExecutableKind<SwapHandlerOptions & PredictionHandlerOptions>[] = [swapKind, sellPositionKind, partialSellKind, claimPositionKind];
 /** The kinds that need the Trigger V2 session. */
-const VAULT_KINDS: readonly ExecutableKind<VaultHandlerOptions & VaultPatchHandlerOptions>[] = [placeVaultOrderKind, cancelVaultOrderKind, patchVaultOrderKind, placeDcaOrderKind];
+const VAULT_KINDS: readonly ExecutableKind<VaultHandlerOptions & VaultPatchHandlerOptions>[] = [
+  placeVaultOrderKind,
+  cancelVaultOrderKind,
+  patchVaultOrderKind,
+  placeDcaOrderKind,
+];
 
 export function createHandlerSet(deps: HandlerSetDeps): HandlerSet {
   const { client, rpc, signer, journal, orders, clock, decimalsOf } = deps;

@@ -10,7 +10,8 @@ import type { SubmitResult } from './handler.js';
 
 export function submitOutcome(error: unknown, data: Record<string, unknown>): SubmitResult {
   const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof ApiError || error instanceof TransportError || error instanceof RpcError)) return { kind: 'unknown', code: 'SUBMIT_ERROR', message, data };
+  if (!(error instanceof ApiError || error instanceof TransportError || error instanceof RpcError))
+    return { kind: 'unknown', code: 'SUBMIT_ERROR', message, data };
   const extra = error instanceof ExecuteFailedError ? { executeCode: error.executeCode } : error instanceof RpcError ? { rpcCode: error.rpcCode } : {};
   return { kind: error.outcomeUnknown ? 'unknown' : 'rejected', code: error.code, message, data: { ...data, ...extra } };
 }
@@ -19,6 +20,9 @@ export function submitOutcome(error: unknown, data: Record<string, unknown>): Su
  * The API client refused our parameters before sending anything (a {@link ParamsError}): final, the
  * same params fail the same way. Every handler reports it as `PARAMS_INVALID`.
  */
-export function paramsRefused(error: ParamsError, data: Record<string, unknown> = {}): { readonly kind: 'failed'; readonly code: 'PARAMS_INVALID'; readonly message: string; readonly data: object } {
+export function paramsRefused(
+  error: ParamsError,
+  data: Record<string, unknown> = {},
+): { readonly kind: 'failed'; readonly code: 'PARAMS_INVALID'; readonly message: string; readonly data: object } {
   return { kind: 'failed', code: 'PARAMS_INVALID', message: error.message, data: { ...data, client: error.code } };
 }

@@ -71,17 +71,20 @@ export function createFeedSet(options: FeedSetOptions): FeedSet {
   const scoreEvents = (): Set<string> => {
     const events = new Set(options.eventIds());
     const known = markets.state().value;
-    if (known) for (const id of marketIds()) {
-      const eventId = known.get(id)?.eventId;
-      if (eventId) events.add(eventId);
-    }
+    if (known)
+      for (const id of marketIds()) {
+        const eventId = known.get(id)?.eventId;
+        if (eventId) events.add(eventId);
+      }
     return events;
   };
   const scores = createScoresFeed({ client, clock, log, intervalMs: poll.scores, eventIds: scoreEvents });
   const tradingStatus = createTradingStatusFeed({ client, clock, log, intervalMs: poll.scores });
   const orders = authed === undefined ? null : createPriceOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders });
   const dca = authed === undefined ? null : createDcaOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders });
-  const all = [prices, markets, scores, positions, tradingStatus, orders, dca].filter((f): f is NonNullable<typeof f> => f !== null) as readonly Poller<unknown>[];
+  const all = [prices, markets, scores, positions, tradingStatus, orders, dca].filter(
+    (f): f is NonNullable<typeof f> => f !== null,
+  ) as readonly Poller<unknown>[];
   for (const feed of all) {
     options.metrics?.attachFeed(feed);
     options.outages?.watchFeed(feed);

@@ -55,8 +55,18 @@ export async function adoptOrders<T extends Mints>(items: readonly T[], reader: 
     }
     const now = clock.now();
     const isNew = orders.transaction(() => {
-      const created = reader.mirror(orders, item, { intentId: null, strategy: null, adopted: true, inputDecimals: decimals[0], outputDecimals: decimals[1], depositSignature: deposit }, now);
-      if (created) audit.append({ kind: 'order.adopted', signature: deposit, data: { orderId: id, family: reader.family, depositSignature: deposit, ...reader.describe(item) } });
+      const created = reader.mirror(
+        orders,
+        item,
+        { intentId: null, strategy: null, adopted: true, inputDecimals: decimals[0], outputDecimals: decimals[1], depositSignature: deposit },
+        now,
+      );
+      if (created)
+        audit.append({
+          kind: 'order.adopted',
+          signature: deposit,
+          data: { orderId: id, family: reader.family, depositSignature: deposit, ...reader.describe(item) },
+        });
       return created;
     });
     if (isNew) {

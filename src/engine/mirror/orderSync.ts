@@ -65,13 +65,25 @@ export function syncMirrored<T>(items: readonly T[], reader: OrderFamilyReader<T
     if (!before || before.family !== reader.family || (before.intentId === null && !audit)) continue;
     const now = clock.now();
     added += orders.transaction(() => {
-      reader.mirror(orders, item, { intentId: before.intentId, strategy: before.strategy, inputDecimals: before.inputDecimals, outputDecimals: before.outputDecimals, depositSignature: before.depositSignature }, now);
+      reader.mirror(
+        orders,
+        item,
+        {
+          intentId: before.intentId,
+          strategy: before.strategy,
+          inputDecimals: before.inputDecimals,
+          outputDecimals: before.outputDecimals,
+          depositSignature: before.depositSignature,
+        },
+        now,
+      );
       const fills = reader.fills(item, before, now);
       if (before.intentId === null) return audit ? orders.recordOrderFills(before, fills, audit, now) : 0;
       const n = fills.length > 0 ? journal.recordFills(before.intentId, fills) : 0;
       const after = orders.get(before.id)?.state ?? before.state;
       const ending = ENDINGS[after];
-      if (ending && !FINAL.has(before.state)) journal.note(before.intentId, ending, { orderId: before.id, family: reader.family, rawState: after, via: 'history' });
+      if (ending && !FINAL.has(before.state))
+        journal.note(before.intentId, ending, { orderId: before.id, family: reader.family, rawState: after, via: 'history' });
       return n;
     });
   }
@@ -90,7 +102,14 @@ export const priceOrders: OrderFamilyReader<OrderHistoryItem> = {
     const main = items.find((other) => depositSignatureOf(other) !== null && siblingsOf(other, items).some((leg) => leg.id === item.id));
     return main ? depositSignatureOf(main) : null;
   },
-  describe: (item) => ({ orderType: item.orderType, state: item.orderState, inputMint: item.inputMint, outputMint: item.outputMint, inputAmount: item.initialInputAmount ?? null, expiresAt: item.expiresAt ?? null }),
+  describe: (item) => ({
+    orderType: item.orderType,
+    state: item.orderState,
+    inputMint: item.inputMint,
+    outputMint: item.outputMint,
+    inputAmount: item.initialInputAmount ?? null,
+    expiresAt: item.expiresAt ?? null,
+  }),
 };
 
 /** One pass over a price-order history read: returns how many fills were new. */
@@ -104,7 +123,9 @@ export function syncVaultOrders(items: readonly OrderHistoryItem[], options: Vau
  * per-event amount is left unrecorded rather than guessed.
  */
 function priceFillsOf(item: OrderHistoryItem, order: MirroredOrder, now: number): FillInput[] {
-  const events = (item.events ?? []).filter((e) => e.type === 'fill' && e.state !== 'failed' && typeof e.txSignature === 'string' && typeof e.outputAmount === 'string');
+  const events = (item.events ?? []).filter(
+    (e) => e.type === 'fill' && e.state !== 'failed' && typeof e.txSignature === 'string' && typeof e.outputAmount === 'string',
+  );
   const out: FillInput[] = [];
   for (const event of events) {
     const inAmount = event.amount ?? (events.length === 1 ? item.inputUsed : null);
@@ -135,10 +156,15 @@ export type OrderSync = (() => void) & { readonly idle: () => Promise<void> };
  * adoption of the unknown orders, one read at a time, and a sync of what was just adopted so its
  * fills are recorded by the same read.
  */
-export function followOrders<T extends { readonly inputMint: string; readonly outputMint: string }>(feed: Poller<OrderSnapshot<T>>, reader: OrderFamilyReader<T>, options: VaultSyncOptions): OrderSync {
+export function followOrders<T extends { readonly inputMint: string; readonly outputMint: string }>(
+  feed: Poller<OrderSnapshot<T>>,
+  reader: OrderFamilyReader<T>,
+  options: VaultSyncOptions,
+): OrderSync {
   let queue: Promise<void> = Promise.resolve();
   let stopped = false;
-  const fail = (error: unknown): void => options.log?.error({ err: error, family: reader.family }, `${reader.family} order sync failed: ${errorMessage(error)}`);
+  const fail = (error: unknown): void =>
+    options.log?.error({ err: error, family: reader.family }, `${reader.family} order sync failed: ${errorMessage(error)}`);
   const listener = ({ value }: { value: OrderSnapshot<T> }): void => {
     const items = [...value.active, ...value.recentPast];
     try {

@@ -88,13 +88,27 @@ function retryInput(input: PlanInput, n: number, previous: IntentRow, code: stri
  * lost. While the run is still on time (`onTimeMs` after its instant, the strategy's
  * `on_time_within`), its retry is planned from the journal row itself, like any other retry.
  */
-export function runRetries(journal: Pick<Journal, 'get'>, rows: readonly IntentRow[], onTimeMs: number, now: number, instantOf: (row: IntentRow) => number | null): PlanInput[] {
+export function runRetries(
+  journal: Pick<Journal, 'get'>,
+  rows: readonly IntentRow[],
+  onTimeMs: number,
+  now: number,
+  instantOf: (row: IntentRow) => number | null,
+): PlanInput[] {
   const out: PlanInput[] = [];
   for (const row of rows) {
     if (row.rule !== 'run' || withoutRetry(row.id) !== row.id) continue;
     const at = instantOf(row);
     if (at === null || now - at > onTimeMs) continue;
-    const original: PlanInput = { id: row.id, kind: row.kind, strategy: row.strategy, rule: row.rule, params: row.params, evidence: { scheduledFor: new Date(at).toISOString() }, reason: `scheduled run due ${new Date(at).toISOString()}` };
+    const original: PlanInput = {
+      id: row.id,
+      kind: row.kind,
+      strategy: row.strategy,
+      rule: row.rule,
+      params: row.params,
+      evidence: { scheduledFor: new Date(at).toISOString() },
+      reason: `scheduled run due ${new Date(at).toISOString()}`,
+    };
     const attempt = nextAttempt(journal, original, now);
     if (attempt.kind === 'plan' && attempt.input.id !== row.id && journal.get(attempt.input.id) === undefined) out.push(attempt.input);
   }

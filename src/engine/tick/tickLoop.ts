@@ -120,14 +120,18 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   let running: Promise<void> | undefined;
   let blocked: string | null = null;
 
-
   function defer(strategy: LoadedStrategy, intent: Intent): void {
     if (deferredIds.has(intent.id)) return;
     deferredIds.add(intent.id);
     deferredByKind[intent.kind] = (deferredByKind[intent.kind] ?? 0) + 1;
     // Once per id across restarts too: the audit log already holds the first record.
     if (hasAction(db, 'intent.deferred', intent.id)) return;
-    audit.append({ kind: 'intent.deferred', strategy: strategy.name, intentId: intent.id, data: { kind: intent.kind, code: 'NO_HANDLER', reason: DEFER_REASON, intent: intent.reason, evidence: intent.evidence } });
+    audit.append({
+      kind: 'intent.deferred',
+      strategy: strategy.name,
+      intentId: intent.id,
+      data: { kind: intent.kind, code: 'NO_HANDLER', reason: DEFER_REASON, intent: intent.reason, evidence: intent.evidence },
+    });
     log?.warn({ strategy: strategy.name, intentId: intent.id, kind: intent.kind }, `intent deferred: ${DEFER_REASON} (${intent.reason})`);
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
   }
@@ -140,7 +144,10 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       if (!reportedFinal.has(attempt.last.id)) {
         reportedFinal.add(attempt.last.id);
         const why = attempt.kind === 'wait' ? `retrying after ${new Date(attempt.at).toISOString()}` : 'not retried';
-        log?.warn({ strategy: strategy.name, intentId: attempt.last.id, code: attempt.last.errorCode }, `${attempt.last.state} intent (${attempt.last.errorCode ?? 'no code'}): ${why}`);
+        log?.warn(
+          { strategy: strategy.name, intentId: attempt.last.id, code: attempt.last.errorCode },
+          `${attempt.last.state} intent (${attempt.last.errorCode ?? 'no code'}): ${why}`,
+        );
       }
       return false;
     }

@@ -40,9 +40,7 @@ export const Bps = z.number().int().min(0).max(10_000);
  * A micro-USD value (1 000 000 = 1 USD), sent by Prediction as an integer string or number, parsed to
  * `bigint`. Negative values are allowed (P&L). A fractional value is a parse error, never rounded.
  */
-export const MicroUsd = z
-  .union([z.string().regex(/^-?\d+$/, 'expected an integer micro-USD string'), z.number().int()])
-  .transform((v) => BigInt(v));
+export const MicroUsd = z.union([z.string().regex(/^-?\d+$/, 'expected an integer micro-USD string'), z.number().int()]).transform((v) => BigInt(v));
 
 /** Same as {@link MicroUsd}, for micro-unit contract quantities (1 000 000 = 1 contract). */
 export const MicroUnits = MicroUsd;
@@ -51,14 +49,18 @@ export const MicroUnits = MicroUsd;
  * A string enum that accepts values outside the known set. The type keeps the known literals
  * (editor completion, exhaustive-ish switches) while `(string & {})` admits the rest.
  */
-export function openEnum<const T extends readonly [string, ...string[]]>(
-  _values: T,
-): z.ZodType<T[number] | (string & {}), string> {
+export function openEnum<const T extends readonly [string, ...string[]]>(_values: T): z.ZodType<T[number] | (string & {}), string> {
   return z.string();
 }
 
 /** Number, or a numeric string (some Jupiter fields flip between the two across versions). */
-export const NumberLike = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+export const NumberLike = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 
 /**
  * The gateway's own error body (`401`, `403`, some `429`), in front of every product:

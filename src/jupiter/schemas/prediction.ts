@@ -231,7 +231,14 @@ export const MarketsResponse = z.looseObject({ data: z.array(Market), pagination
 export type MarketsResponse = z.output<typeof MarketsResponse>;
 
 /** Params of `GET /events/scores`: any number of ids; the client splits them into calls of ≤ 100. */
-export const ScoresQuery = z.strictObject({ eventIds: z.array(z.string().min(1).refine((s) => !s.includes(','), 'an event id cannot contain a comma')) });
+export const ScoresQuery = z.strictObject({
+  eventIds: z.array(
+    z
+      .string()
+      .min(1)
+      .refine((s) => !s.includes(','), 'an event id cannot contain a comma'),
+  ),
+});
 export type ScoresQuery = z.input<typeof ScoresQuery>;
 
 /** 200 of `GET /events/scores`. */
@@ -348,7 +355,11 @@ export type OrderStatusResponse = z.output<typeof OrderStatusResponse>;
 // Trading (unsigned transaction builders + execute)
 
 const AmountLike = z.union([z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal string'), z.number().nonnegative().finite()]);
-const MicroAmount = z.union([z.string().regex(/^\d+$/, 'expected an integer string'), z.bigint().nonnegative().transform(String), z.number().int().nonnegative()]);
+const MicroAmount = z.union([
+  z.string().regex(/^\d+$/, 'expected an integer string'),
+  z.bigint().nonnegative().transform(String),
+  z.number().int().nonnegative(),
+]);
 
 /** Opens or increases a position: `POST /orders` with `isBuy: true`. Minimum 5 USD. */
 export const BuyOrderParams = z.strictObject({
@@ -357,7 +368,11 @@ export const BuyOrderParams = z.strictObject({
   isYes: z.boolean(),
   isBuy: z.literal(true),
   /** In units of `depositMint` (USDC by default). */
-  depositAmount: z.union([z.string().regex(/^\d+$/, 'expected an integer amount string'), z.bigint().positive().transform(String), z.number().int().positive()]),
+  depositAmount: z.union([
+    z.string().regex(/^\d+$/, 'expected an integer amount string'),
+    z.bigint().positive().transform(String),
+    z.number().int().positive(),
+  ]),
   depositMint: Pubkey.optional(),
 });
 

@@ -46,7 +46,15 @@ export const OrderParams = z
     broadcastFeeType: z.enum(['maxCap', 'exactFee']).optional(),
     excludeRouters: z.array(RouterName).min(1).optional(),
     /** DEX labels as Jupiter spells them (`Raydium`, `Orca V2`, `Meteora DLMM`); Metis only. */
-    excludeDexes: z.array(z.string().min(1).refine((s) => !s.includes(','), 'a DEX label cannot contain a comma')).min(1).optional(),
+    excludeDexes: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((s) => !s.includes(','), 'a DEX label cannot contain a comma'),
+      )
+      .min(1)
+      .optional(),
   })
   .superRefine((p, ctx) => {
     if ((p.referralAccount === undefined) !== (p.referralFee === undefined)) {

@@ -48,7 +48,11 @@ export type ChallengeResponse = z.output<typeof ChallengeResponse>;
  * signed memo transaction in base64.
  */
 export const VerifyParams = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('message'), walletPubkey: Pubkey, signature: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'expected a base58 64-byte signature') }),
+  z.strictObject({
+    type: z.literal('message'),
+    walletPubkey: Pubkey,
+    signature: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'expected a base58 64-byte signature'),
+  }),
   z.strictObject({ type: z.literal('transaction'), walletPubkey: Pubkey, signedTransaction: z.string().min(1) }),
 ]);
 export type VerifyParams = z.input<typeof VerifyParams>;

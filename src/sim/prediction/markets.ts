@@ -131,7 +131,8 @@ export class PredictionMarkets {
   setScore(eventId: string, home: number, away: number, t: number): void {
     const game = this.event(eventId)?.game;
     if (!game) throw new RangeError(`no game for event ${eventId}`);
-    if (!Number.isInteger(home) || !Number.isInteger(away) || home < 0 || away < 0) throw new RangeError(`a score is two non-negative integers, got ${home}-${away}`);
+    if (!Number.isInteger(home) || !Number.isInteger(away) || home < 0 || away < 0)
+      throw new RangeError(`a score is two non-negative integers, got ${home}-${away}`);
     if (game.finishedAt !== null) throw new RangeError(`the game of event ${eventId} has ended`);
     game.homeScore = home;
     game.awayScore = away;
@@ -159,7 +160,17 @@ export class PredictionMarkets {
     const H = 3_600_000;
     const g = old.game;
     const game: Game | null = g
-      ? { ...g, gameId: `${g.gameId.replace(/-\d+$/, '')}-${this.#count + 1}`, home: g.away, away: g.home, startsAt: t + H, homeScore: 0, awayScore: 0, finishedAt: null, updatedAt: t }
+      ? {
+          ...g,
+          gameId: `${g.gameId.replace(/-\d+$/, '')}-${this.#count + 1}`,
+          home: g.away,
+          away: g.home,
+          startsAt: t + H,
+          homeScore: 0,
+          awayScore: 0,
+          finishedAt: null,
+          updatedAt: t,
+        }
       : null;
     const length = game ? game.periods * game.periodMs + 2 * H : Math.max(H, Math.max(...old.markets.map((m) => m.closeTime)) - old.beginAt);
     const eventId = this.#nextEventId(old.series);
@@ -238,7 +249,15 @@ export class PredictionMarkets {
   #build(start: number): void {
     const H = 3_600_000;
     const D = 24 * H;
-    const add = (category: Category, subcategory: string, series: string, title: string, beginAt: number, markets: { title: string; closeIn: number; mid: number; vol: number }[], game: Game | null = null): void => {
+    const add = (
+      category: Category,
+      subcategory: string,
+      series: string,
+      title: string,
+      beginAt: number,
+      markets: { title: string; closeIn: number; mid: number; vol: number }[],
+      game: Game | null = null,
+    ): void => {
       const eventId = this.#nextEventId(series);
       const n = this.#count;
       const event: PEvent = {
@@ -267,8 +286,30 @@ export class PredictionMarkets {
       for (const m of event.markets) this.#markets.set(m.marketId, m);
       this.events.push(event);
     };
-    const game = (gameId: string, league: string, home: string, away: string, startsIn: number, periods: number, periodMs: number, scoreChance: number, points: number[]): Game => ({
-      gameId, league, home, away, periods, periodMs, scoreChance, points, startsAt: start + startsIn, homeScore: 0, awayScore: 0, finishedAt: null, updatedAt: start,
+    const game = (
+      gameId: string,
+      league: string,
+      home: string,
+      away: string,
+      startsIn: number,
+      periods: number,
+      periodMs: number,
+      scoreChance: number,
+      points: number[],
+    ): Game => ({
+      gameId,
+      league,
+      home,
+      away,
+      periods,
+      periodMs,
+      scoreChance,
+      points,
+      startsAt: start + startsIn,
+      homeScore: 0,
+      awayScore: 0,
+      finishedAt: null,
+      updatedAt: start,
     });
     const nba = game('g-nba-1', 'NBA', 'Los Angeles Lakers', 'Boston Celtics', -20 * 60_000, 4, 30 * 60_000, 0.02, [2, 2, 3, 1]);
     add('sports', 'basketball', 'NBA', 'Lakers vs Celtics', nba.startsAt, [{ title: 'Lakers win', closeIn: 3 * H, mid: 500_000, vol: 0 }], nba);

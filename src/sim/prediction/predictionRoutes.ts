@@ -10,7 +10,11 @@ import { eventWire, gameScore, marketWire, orderbookWire, predictionError } from
 const CATEGORIES = ['all', 'crypto', 'sports', 'politics', 'esports', 'culture', 'economics', 'tech'];
 
 /** Index pagination (`start`, `end` exclusive) as Prediction uses it. */
-function page<T>(req: RouteRequest, rows: readonly T[], defaultSize = 20): { data: T[]; pagination: { start: number; end: number; total: number; hasNext: boolean } } {
+function page<T>(
+  req: RouteRequest,
+  rows: readonly T[],
+  defaultSize = 20,
+): { data: T[]; pagination: { start: number; end: number; total: number; hasNext: boolean } } {
   const start = intParam(req, 'start') ?? 0;
   const end = Math.min(rows.length, intParam(req, 'end') ?? start + defaultSize);
   const data = rows.slice(start, Math.max(start, end));
@@ -72,14 +76,23 @@ export class PredictionRoutes {
       const limit = intParam(req, 'limit') ?? 20;
       if (limit < 1 || limit > 20) throw predictionError(400, 'limit must be 1-20', 'invalid_type');
       const q = query.toLowerCase();
-      const rows = this.markets.events.filter((e) => e.title.toLowerCase().includes(q) || e.markets.some((m) => m.title.toLowerCase().includes(q))).slice(0, limit);
+      const rows = this.markets.events
+        .filter((e) => e.title.toLowerCase().includes(q) || e.markets.some((m) => m.title.toLowerCase().includes(q)))
+        .slice(0, limit);
       return ok({ data: rows.map((e) => eventWire(e, this.world.now(), true, pubkeyOf)) });
     });
     r.add('GET', `${P}/events/scores`, (req) => {
-      const ids = (req.query.get('eventIds') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const ids = (req.query.get('eventIds') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       if (ids.length === 0) throw predictionError(400, 'eventIds is required', 'invalid_type');
       if (ids.length > 100) throw predictionError(400, 'At most 100 eventIds', 'invalid_type');
-      const data = ids.map((id) => this.markets.event(id)).filter((e): e is PEvent => e !== undefined).map((e) => gameScore(e, this.world.now())).filter((s) => s !== null);
+      const data = ids
+        .map((id) => this.markets.event(id))
+        .filter((e): e is PEvent => e !== undefined)
+        .map((e) => gameScore(e, this.world.now()))
+        .filter((s) => s !== null);
       return ok({ data });
     });
     r.add('GET', `${P}/events/:eventId`, (req) => ok(eventWire(this.#event(req), this.world.now(), boolParam(req, 'includeMarkets'), pubkeyOf)));
@@ -107,7 +120,8 @@ export class PredictionRoutes {
       if (isYes !== null && isYes !== 'true' && isYes !== 'false') throw predictionError(400, 'isYes must be "true" or "false"', 'invalid_type');
       const rows = this.trading.positions.filter(
         (p) =>
-          (p.contractsMicro > 0n && !p.claimed) &&
+          p.contractsMicro > 0n &&
+          !p.claimed &&
           (owner === null || p.wallet === owner) &&
           (marketId === null || p.marketId === marketId) &&
           (marketPubkey === null || this.trading.marketPubkey(p.marketId) === marketPubkey) &&
@@ -144,23 +158,36 @@ export class PredictionRoutes {
     r.add('POST', `${P}/orders`, (req) => this.#createOrder(req));
     r.add('GET', `${P}/orders`, (req) => {
       const owner = req.query.get('ownerPubkey');
-      const { data, pagination } = page(req, this.trading.orders.filter((o) => owner === null || o.wallet === owner));
+      const { data, pagination } = page(
+        req,
+        this.trading.orders.filter((o) => owner === null || o.wallet === owner),
+      );
       return ok({ data: data.map((o) => this.trading.orderWire(o)), pagination });
     });
     r.add('GET', `${P}/orders/status/:orderPubkey`, (req) => {
       const order = this.trading.orders.find((o) => o.pubkey === req.params['orderPubkey']);
       if (!order) throw predictionError(404, 'no order history found', 'order_history_not_found');
-      const history = this.trading.history.filter((h) => h.order === order).map((h) => ({
-        eventType: h.eventType,
-        status: h.eventType === 'order_created' ? 'created' : h.eventType === 'order_filled' ? 'filled' : 'failed',
-        rawStatus: h.eventType,
-        timestamp: Math.floor(h.timestamp / 1000),
-        signature: h.signature,
+      const history = this.trading.history
+        .filter((h) => h.order === order)
+        .map((h) => ({
+          eventType: h.eventType,
+          status: h.eventType === 'order_created' ? 'created' : h.eventType === 'order_filled' ? 'filled' : 'failed',
+          rawStatus: h.eventType,
+          timestamp: Math.floor(h.timestamp / 1000),
+          signature: h.signature,
+          externalOrderId: order.externalOrderId,
+          orderId: order.orderId,
+        }));
+      const latest = history[history.length - 1];
+      return ok({
+        orderPubkey: order.pubkey,
+        status: latest?.status ?? 'created',
+        latestEventType: latest?.eventType ?? null,
+        latestSignature: latest?.signature ?? null,
         externalOrderId: order.externalOrderId,
         orderId: order.orderId,
-      }));
-      const latest = history[history.length - 1];
-      return ok({ orderPubkey: order.pubkey, status: latest?.status ?? 'created', latestEventType: latest?.eventType ?? null, latestSignature: latest?.signature ?? null, externalOrderId: order.externalOrderId, orderId: order.orderId, history });
+        history,
+      });
     });
     r.add('GET', `${P}/orders/:orderPubkey`, (req) => {
       const order = this.trading.orders.find((o) => o.pubkey === req.params['orderPubkey']);
@@ -173,7 +200,9 @@ export class PredictionRoutes {
       const owner = req.query.get('ownerPubkey');
       const position = req.query.get('positionPubkey');
       const id = intParam(req, 'id');
-      const rows = this.trading.history.filter((h) => (owner === null || h.position.wallet === owner) && (position === null || h.position.pubkey === position) && (id === undefined || h.id === id));
+      const rows = this.trading.history.filter(
+        (h) => (owner === null || h.position.wallet === owner) && (position === null || h.position.pubkey === position) && (id === undefined || h.id === id),
+      );
       const { data, pagination } = page(req, [...rows].reverse());
       return ok({ data: data.map((h) => this.trading.historyWire(h)), pagination });
     });
@@ -256,8 +285,12 @@ export class PredictionRoutes {
     }
     // Jupiter's payer and co-signer signed when the transaction was built: the owner's signature is the one to check.
     const message = decoded.tx.message;
-    const owners = message.staticAccountKeys.slice(0, message.header.numRequiredSignatures).map((k) => k.toBase58()).filter((k) => this.trading.isOwnerSlot(k));
-    if (owners.length === 0 || !owners.every((owner) => hasValidSignature(decoded, owner))) return ok({ status: 'Failed', signature: null, error: 'Transaction signature verification failed', ...requestId });
+    const owners = message.staticAccountKeys
+      .slice(0, message.header.numRequiredSignatures)
+      .map((k) => k.toBase58())
+      .filter((k) => this.trading.isOwnerSlot(k));
+    if (owners.length === 0 || !owners.every((owner) => hasValidSignature(decoded, owner)))
+      return ok({ status: 'Failed', signature: null, error: 'Transaction signature verification failed', ...requestId });
     try {
       const landed = this.world.chain.land(decoded);
       return ok({ status: landed.err ? 'Failed' : 'Success', signature: landed.signature, error: landed.err ? landed.err.message : null, ...requestId });

@@ -103,13 +103,25 @@ export function orderInstruction(payer: PublicKey, protocol: PublicKey, f: Order
   ]);
   const mint = pubkey(f.mint);
   const funding = associatedTokenAddress(f.owner, mint);
-  return new TransactionInstruction({ programId: ProgramId.jupiterPrediction, keys: keys(payer, f.owner, protocol, [f.market, f.position, f.order, funding, mint]), data });
+  return new TransactionInstruction({
+    programId: ProgramId.jupiterPrediction,
+    keys: keys(payer, f.owner, protocol, [f.market, f.position, f.order, funding, mint]),
+    data,
+  });
 }
 
-export function claimInstruction(payer: PublicKey, protocol: PublicKey, f: { owner: PublicKey; market: PublicKey; position: PublicKey; mint: string }): TransactionInstruction {
+export function claimInstruction(
+  payer: PublicKey,
+  protocol: PublicKey,
+  f: { owner: PublicKey; market: PublicKey; position: PublicKey; mint: string },
+): TransactionInstruction {
   const mint = pubkey(f.mint);
   const funding = associatedTokenAddress(f.owner, mint);
-  return new TransactionInstruction({ programId: ProgramId.jupiterPrediction, keys: keys(payer, f.owner, protocol, [f.market, f.position, funding, mint]), data: Buffer.from(CLAIM_DISCRIMINATOR) });
+  return new TransactionInstruction({
+    programId: ProgramId.jupiterPrediction,
+    keys: keys(payer, f.owner, protocol, [f.market, f.position, funding, mint]),
+    data: Buffer.from(CLAIM_DISCRIMINATOR),
+  });
 }
 
 export interface BuiltPredictionTx {
@@ -140,4 +152,3 @@ export function buildPredictionTransaction(
   }
   return { base64: Buffer.from(tx.serialize()).toString('base64'), messageBytes: bytes };
 }
-

@@ -121,7 +121,21 @@ export class PredictionTrading {
     const pubkey = derivedAddress(`${this.world.seed}:position:${wallet}:${marketId}:${isYes ? 'yes' : 'no'}`).toBase58();
     let p = this.positions.find((x) => x.pubkey === pubkey);
     if (!p) {
-      p = { pubkey, wallet, marketId, isYes, contractsMicro: 0n, reservedMicro: 0n, totalCostMicro: 0n, feesPaidMicro: 0n, realizedPnlMicro: 0n, claimed: false, claimedMicro: 0n, openedAt: this.world.now(), updatedAt: this.world.now() };
+      p = {
+        pubkey,
+        wallet,
+        marketId,
+        isYes,
+        contractsMicro: 0n,
+        reservedMicro: 0n,
+        totalCostMicro: 0n,
+        feesPaidMicro: 0n,
+        realizedPnlMicro: 0n,
+        claimed: false,
+        claimedMicro: 0n,
+        openedAt: this.world.now(),
+        updatedAt: this.world.now(),
+      };
       this.positions.push(p);
     }
     return p;
@@ -162,7 +176,8 @@ export class PredictionTrading {
     const market = this.markets.market(position.marketId) as PMarket;
     this.#checkTradable(market);
     const available = position.contractsMicro - position.reservedMicro;
-    if (contractsMicro <= 0n || contractsMicro > available) throw predictionError(400, `Cannot sell ${contractsMicro} micro-contracts: ${available} available`, 'insufficient_contracts');
+    if (contractsMicro <= 0n || contractsMicro > available)
+      throw predictionError(400, `Cannot sell ${contractsMicro} micro-contracts: ${available} available`, 'insufficient_contracts');
     const prices = pricesOf(market);
     const price = (position.isYes ? prices.sellYes : prices.sellNo) as number;
     const limit = Math.max(10_000, Math.floor(price * (1 - slippageBps / 10_000)));
@@ -172,11 +187,21 @@ export class PredictionTrading {
   buildClaim(wallet: string, position: Position): Record<string, unknown> {
     const market = this.markets.market(position.marketId) as PMarket;
     if (market.result === null) throw predictionError(400, 'Market not settled yet', 'market_not_settled');
-    if ((market.result === 'yes') !== position.isYes || position.contractsMicro === 0n) throw predictionError(400, 'Position is not claimable', 'not_claimable');
+    if ((market.result === 'yes') !== position.isYes || position.contractsMicro === 0n)
+      throw predictionError(400, 'Position is not claimable', 'not_claimable');
     if (position.claimed) throw predictionError(400, 'Position already claimed', 'already_claimed');
     const owner = new PublicKey(wallet);
     const txMeta = this.world.chain.latestBlockhash();
-    const built = this.#signed(owner, claimInstruction(this.signers.payer.publicKey, this.#protocol.publicKey, { owner, market: new PublicKey(this.marketPubkey(market)), position: new PublicKey(position.pubkey), mint: USDC_MINT }), txMeta.blockhash);
+    const built = this.#signed(
+      owner,
+      claimInstruction(this.signers.payer.publicKey, this.#protocol.publicKey, {
+        owner,
+        market: new PublicKey(this.marketPubkey(market)),
+        position: new PublicKey(position.pubkey),
+        mint: USDC_MINT,
+      }),
+      txMeta.blockhash,
+    );
     const payout = position.contractsMicro;
     const intent: Intent = {
       kind: 'prediction-claim',
@@ -222,7 +247,13 @@ export class PredictionTrading {
   #signed(owner: PublicKey, instruction: TransactionInstruction, blockhash: string, mint = USDC_MINT): ReturnType<typeof buildPredictionTransaction> {
     // Jupiter loads the market, mint and programs' accounts through a lookup table.
     const market = instruction.keys[3]?.pubkey as PublicKey;
-    const table = this.world.lookupTables.ensure(`prediction:${market.toBase58()}`, [market, new PublicKey(mint), ProgramId.system, ProgramId.token, PREDICTION_EVENT_AUTHORITY]);
+    const table = this.world.lookupTables.ensure(`prediction:${market.toBase58()}`, [
+      market,
+      new PublicKey(mint),
+      ProgramId.system,
+      ProgramId.token,
+      PREDICTION_EVENT_AUTHORITY,
+    ]);
     const built = buildPredictionTransaction({ payer: this.signers.payer, protocol: this.#protocol }, owner, mint, blockhash, instruction, [table]);
     this.#protocolSigner = null;
     return built;
@@ -233,7 +264,12 @@ export class PredictionTrading {
     if (!this.tradingActive()) throw predictionError(400, 'Trading is currently paused', 'trading_inactive');
   }
 
-  #build(wallet: string, market: PMarket, position: Position, o: { isBuy: boolean; contractsMicro: bigint; limit: number; depositMicro: bigint; depositMint: string; price: number; slippageBps: number }): Record<string, unknown> {
+  #build(
+    wallet: string,
+    market: PMarket,
+    position: Position,
+    o: { isBuy: boolean; contractsMicro: bigint; limit: number; depositMicro: bigint; depositMint: string; price: number; slippageBps: number },
+  ): Record<string, unknown> {
     const owner = new PublicKey(wallet);
     const orderPubkey = this.world.ids.base58(32);
     const externalOrderId = this.world.ids.uuid();
@@ -270,10 +306,27 @@ export class PredictionTrading {
           this.world.ledger.transfer(wallet, SystemWallet.predictionVault, o.depositMint, o.depositMicro, 'prediction-deposit', signature);
         }
         const order: POrder = {
-          pubkey: orderPubkey, wallet, marketId: market.marketId, positionPubkey: position.pubkey, isYes: position.isYes, isBuy: o.isBuy,
-          contractsMicro: o.contractsMicro, limitPrice: o.limit, depositMicro: o.depositMicro, depositMint: o.depositMint, status: 'pending',
-          createdAt: this.world.now(), updatedAt: this.world.now(), filledAt: 0, filledMicro: 0n, avgFillPrice: 0, feeMicro: 0n, proceedsMicro: 0n,
-          externalOrderId, orderId: externalOrderId, signature,
+          pubkey: orderPubkey,
+          wallet,
+          marketId: market.marketId,
+          positionPubkey: position.pubkey,
+          isYes: position.isYes,
+          isBuy: o.isBuy,
+          contractsMicro: o.contractsMicro,
+          limitPrice: o.limit,
+          depositMicro: o.depositMicro,
+          depositMint: o.depositMint,
+          status: 'pending',
+          createdAt: this.world.now(),
+          updatedAt: this.world.now(),
+          filledAt: 0,
+          filledMicro: 0n,
+          avgFillPrice: 0,
+          feeMicro: 0n,
+          proceedsMicro: 0n,
+          externalOrderId,
+          orderId: externalOrderId,
+          signature,
         };
         this.orders.push(order);
         this.#log('order_created', signature, order, position, 0n);
@@ -282,7 +335,11 @@ export class PredictionTrading {
     this.world.chain.registerIntent(built.messageBytes, intent);
     const fee = feeFor(o.contractsMicro, o.price);
     const newContracts = position.contractsMicro + (o.isBuy ? o.contractsMicro : -o.contractsMicro);
-    const newCost = o.isBuy ? position.totalCostMicro + cost : position.contractsMicro === 0n ? 0n : (position.totalCostMicro * newContracts) / position.contractsMicro;
+    const newCost = o.isBuy
+      ? position.totalCostMicro + cost
+      : position.contractsMicro === 0n
+        ? 0n
+        : (position.totalCostMicro * newContracts) / position.contractsMicro;
     return {
       transaction: built.base64,
       txMeta,

@@ -141,7 +141,9 @@ export function orderbookWire(m: PMarket, now: number): Record<string, unknown> 
       const cents = Math.floor(best / 10_000) - i;
       if (cents < 1) continue;
       // Sizes from a hash, not the random stream: reading a book must not change the world.
-      const h = createHash('sha256').update(`${m.marketId}:${cents}:${Math.floor(now / 60_000)}`).digest();
+      const h = createHash('sha256')
+        .update(`${m.marketId}:${cents}:${Math.floor(now / 60_000)}`)
+        .digest();
       out.push([cents, 50 + (h.readUInt16BE(0) % 2000)]);
     }
     return out;

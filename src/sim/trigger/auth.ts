@@ -56,7 +56,8 @@ export class TriggerAuth {
     const details: Record<string, string> = {};
     const walletPubkey = isObject(body) ? body['walletPubkey'] : undefined;
     const type = isObject(body) ? body['type'] : undefined;
-    if (typeof walletPubkey !== 'string') details['walletPubkey'] = `Invalid input: expected string, received ${walletPubkey === undefined ? 'undefined' : typeof walletPubkey}`;
+    if (typeof walletPubkey !== 'string')
+      details['walletPubkey'] = `Invalid input: expected string, received ${walletPubkey === undefined ? 'undefined' : typeof walletPubkey}`;
     else if (!isPubkey(walletPubkey)) details['walletPubkey'] = 'Invalid public key';
     if (type !== 'message' && type !== 'transaction') details['type'] = 'Invalid option: expected one of "message"|"transaction"';
     if (Object.keys(details).length > 0) throw validationFailed(details);
@@ -95,7 +96,8 @@ export class TriggerAuth {
       } catch {
         throw triggerError(401, 'Invalid signature');
       }
-      const valid = sigBytes.length === 64 && nacl.sign.detached.verify(new TextEncoder().encode(challenge.text), sigBytes, new PublicKey(walletPubkey).toBytes());
+      const valid =
+        sigBytes.length === 64 && nacl.sign.detached.verify(new TextEncoder().encode(challenge.text), sigBytes, new PublicKey(walletPubkey).toBytes());
       if (!valid) throw triggerError(401, 'Invalid signature');
     } else {
       const signed = body['signedTransaction'];

@@ -123,7 +123,16 @@ export class DcaService {
       order.roundsFilled = round;
       order.lastFillAt = t;
       order.skips = 0;
-      order.events.push({ type: 'fill', timestamp: iso(t), txSignature: fill.signature, roundNumber: round, inputAmount: fill.inputUsed.toString(), outputAmount: fill.outputAmount.toString(), state: 'success', attemptCount: 1 });
+      order.events.push({
+        type: 'fill',
+        timestamp: iso(t),
+        txSignature: fill.signature,
+        roundNumber: round,
+        inputAmount: fill.inputUsed.toString(),
+        outputAmount: fill.outputAmount.toString(),
+        state: 'success',
+        attemptCount: 1,
+      });
       if (round >= order.numberOfRounds) order.state = 'completed';
       else order.nextFillAt += order.intervalSeconds * 1000;
     }
@@ -134,19 +143,24 @@ export class DcaService {
     const body = parseJsonBody(req, (error) => ({ error }));
     if (!isObject(body)) throw validationFailed({ body: 'Invalid input: expected object' });
     const details: Record<string, string> = {};
-    for (const field of ['depositRequestId', 'depositSignedTx'] as const) if (typeof body[field] !== 'string') details[field] = 'Invalid input: expected string';
+    for (const field of ['depositRequestId', 'depositSignedTx'] as const)
+      if (typeof body[field] !== 'string') details[field] = 'Invalid input: expected string';
     for (const field of ['userPubkey', 'inputMint', 'outputMint'] as const) if (!isPubkey(body[field])) details[field] = 'Invalid public key';
     const inputAmount = typeof body['inputAmount'] === 'string' ? parseAmount(body['inputAmount']) : undefined;
     if (inputAmount === undefined || inputAmount === 0n) details['inputAmount'] = 'Invalid input: expected a positive integer string';
     const orderCount = body['orderCount'];
     if (!isFiniteNumber(orderCount) || !Number.isInteger(orderCount) || orderCount < 2) details['orderCount'] = 'Must be an integer >= 2';
     const interval = body['intervalSeconds'];
-    if (!isFiniteNumber(interval) || !Number.isInteger(interval) || interval < 60 || interval > 31_536_000) details['intervalSeconds'] = 'Must be an integer between 60 and 31536000';
+    if (!isFiniteNumber(interval) || !Number.isInteger(interval) || interval < 60 || interval > 31_536_000)
+      details['intervalSeconds'] = 'Must be an integer between 60 and 31536000';
     const orderType = body['orderType'] ?? 'time_based';
-    if (orderType !== 'time_based' && orderType !== 'price_conditional') details['orderType'] = 'Invalid option: expected one of "time_based"|"price_conditional"';
-    for (const field of ['minPriceUsd', 'maxPriceUsd'] as const) if (body[field] !== undefined && !isFiniteNumber(body[field])) details[field] = 'Invalid input: expected number';
+    if (orderType !== 'time_based' && orderType !== 'price_conditional')
+      details['orderType'] = 'Invalid option: expected one of "time_based"|"price_conditional"';
+    for (const field of ['minPriceUsd', 'maxPriceUsd'] as const)
+      if (body[field] !== undefined && !isFiniteNumber(body[field])) details[field] = 'Invalid input: expected number';
     if (body['triggerMint'] !== undefined && !isPubkey(body['triggerMint'])) details['triggerMint'] = 'Invalid public key';
-    if (body['beginFillAt'] !== undefined && (typeof body['beginFillAt'] !== 'string' || Number.isNaN(Date.parse(body['beginFillAt'])))) details['beginFillAt'] = 'Invalid ISO-8601 date';
+    if (body['beginFillAt'] !== undefined && (typeof body['beginFillAt'] !== 'string' || Number.isNaN(Date.parse(body['beginFillAt']))))
+      details['beginFillAt'] = 'Invalid ISO-8601 date';
     if (Object.keys(details).length > 0) throw validationFailed(details);
     if (body['userPubkey'] !== wallet) throw forbiddenUser();
     const inputMint = body['inputMint'] as string;
@@ -157,7 +171,8 @@ export class DcaService {
     const min = body['minPriceUsd'] as number | undefined;
     const max = body['maxPriceUsd'] as number | undefined;
     const triggerMint = body['triggerMint'] as string | undefined;
-    if (orderType === 'time_based' && (min !== undefined || max !== undefined)) throw triggerError(400, 'Time-based orders cannot set minPriceUsd or maxPriceUsd');
+    if (orderType === 'time_based' && (min !== undefined || max !== undefined))
+      throw triggerError(400, 'Time-based orders cannot set minPriceUsd or maxPriceUsd');
     if (orderType === 'price_conditional') {
       if (min === undefined && max === undefined) throw triggerError(400, 'Price-conditional orders need minPriceUsd or maxPriceUsd');
       const nonStable = [inSpec, outSpec].find((s) => !s.tags.includes('stablecoin'));
@@ -175,7 +190,12 @@ export class DcaService {
       if (begin <= now) throw triggerError(400, 'Begin fill time must be in the future');
       if (begin > now + MAX_BEGIN_DAYS * 86_400_000) throw triggerError(400, `Begin fill time cannot be more than ${MAX_BEGIN_DAYS} days in the future`);
     }
-    const deposit = this.vaults.landDeposit(wallet, body['depositRequestId'] as string, body['depositSignedTx'] as string, { orderType: 'dca', inputMint, inputAmount: inputAmount as bigint, outputMint });
+    const deposit = this.vaults.landDeposit(wallet, body['depositRequestId'] as string, body['depositSignedTx'] as string, {
+      orderType: 'dca',
+      inputMint,
+      inputAmount: inputAmount as bigint,
+      outputMint,
+    });
     const order: DcaOrder = {
       id: this.world.ids.uuid(),
       requestId: deposit.requestId,
@@ -201,7 +221,9 @@ export class DcaService {
       state: 'depositing',
       createdAt: now,
       updatedAt: now,
-      events: [{ type: 'deposit', timestamp: iso(now), txSignature: deposit.signature as string, inputAmount: (inputAmount as bigint).toString(), state: 'success' }],
+      events: [
+        { type: 'deposit', timestamp: iso(now), txSignature: deposit.signature as string, inputAmount: (inputAmount as bigint).toString(), state: 'success' },
+      ],
       skips: 0,
     };
     deposit.usedBy = order.id;
@@ -218,7 +240,8 @@ export class DcaService {
 
   cancel(req: RouteRequest): RouteResult {
     const order = this.#owned(req);
-    if (order.state !== 'active' && order.state !== 'executing' && order.state !== 'withdrawing') throw triggerError(400, `Cannot cancel DCA order in '${order.state}' state`);
+    if (order.state !== 'active' && order.state !== 'executing' && order.state !== 'withdrawing')
+      throw triggerError(400, `Cannot cancel DCA order in '${order.state}' state`);
     order.state = 'withdrawing';
     order.updatedAt = this.world.now();
     const withdrawal = this.vaults.craftWithdrawal(order.id, order.wallet, order.inputMint, order.inputAmountRemaining);
@@ -242,7 +265,13 @@ export class DcaService {
       const t = this.world.now();
       order.state = 'cancelled';
       order.updatedAt = t;
-      order.events.push({ type: 'withdrawal', timestamp: iso(t), txSignature: signature, inputAmount: order.inputAmountRemaining.toString(), state: 'success' });
+      order.events.push({
+        type: 'withdrawal',
+        timestamp: iso(t),
+        txSignature: signature,
+        inputAmount: order.inputAmountRemaining.toString(),
+        state: 'success',
+      });
       order.events.push({ type: 'cancelled', timestamp: iso(t), txSignature: signature, state: 'success' });
     });
     return ok({ id: order.id, txSignature: landed.signature });

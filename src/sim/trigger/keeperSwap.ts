@@ -13,7 +13,15 @@ export interface KeeperFill {
  * A keeper swap out of a vault at the current price. When the whole amount would move the price
  * beyond `slippageBps`, only the part the pool can take within that bound is filled.
  */
-export function keeperSwap(world: SimWorld, from: string, to: string, inputMint: string, outputMint: string, amount: bigint, slippageBps: number): KeeperFill | undefined {
+export function keeperSwap(
+  world: SimWorld,
+  from: string,
+  to: string,
+  inputMint: string,
+  outputMint: string,
+  amount: bigint,
+  slippageBps: number,
+): KeeperFill | undefined {
   let fillAmount = amount;
   const full = world.market.quote(inputMint, outputMint, amount);
   if (full.impact * 10_000 > slippageBps) {
@@ -21,7 +29,7 @@ export function keeperSwap(world: SimWorld, from: string, to: string, inputMint:
     const inSpec = world.market.spec(inputMint);
     const outSpec = world.market.spec(outputMint);
     const depth = Math.min(inSpec?.liquidityUsd ?? 0, outSpec?.liquidityUsd ?? 0);
-    const fraction = Math.min(1, ((s * depth) / (1 - s)) / Math.max(full.inUsd, 1e-9));
+    const fraction = Math.min(1, (s * depth) / (1 - s) / Math.max(full.inUsd, 1e-9));
     fillAmount = (amount * BigInt(Math.floor(fraction * 1_000_000))) / 1_000_000n;
   }
   if (fillAmount <= 0n) return undefined;

@@ -93,7 +93,15 @@ export class PriceEngine {
     order.funds.remaining -= fill.inputUsed;
     order.inputUsed += fill.inputUsed;
     order.outputAmount += fill.outputAmount;
-    order.events.push({ type: 'fill', timestamp: t, txSignature: fill.signature, state: 'success', outputMint: order.outputMint, outputAmount: fill.outputAmount.toString(), orderContext: order.context });
+    order.events.push({
+      type: 'fill',
+      timestamp: t,
+      txSignature: fill.signature,
+      state: 'success',
+      outputMint: order.outputMint,
+      outputAmount: fill.outputAmount.toString(),
+      orderContext: order.context,
+    });
     if (fill.partial && order.funds.remaining > 0n) {
       order.rawState = 'partial_fill_success';
       return;

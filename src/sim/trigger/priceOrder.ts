@@ -1,15 +1,6 @@
 /** Raw states a price order moves through, grouped into the display `orderState`. */
 export type RawState =
-  | 'depositing'
-  | 'open'
-  | 'executing'
-  | 'partial_fill_success'
-  | 'fill_success'
-  | 'ready_to_cancel'
-  | 'cancelled'
-  | 'oco_cancelled'
-  | 'expired'
-  | 'fill_failed';
+  'depositing' | 'open' | 'executing' | 'partial_fill_success' | 'fill_success' | 'ready_to_cancel' | 'cancelled' | 'oco_cancelled' | 'expired' | 'fill_failed';
 
 export type OrderState = 'pending' | 'open' | 'executing' | 'filled' | 'pending_withdraw' | 'cancelled' | 'expired' | 'failed';
 

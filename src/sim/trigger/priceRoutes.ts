@@ -47,7 +47,8 @@ export class PriceOrderRoutes {
     const details: Record<string, string> = {};
     const orderType = body['orderType'];
     if (orderType !== 'single' && orderType !== 'oco' && orderType !== 'otoco') details['orderType'] = 'Invalid option: expected one of "single"|"oco"|"otoco"';
-    for (const field of ['depositRequestId', 'depositSignedTx'] as const) if (typeof body[field] !== 'string') details[field] = 'Invalid input: expected string';
+    for (const field of ['depositRequestId', 'depositSignedTx'] as const)
+      if (typeof body[field] !== 'string') details[field] = 'Invalid input: expected string';
     for (const field of ['userPubkey', 'inputMint', 'outputMint', 'triggerMint'] as const) if (!isPubkey(body[field])) details[field] = 'Invalid public key';
     const inputAmount = typeof body['inputAmount'] === 'string' ? parseAmount(body['inputAmount']) : undefined;
     if (inputAmount === undefined || inputAmount === 0n) details['inputAmount'] = 'Invalid input: expected a positive integer string';
@@ -62,7 +63,8 @@ export class PriceOrderRoutes {
     const trailingBps = body['trailingBps'];
     if (isFiniteNumber(trailingBps) && (trailingBps < 50 || trailingBps > 9_000)) details['trailingBps'] = 'Must be between 50 and 9000';
     const condition = body['triggerCondition'];
-    if (condition !== undefined && condition !== 'above' && condition !== 'below') details['triggerCondition'] = 'Invalid option: expected one of "above"|"below"';
+    if (condition !== undefined && condition !== 'above' && condition !== 'below')
+      details['triggerCondition'] = 'Invalid option: expected one of "above"|"below"';
     if (Object.keys(details).length > 0) throw validationFailed(details);
     if (body['userPubkey'] !== wallet) throw forbiddenUser();
     const inputMint = body['inputMint'] as string;
@@ -79,7 +81,8 @@ export class PriceOrderRoutes {
     }
     const now = this.world.now();
     if ((body['expiresAt'] as number) <= now) throw triggerError(400, 'expiresAt must be in the future');
-    if (!this.world.market.spec(triggerMint) || (triggerMint !== inputMint && triggerMint !== outputMint)) throw triggerError(400, 'Trigger mint is not supported');
+    if (!this.world.market.spec(triggerMint) || (triggerMint !== inputMint && triggerMint !== outputMint))
+      throw triggerError(400, 'Trigger mint is not supported');
     const tp = body['tpPriceUsd'] as number | undefined;
     const sl = body['slPriceUsd'] as number | undefined;
     let trigger = body['triggerPriceUsd'] as number | undefined;
@@ -92,12 +95,15 @@ export class PriceOrderRoutes {
         if (condition === 'above' && triggerMint !== outputMint) throw triggerError(400, 'Trailing stop above must watch the output mint');
       }
     } else {
-      if (tp === undefined || sl === undefined) throw validationFailed({ ...(tp === undefined ? { tpPriceUsd: 'Required' } : {}), ...(sl === undefined ? { slPriceUsd: 'Required' } : {}) });
+      if (tp === undefined || sl === undefined)
+        throw validationFailed({ ...(tp === undefined ? { tpPriceUsd: 'Required' } : {}), ...(sl === undefined ? { slPriceUsd: 'Required' } : {}) });
       if (!(tp > sl)) throw triggerError(400, 'tpPriceUsd must be greater than slPriceUsd');
       if (trailing !== undefined) throw triggerError(400, 'trailingBps is only supported for single orders');
-      if (orderType === 'otoco' && (condition === undefined || trigger === undefined)) throw triggerError(400, 'otoco orders need triggerCondition and triggerPriceUsd');
+      if (orderType === 'otoco' && (condition === undefined || trigger === undefined))
+        throw triggerError(400, 'otoco orders need triggerCondition and triggerPriceUsd');
     }
-    if ((trigger !== undefined && trigger <= 0) || (tp !== undefined && tp <= 0) || (sl !== undefined && sl <= 0)) throw triggerError(400, 'Prices must be positive');
+    if ((trigger !== undefined && trigger <= 0) || (tp !== undefined && tp <= 0) || (sl !== undefined && sl <= 0))
+      throw triggerError(400, 'Prices must be positive');
     const landed = this.vaults.landDeposit(wallet, body['depositRequestId'] as string, body['depositSignedTx'] as string, {
       orderType: 'price',
       orderSubType: orderType as string,
@@ -133,7 +139,14 @@ export class PriceOrderRoutes {
       trailingBps: null,
       children: null,
     };
-    const depositEvent = { type: 'deposit' as const, timestamp: now, txSignature: landed.signature as string, state: 'success' as const, mint: inputMint, amount: (inputAmount as bigint).toString() };
+    const depositEvent = {
+      type: 'deposit' as const,
+      timestamp: now,
+      txSignature: landed.signature as string,
+      state: 'success' as const,
+      mint: inputMint,
+      amount: (inputAmount as bigint).toString(),
+    };
     const defaultSlippage = (ctx: string): number => (ctx === 'stop_loss' || ctx === 'buy_above' ? STOP_SLIPPAGE_BPS : AUTO_SLIPPAGE_BPS);
     const slippageOr = (value: unknown, ctx: string): number => (isFiniteNumber(value) ? value : defaultSlippage(ctx));
     if (orderType === 'oco') {
@@ -154,9 +167,15 @@ export class PriceOrderRoutes {
       const triggerCondition = condition as 'above' | 'below';
       const context = contextOf({ inputMint, triggerMint, triggerCondition });
       if (trailing !== undefined) trigger = triggerCondition === 'below' ? price * (1 - trailing / 10_000) : price * (1 + trailing / 10_000);
-      const children: ChildSpec | null = orderType === 'otoco'
-        ? { tpPriceUsd: tp as number, slPriceUsd: sl as number, tpSlippageBps: slippageOr(body['tpSlippageBps'], 'take_profit'), slSlippageBps: slippageOr(body['slSlippageBps'], 'stop_loss') }
-        : null;
+      const children: ChildSpec | null =
+        orderType === 'otoco'
+          ? {
+              tpPriceUsd: tp as number,
+              slPriceUsd: sl as number,
+              tpSlippageBps: slippageOr(body['tpSlippageBps'], 'take_profit'),
+              slSlippageBps: slippageOr(body['slSlippageBps'], 'stop_loss'),
+            }
+          : null;
       this.engine.add({
         ...common,
         id,
@@ -220,7 +239,8 @@ export class PriceOrderRoutes {
       } else {
         const tpLeg = legs.find((l) => l.triggerCondition === 'above');
         const slLeg = legs.find((l) => l.triggerCondition === 'below');
-        if (!((tp ?? tpLeg?.triggerPriceUsd ?? Infinity) > (sl ?? slLeg?.triggerPriceUsd ?? -Infinity))) throw triggerError(400, 'tpPriceUsd must be greater than slPriceUsd');
+        if (!((tp ?? tpLeg?.triggerPriceUsd ?? Infinity) > (sl ?? slLeg?.triggerPriceUsd ?? -Infinity)))
+          throw triggerError(400, 'tpPriceUsd must be greater than slPriceUsd');
         if (tpLeg && tp !== undefined) tpLeg.triggerPriceUsd = tp;
         if (slLeg && sl !== undefined) slLeg.triggerPriceUsd = sl;
       }
@@ -272,7 +292,8 @@ export class PriceOrderRoutes {
         if (leg.rawState !== 'ready_to_cancel') continue;
         leg.rawState = 'cancelled';
         leg.updatedAt = t;
-        if (leg === order) leg.events.push({ type: 'withdrawal', timestamp: t, txSignature: signature, state: 'success', mint: order.inputMint, amount: amount.toString() });
+        if (leg === order)
+          leg.events.push({ type: 'withdrawal', timestamp: t, txSignature: signature, state: 'success', mint: order.inputMint, amount: amount.toString() });
         leg.events.push({ type: 'cancelled', timestamp: t, txSignature: signature, state: 'success' });
       }
       order.funds.remaining = 0n;

@@ -66,7 +66,12 @@ export class TriggerVaults {
     router.add('GET', '/trigger/v2/vault/register', (req) => {
       const wallet = this.auth.wallet(req);
       const existing = this.#vaults.get(wallet);
-      if (existing) throw triggerError(409, 'Vault already exists', { userPubkey: existing.userPubkey, vaultPubkey: existing.vaultPubkey, privyVaultId: existing.privyVaultId });
+      if (existing)
+        throw triggerError(409, 'Vault already exists', {
+          userPubkey: existing.userPubkey,
+          vaultPubkey: existing.vaultPubkey,
+          privyVaultId: existing.privyVaultId,
+        });
       return ok(this.create(wallet), 201);
     });
     router.add('POST', '/trigger/v2/deposit/craft', (req) => this.craftDeposit(req));
@@ -98,7 +103,8 @@ export class TriggerVaults {
     if (!isPubkey(userAddress)) details['userAddress'] = 'Invalid public key';
     if (typeof body['amount'] !== 'string' || amount === undefined || amount === 0n) details['amount'] = 'Invalid input: expected a positive integer string';
     if (orderType !== 'price' && orderType !== 'dca') details['orderType'] = 'Invalid option: expected one of "price"|"dca"';
-    if (orderSubType !== undefined && orderSubType !== 'single' && orderSubType !== 'oco' && orderSubType !== 'otoco') details['orderSubType'] = 'Invalid option: expected one of "single"|"oco"|"otoco"';
+    if (orderSubType !== undefined && orderSubType !== 'single' && orderSubType !== 'oco' && orderSubType !== 'otoco')
+      details['orderSubType'] = 'Invalid option: expected one of "single"|"oco"|"otoco"';
     if (Object.keys(details).length > 0) throw validationFailed(details);
     if (orderType === 'dca' && orderSubType !== undefined) throw triggerError(400, "orderSubType must be omitted when orderType is 'dca'");
     if (orderType === 'price' && orderSubType === undefined) throw triggerError(400, "orderSubType is required when orderType is 'price'");
@@ -112,7 +118,10 @@ export class TriggerVaults {
     if (usd < MIN_ORDER_USD) throw triggerError(400, `Order must be at least ${MIN_ORDER_USD} USD (current value: ${usd.toFixed(2)} USD)`);
     const user = new PublicKey(wallet);
     const { blockhash } = this.world.chain.latestBlockhash();
-    const built = buildV0(user, blockhash, [...computeBudget(60_000, 1_000), ...transferInstructions(user, user, new PublicKey(vault.vaultPubkey), spec.mint, amount as bigint, spec.decimals, new PublicKey(spec.tokenProgram))]);
+    const built = buildV0(user, blockhash, [
+      ...computeBudget(60_000, 1_000),
+      ...transferInstructions(user, user, new PublicKey(vault.vaultPubkey), spec.mint, amount as bigint, spec.decimals, new PublicKey(spec.tokenProgram)),
+    ]);
     // What landing it would move, for a client that simulates before signing.
     this.world.chain.registerPreview(built.messageBytes, () => [{ from: wallet, to: vault.vaultPubkey, mint: spec.mint, amount: amount as bigint }]);
     const requestId = this.world.ids.uuid();
@@ -149,19 +158,30 @@ export class TriggerVaults {
    * Lands a signed deposit for a new order. Checks ownership, the exact crafted bytes, the user's
    * signature and that the deposit was not already spent on another order.
    */
-  landDeposit(wallet: string, requestId: string, signedTx: string, expect: { orderType: 'price' | 'dca'; orderSubType?: string; inputMint: string; inputAmount: bigint; outputMint: string }): Deposit {
+  landDeposit(
+    wallet: string,
+    requestId: string,
+    signedTx: string,
+    expect: { orderType: 'price' | 'dca'; orderSubType?: string; inputMint: string; inputAmount: bigint; outputMint: string },
+  ): Deposit {
     const deposit = this.#deposits.get(requestId);
     if (!deposit || deposit.wallet !== wallet) throw triggerError(400, 'Deposit transaction not found in cache. Please craft a new deposit first.');
     if (deposit.usedBy !== undefined) throw triggerError(400, `Duplicate deposit: depositRequestId was already used by order ${deposit.usedBy}`);
-    if (deposit.orderType !== expect.orderType || (expect.orderSubType !== undefined && deposit.orderSubType !== expect.orderSubType)) throw triggerError(400, 'Deposit order type does not match the order');
-    if (deposit.mint !== expect.inputMint || deposit.amount !== expect.inputAmount || deposit.outputMint !== expect.outputMint) throw triggerError(400, 'Deposit does not match the order: inputMint, outputMint and inputAmount must equal the crafted deposit');
+    if (deposit.orderType !== expect.orderType || (expect.orderSubType !== undefined && deposit.orderSubType !== expect.orderSubType))
+      throw triggerError(400, 'Deposit order type does not match the order');
+    if (deposit.mint !== expect.inputMint || deposit.amount !== expect.inputAmount || deposit.outputMint !== expect.outputMint)
+      throw triggerError(400, 'Deposit does not match the order: inputMint, outputMint and inputAmount must equal the crafted deposit');
     const decoded = this.#decode(signedTx);
     if (decoded.messageKey !== deposit.messageKey) throw triggerError(400, 'Invalid deposit transaction: it does not match the crafted deposit');
     if (!hasValidSignature(decoded, wallet)) throw triggerError(400, 'Invalid deposit transaction: signature verification failed');
-    const landed = this.#land(decoded, {
-      kind: 'trigger-deposit',
-      apply: (signature) => this.world.ledger.transfer(wallet, deposit.vault, deposit.mint, deposit.amount, 'deposit', signature),
-    }, []);
+    const landed = this.#land(
+      decoded,
+      {
+        kind: 'trigger-deposit',
+        apply: (signature) => this.world.ledger.transfer(wallet, deposit.vault, deposit.mint, deposit.amount, 'deposit', signature),
+      },
+      [],
+    );
     if (landed.err) throw triggerError(400, `Deposit transaction failed: ${landed.err.message}`);
     deposit.signature = landed.signature;
     return deposit;
@@ -174,13 +194,29 @@ export class TriggerVaults {
     const user = new PublicKey(wallet);
     const vaultKey = new PublicKey(vault.vaultPubkey);
     const { blockhash } = this.world.chain.latestBlockhash();
-    const built = buildV0(user, blockhash, transferInstructions(user, vaultKey, user, mint, amount, spec?.decimals ?? 0, new PublicKey(spec?.tokenProgram ?? ProgramId.token)));
+    const built = buildV0(
+      user,
+      blockhash,
+      transferInstructions(user, vaultKey, user, mint, amount, spec?.decimals ?? 0, new PublicKey(spec?.tokenProgram ?? ProgramId.token)),
+    );
     this.world.chain.registerPreview(built.messageBytes, () => [{ from: vault.vaultPubkey, to: wallet, mint, amount }]);
     const decoded = decodeTransaction(built.base64);
-    const signers = decoded.tx.message.staticAccountKeys.slice(0, decoded.tx.message.header.numRequiredSignatures).map((k) => k.toBase58()).join(',');
+    const signers = decoded.tx.message.staticAccountKeys
+      .slice(0, decoded.tx.message.header.numRequiredSignatures)
+      .map((k) => k.toBase58())
+      .join(',');
     // A new craft supersedes older ones for the same order: only the latest can land.
     for (const [id, w] of this.#withdrawals) if (w.orderId === orderId) this.#withdrawals.delete(id);
-    const withdrawal: Withdrawal = { requestId: this.world.ids.uuid(), orderId, wallet, vault: vault.vaultPubkey, mint, amount, messageKey: decoded.messageKey, signers };
+    const withdrawal: Withdrawal = {
+      requestId: this.world.ids.uuid(),
+      orderId,
+      wallet,
+      vault: vault.vaultPubkey,
+      mint,
+      amount,
+      messageKey: decoded.messageKey,
+      signers,
+    };
     this.#withdrawals.set(withdrawal.requestId, withdrawal);
     return { ...withdrawal, transaction: built.base64 };
   }
@@ -191,17 +227,29 @@ export class TriggerVaults {
     if (!withdrawal || withdrawal.orderId !== orderId) throw triggerError(400, 'Withdrawal transaction not found in cache. Please initiate cancel again.');
     const decoded = this.#decode(signedTx);
     if (decoded.messageKey !== withdrawal.messageKey) {
-      const signers = decoded.tx.message.staticAccountKeys.slice(0, decoded.tx.message.header.numRequiredSignatures).map((k) => k.toBase58()).join(',');
-      throw triggerError(400, signers === withdrawal.signers ? 'Invalid withdrawal transaction: message does not match' : 'Invalid withdrawal transaction: Transaction signers modified');
+      const signers = decoded.tx.message.staticAccountKeys
+        .slice(0, decoded.tx.message.header.numRequiredSignatures)
+        .map((k) => k.toBase58())
+        .join(',');
+      throw triggerError(
+        400,
+        signers === withdrawal.signers
+          ? 'Invalid withdrawal transaction: message does not match'
+          : 'Invalid withdrawal transaction: Transaction signers modified',
+      );
     }
     if (!hasValidSignature(decoded, withdrawal.wallet)) throw triggerError(400, 'Invalid withdrawal transaction: signature verification failed');
-    const landed = this.#land(decoded, {
-      kind: 'trigger-withdrawal',
-      apply: (signature) => {
-        this.world.ledger.transfer(withdrawal.vault, withdrawal.wallet, withdrawal.mint, withdrawal.amount, 'withdrawal', signature);
-        onLanded(signature);
+    const landed = this.#land(
+      decoded,
+      {
+        kind: 'trigger-withdrawal',
+        apply: (signature) => {
+          this.world.ledger.transfer(withdrawal.vault, withdrawal.wallet, withdrawal.mint, withdrawal.amount, 'withdrawal', signature);
+          onLanded(signature);
+        },
       },
-    }, [withdrawal.vault]);
+      [withdrawal.vault],
+    );
     if (landed.err) throw triggerError(400, `Withdrawal failed: ${landed.err.message}`);
     return landed;
   }

@@ -28,7 +28,8 @@ export class BorshReader {
   }
 
   #take(n: number, what: string): number {
-    if (this.#offset + n > this.bytes.byteLength) throw new BorshError(`data ends at byte ${this.bytes.byteLength} while reading ${what} at byte ${this.#offset}`);
+    if (this.#offset + n > this.bytes.byteLength)
+      throw new BorshError(`data ends at byte ${this.bytes.byteLength} while reading ${what} at byte ${this.#offset}`);
     const at = this.#offset;
     this.#offset += n;
     return at;

@@ -63,7 +63,18 @@ export class SwapDecodeError extends Error {
   }
 }
 
-type Arg = 'id' | 'plan' | 'planV2' | 'inAmount' | 'quotedOutAmount' | 'outAmount' | 'quotedInAmount' | 'slippageBps' | 'platformFeeBps8' | 'platformFeeBps16' | 'positiveSlippageBps';
+type Arg =
+  | 'id'
+  | 'plan'
+  | 'planV2'
+  | 'inAmount'
+  | 'quotedOutAmount'
+  | 'outAmount'
+  | 'quotedInAmount'
+  | 'slippageBps'
+  | 'platformFeeBps8'
+  | 'platformFeeBps16'
+  | 'positiveSlippageBps';
 
 interface Layout {
   readonly name: SwapInstructionName;
@@ -71,7 +82,15 @@ interface Layout {
   readonly args: readonly Arg[];
 }
 
-const ROUTE_ACCOUNTS = ['tokenProgram', 'userTransferAuthority', 'userSourceTokenAccount', 'userDestinationTokenAccount', 'destinationTokenAccount', 'destinationMint', 'platformFeeAccount'];
+const ROUTE_ACCOUNTS = [
+  'tokenProgram',
+  'userTransferAuthority',
+  'userSourceTokenAccount',
+  'userDestinationTokenAccount',
+  'destinationTokenAccount',
+  'destinationMint',
+  'platformFeeAccount',
+];
 const SHARED_ACCOUNTS = [
   'tokenProgram',
   'programAuthority',
@@ -85,7 +104,16 @@ const SHARED_ACCOUNTS = [
   'platformFeeAccount',
   'token2022Program',
 ];
-const V2_ACCOUNTS = ['userTransferAuthority', 'userSourceTokenAccount', 'userDestinationTokenAccount', 'sourceMint', 'destinationMint', 'sourceTokenProgram', 'destinationTokenProgram', 'destinationTokenAccount'];
+const V2_ACCOUNTS = [
+  'userTransferAuthority',
+  'userSourceTokenAccount',
+  'userDestinationTokenAccount',
+  'sourceMint',
+  'destinationMint',
+  'sourceTokenProgram',
+  'destinationTokenProgram',
+  'destinationTokenAccount',
+];
 const SHARED_V2_ACCOUNTS = [
   'programAuthority',
   'userTransferAuthority',
@@ -102,18 +130,57 @@ const EVENT = ['eventAuthority', 'program'];
 
 const LAYOUTS: readonly Layout[] = [
   { name: 'route', accounts: [...ROUTE_ACCOUNTS, ...EVENT], args: ['plan', 'inAmount', 'quotedOutAmount', 'slippageBps', 'platformFeeBps8'] },
-  { name: 'route_with_token_ledger', accounts: [...ROUTE_ACCOUNTS, 'tokenLedger', ...EVENT], args: ['plan', 'quotedOutAmount', 'slippageBps', 'platformFeeBps8'] },
+  {
+    name: 'route_with_token_ledger',
+    accounts: [...ROUTE_ACCOUNTS, 'tokenLedger', ...EVENT],
+    args: ['plan', 'quotedOutAmount', 'slippageBps', 'platformFeeBps8'],
+  },
   {
     name: 'exact_out_route',
-    accounts: ['tokenProgram', 'userTransferAuthority', 'userSourceTokenAccount', 'userDestinationTokenAccount', 'destinationTokenAccount', 'sourceMint', 'destinationMint', 'platformFeeAccount', 'token2022Program', ...EVENT],
+    accounts: [
+      'tokenProgram',
+      'userTransferAuthority',
+      'userSourceTokenAccount',
+      'userDestinationTokenAccount',
+      'destinationTokenAccount',
+      'sourceMint',
+      'destinationMint',
+      'platformFeeAccount',
+      'token2022Program',
+      ...EVENT,
+    ],
     args: ['plan', 'outAmount', 'quotedInAmount', 'slippageBps', 'platformFeeBps8'],
   },
-  { name: 'shared_accounts_route', accounts: [...SHARED_ACCOUNTS, ...EVENT], args: ['id', 'plan', 'inAmount', 'quotedOutAmount', 'slippageBps', 'platformFeeBps8'] },
-  { name: 'shared_accounts_route_with_token_ledger', accounts: [...SHARED_ACCOUNTS, 'tokenLedger', ...EVENT], args: ['id', 'plan', 'quotedOutAmount', 'slippageBps', 'platformFeeBps8'] },
-  { name: 'shared_accounts_exact_out_route', accounts: [...SHARED_ACCOUNTS, ...EVENT], args: ['id', 'plan', 'outAmount', 'quotedInAmount', 'slippageBps', 'platformFeeBps8'] },
-  { name: 'route_v2', accounts: [...V2_ACCOUNTS, ...EVENT], args: ['inAmount', 'quotedOutAmount', 'slippageBps', 'platformFeeBps16', 'positiveSlippageBps', 'planV2'] },
-  { name: 'exact_out_route_v2', accounts: [...V2_ACCOUNTS, ...EVENT], args: ['outAmount', 'quotedInAmount', 'slippageBps', 'platformFeeBps16', 'positiveSlippageBps', 'planV2'] },
-  { name: 'shared_accounts_route_v2', accounts: [...SHARED_V2_ACCOUNTS, ...EVENT], args: ['id', 'inAmount', 'quotedOutAmount', 'slippageBps', 'platformFeeBps16', 'positiveSlippageBps', 'planV2'] },
+  {
+    name: 'shared_accounts_route',
+    accounts: [...SHARED_ACCOUNTS, ...EVENT],
+    args: ['id', 'plan', 'inAmount', 'quotedOutAmount', 'slippageBps', 'platformFeeBps8'],
+  },
+  {
+    name: 'shared_accounts_route_with_token_ledger',
+    accounts: [...SHARED_ACCOUNTS, 'tokenLedger', ...EVENT],
+    args: ['id', 'plan', 'quotedOutAmount', 'slippageBps', 'platformFeeBps8'],
+  },
+  {
+    name: 'shared_accounts_exact_out_route',
+    accounts: [...SHARED_ACCOUNTS, ...EVENT],
+    args: ['id', 'plan', 'outAmount', 'quotedInAmount', 'slippageBps', 'platformFeeBps8'],
+  },
+  {
+    name: 'route_v2',
+    accounts: [...V2_ACCOUNTS, ...EVENT],
+    args: ['inAmount', 'quotedOutAmount', 'slippageBps', 'platformFeeBps16', 'positiveSlippageBps', 'planV2'],
+  },
+  {
+    name: 'exact_out_route_v2',
+    accounts: [...V2_ACCOUNTS, ...EVENT],
+    args: ['outAmount', 'quotedInAmount', 'slippageBps', 'platformFeeBps16', 'positiveSlippageBps', 'planV2'],
+  },
+  {
+    name: 'shared_accounts_route_v2',
+    accounts: [...SHARED_V2_ACCOUNTS, ...EVENT],
+    args: ['id', 'inAmount', 'quotedOutAmount', 'slippageBps', 'platformFeeBps16', 'positiveSlippageBps', 'planV2'],
+  },
   {
     name: 'shared_accounts_exact_out_route_v2',
     accounts: [...SHARED_V2_ACCOUNTS, ...EVENT],
@@ -171,7 +238,12 @@ export function decodeJupiterSwap(program: string, accounts: readonly string[], 
         case 'planV2': {
           const v2 = arg === 'planV2';
           steps = reader.vec(
-            () => ({ venue: readSwapVariant(reader), share: v2 ? reader.u16('bps') : reader.u8('percent'), inputIndex: reader.u8('inputIndex'), outputIndex: reader.u8('outputIndex') }),
+            () => ({
+              venue: readSwapVariant(reader),
+              share: v2 ? reader.u16('bps') : reader.u8('percent'),
+              inputIndex: reader.u8('inputIndex'),
+              outputIndex: reader.u8('outputIndex'),
+            }),
             'routePlan',
           );
           if (steps.length === 0) throw new BorshError('the route plan is empty');

@@ -58,7 +58,8 @@ export class PredictionDecodeError extends Error {
   override name = 'PredictionDecodeError';
 }
 
-const startsWith = (data: Uint8Array, prefix: Buffer): boolean => data.byteLength >= prefix.length && Buffer.from(data.subarray(0, prefix.length)).equals(prefix);
+const startsWith = (data: Uint8Array, prefix: Buffer): boolean =>
+  data.byteLength >= prefix.length && Buffer.from(data.subarray(0, prefix.length)).equals(prefix);
 
 export function decodePredictionInstruction(accounts: readonly string[], data: Uint8Array): PredictionInstruction {
   if (startsWith(data, PREDICTION_ORDER_DISCRIMINATOR)) {
@@ -75,15 +76,44 @@ export function decodePredictionInstruction(accounts: readonly string[], data: U
       const slippageBps = r.u16('slippageBps');
       const maxSlippageBps = r.option(() => r.u16('maxSlippageBps'), 'maxSlippageBps');
       r.end('the order instruction');
-      const [payer, owner, protocol, market, position, order, fundingTokenAccount, mint] = accounts as [string, string, string, string, string, string, string, string];
-      return { type: 'order', externalOrderId, marketIdHash, isYes, isBuy, contracts, priceBoundMicroUsd, costMicroUsd, slippageBps, maxSlippageBps, payer, owner, protocol, market, position, order, fundingTokenAccount, mint };
+      const [payer, owner, protocol, market, position, order, fundingTokenAccount, mint] = accounts as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      return {
+        type: 'order',
+        externalOrderId,
+        marketIdHash,
+        isYes,
+        isBuy,
+        contracts,
+        priceBoundMicroUsd,
+        costMicroUsd,
+        slippageBps,
+        maxSlippageBps,
+        payer,
+        owner,
+        protocol,
+        market,
+        position,
+        order,
+        fundingTokenAccount,
+        mint,
+      };
     } catch (error) {
       if (error instanceof BorshError) throw new PredictionDecodeError(`the order instruction does not match the known layout: ${error.message}`);
       throw error;
     }
   }
   if (startsWith(data, PREDICTION_CLAIM_DISCRIMINATOR)) {
-    if (data.byteLength !== 8) throw new PredictionDecodeError(`the claim instruction carries ${data.byteLength - 8} byte(s) of arguments; the known layout has none`);
+    if (data.byteLength !== 8)
+      throw new PredictionDecodeError(`the claim instruction carries ${data.byteLength - 8} byte(s) of arguments; the known layout has none`);
     if (accounts.length < 7) throw new PredictionDecodeError(`the claim instruction names ${accounts.length} accounts, fewer than the 7 it begins with`);
     const [payer, owner, protocol, market, position, fundingTokenAccount, mint] = accounts as [string, string, string, string, string, string, string];
     return { type: 'claim', payer, owner, protocol, market, position, fundingTokenAccount, mint };

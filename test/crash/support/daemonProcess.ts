@@ -98,7 +98,14 @@ export function spawnDaemon(entry: readonly string[], configFile: string, env: R
         const offExit = events.on('exit', ({ code, signal }) => {
           offLine();
           offExit();
-          reject(new Error(`daemon exited (code ${code}, signal ${signal}) before ${what}; stderr:\n${stderr.slice(-2000)}\nlast lines:\n${lines.slice(-10).map((l) => JSON.stringify(l)).join('\n')}`));
+          reject(
+            new Error(
+              `daemon exited (code ${code}, signal ${signal}) before ${what}; stderr:\n${stderr.slice(-2000)}\nlast lines:\n${lines
+                .slice(-10)
+                .map((l) => JSON.stringify(l))
+                .join('\n')}`,
+            ),
+          );
         });
       });
     },

@@ -152,8 +152,13 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
   const { wallet } = input;
   const intents = db.prepare('SELECT id, kind, state, signature, order_id, params FROM intents').all() as IntentRow[];
   const intentById = new Map(intents.map((i) => [i.id, i]));
-  const signedActions = db.prepare("SELECT intent_id, signature FROM actions WHERE kind = 'intent.signed' AND signature IS NOT NULL").all() as { intent_id: string; signature: string }[];
-  const fills = db.prepare('SELECT signature, idx, source, intent_id, trigger_order_id, in_mint, in_amount, out_mint, out_amount FROM fills').all() as FillRow[];
+  const signedActions = db.prepare("SELECT intent_id, signature FROM actions WHERE kind = 'intent.signed' AND signature IS NOT NULL").all() as {
+    intent_id: string;
+    signature: string;
+  }[];
+  const fills = db
+    .prepare('SELECT signature, idx, source, intent_id, trigger_order_id, in_mint, in_amount, out_mint, out_amount FROM fills')
+    .all() as FillRow[];
   const triggerOrders = db.prepare('SELECT id, intent_id, adopted, deposit_signature, state FROM trigger_orders').all() as TriggerOrderRow[];
 
   const intentCounts: Record<string, number> = {};
@@ -179,14 +184,17 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
   const KNOWN = new Set(['network-fee', 'swap', 'deposit', 'withdrawal', 'keeper-fill', ...PREDICTION_REASONS]);
   for (const [ref, entries] of byRef) {
     const reasons = new Set(entries.map((e) => e.reason));
-    for (const reason of reasons) if (!KNOWN.has(reason)) problems.push(`ledger entry ${ref} has a reason this check does not know (${reason}): extend ledgerCheck.ts`);
+    for (const reason of reasons)
+      if (!KNOWN.has(reason)) problems.push(`ledger entry ${ref} has a reason this check does not know (${reason}): extend ledgerCheck.ts`);
     if (reasons.has('keeper-fill')) continue; // The keeper signs those, not the wallet.
     // A prediction sale is paid by the keeper: it counts for the intent that signed the opening sell.
     const signed = reasons.has('prediction-sell') ? predictionSignature(ref, reasons) : ref;
     const signers = signerOf.get(signed);
     if (!signers) {
       unjournaled += 1;
-      problems.push(`transaction ${ref} landed for the wallet (${[...reasons].join(', ')}) but no intent.signed action names ${signed === ref ? 'it' : `the sell ${signed} it fills`}`);
+      problems.push(
+        `transaction ${ref} landed for the wallet (${[...reasons].join(', ')}) but no intent.signed action names ${signed === ref ? 'it' : `the sell ${signed} it fills`}`,
+      );
       continue;
     }
     const id = signers[0]?.intent_id as string;
@@ -201,7 +209,8 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
       problems.push(`intent ${id} executed ${effective.length} times on chain: ${effective.join(', ')}`);
     }
     const intent = intentById.get(id);
-    if (effective.length === 1 && intent && intent.state !== 'confirmed') problems.push(`intent ${id} moved money on chain (${effective[0]}) but its journal state is ${intent.state}`);
+    if (effective.length === 1 && intent && intent.state !== 'confirmed')
+      problems.push(`intent ${id} moved money on chain (${effective[0]}) but its journal state is ${intent.state}`);
   }
   for (const i of intents) {
     if (i.state !== 'confirmed' || !MOVING_KINDS.has(i.kind)) continue;
@@ -241,16 +250,22 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
     const signer = signerOf.get(signature)?.[0]?.intent_id;
     const intent = signer === undefined ? undefined : intentById.get(signer);
     if (fill.source !== 'prediction') problems.push(`${what} ${ref}: its fills row has source ${fill.source} (expected prediction)`);
-    if (signer !== undefined && fill.intent_id !== signer) problems.push(`${what} ${ref}: its fills row names intent ${fill.intent_id ?? 'none'}, the signature was signed by ${signer}`);
-    const paid = delta(entries.filter((e) => PREDICTION_REASONS.has(e.reason)), fill.out_mint);
-    if (paid !== BigInt(fill.out_amount)) problems.push(`${what} ${ref}: the wallet received ${paid} of ${fill.out_mint}, the fills row says ${fill.out_amount}`);
+    if (signer !== undefined && fill.intent_id !== signer)
+      problems.push(`${what} ${ref}: its fills row names intent ${fill.intent_id ?? 'none'}, the signature was signed by ${signer}`);
+    const paid = delta(
+      entries.filter((e) => PREDICTION_REASONS.has(e.reason)),
+      fill.out_mint,
+    );
+    if (paid !== BigInt(fill.out_amount))
+      problems.push(`${what} ${ref}: the wallet received ${paid} of ${fill.out_mint}, the fills row says ${fill.out_amount}`);
     if (!fill.in_mint.startsWith('prediction:')) problems.push(`${what} ${ref}: its fills row's in_mint ${fill.in_mint} is not a prediction contract leg`);
     if (reasons.has('prediction-sell')) {
       if (!intent || !PREDICTION_SELL_KINDS.has(intent.kind)) {
         problems.push(`${what} ${ref}: signed by ${intent ? `a ${intent.kind} intent` : 'no known intent'}, expected sell-position or partial-sell`);
       } else {
         const params = JSON.parse(intent.params) as { contractsMicro?: string };
-        if (params.contractsMicro !== fill.in_amount) problems.push(`${what} ${ref}: intent ${intent.id} sold ${params.contractsMicro ?? '?'} micro-contracts, the fills row says ${fill.in_amount}`);
+        if (params.contractsMicro !== fill.in_amount)
+          problems.push(`${what} ${ref}: intent ${intent.id} sold ${params.contractsMicro ?? '?'} micro-contracts, the fills row says ${fill.in_amount}`);
       }
       return 'sale';
     }
@@ -281,11 +296,13 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
       continue;
     }
     const fill = rows[0] as FillRow;
-    const outDelta = delta(entries.filter((e) => e.reason !== 'network-fee'), fill.out_mint);
-    if (outDelta !== BigInt(fill.out_amount)) problems.push(`fill ${ref}: the wallet received ${outDelta} of ${fill.out_mint}, the fills row says ${fill.out_amount}`);
-    const inEntries = isSwap
-      ? entries.filter((e) => e.reason === 'swap')
-      : input.ledger.entries.filter((e) => e.ref === ref && vaults.has(e.wallet));
+    const outDelta = delta(
+      entries.filter((e) => e.reason !== 'network-fee'),
+      fill.out_mint,
+    );
+    if (outDelta !== BigInt(fill.out_amount))
+      problems.push(`fill ${ref}: the wallet received ${outDelta} of ${fill.out_mint}, the fills row says ${fill.out_amount}`);
+    const inEntries = isSwap ? entries.filter((e) => e.reason === 'swap') : input.ledger.entries.filter((e) => e.ref === ref && vaults.has(e.wallet));
     const inDelta = -delta(inEntries, fill.in_mint);
     if (inDelta !== BigInt(fill.in_amount)) problems.push(`fill ${ref}: ${inDelta} of ${fill.in_mint} went in, the fills row says ${fill.in_amount}`);
   }
@@ -302,7 +319,11 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
   const heads = myOrders.filter((o) => depositOf(o) !== undefined);
   // An OCO's stop leg carries no deposit event: it shares its take-profit leg's deposit (same instant and amount).
   for (const leg of myOrders.filter((o) => depositOf(o) === undefined && o.orderType === 'oco')) {
-    if (!heads.some((h) => h.orderType === 'oco' && h.createdAt === leg.createdAt && h.expiresAt === leg.expiresAt && h.initialInputAmount === leg.initialInputAmount)) {
+    if (
+      !heads.some(
+        (h) => h.orderType === 'oco' && h.createdAt === leg.createdAt && h.expiresAt === leg.expiresAt && h.initialInputAmount === leg.initialInputAmount,
+      )
+    ) {
       problems.push(`OCO leg ${leg.id} has no take-profit leg with a deposit`);
     }
   }
@@ -319,7 +340,9 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
     ordersByIntent.set(intentId, [...(ordersByIntent.get(intentId) ?? []), head.id]);
     const rows = rowsByOrder.get(head.id) ?? [];
     if (rows.length !== 1 || rows[0]?.intent_id !== intentId) {
-      problems.push(`order ${head.id} (intent ${intentId}): trigger_orders has ${rows.length} row(s)${rows[0] ? ` for intent ${rows[0].intent_id}` : ''}, expected one for its intent`);
+      problems.push(
+        `order ${head.id} (intent ${intentId}): trigger_orders has ${rows.length} row(s)${rows[0] ? ` for intent ${rows[0].intent_id}` : ''}, expected one for its intent`,
+      );
     }
     const intent = intentById.get(intentId);
     if (intent?.order_id !== head.id) problems.push(`order ${head.id}: intent ${intentId} records order ${intent?.order_id ?? 'none'}`);
@@ -332,7 +355,9 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
     const rows = rowsByOrder.get(order.id) ?? [];
     const intent = rows[0]?.intent_id ? intentById.get(rows[0].intent_id) : undefined;
     if (rows.length !== 1 || !intent || intent.kind !== 'place-dca-vault-order' || intent.state !== 'confirmed') {
-      problems.push(`DCA order ${order.id}: trigger_orders has ${rows.length} row(s)${intent ? ` for ${intent.kind} ${intent.id} (${intent.state})` : ' with no intent'}, expected one for a confirmed DCA place intent`);
+      problems.push(
+        `DCA order ${order.id}: trigger_orders has ${rows.length} row(s)${intent ? ` for ${intent.kind} ${intent.id} (${intent.state})` : ' with no intent'}, expected one for a confirmed DCA place intent`,
+      );
       continue;
     }
     dcaByIntent.set(intent.id, [...(dcaByIntent.get(intent.id) ?? []), order.id]);
@@ -359,9 +384,19 @@ function check(input: CheckInput, db: Database.Database): CheckReport {
       const params = JSON.parse(i.params) as { inputMint?: string; inputAmount?: string };
       if (params.inputMint === mint) expected -= BigInt(params.inputAmount ?? '0');
     }
-    expected += delta(mine.filter((e) => e.reason === 'withdrawal'), mint);
-    if (mint === SOL_MINT) expected += delta(mine.filter((e) => e.reason === 'network-fee'), mint);
-    if (actual !== expected) problems.push(`balance of ${mint}: the simulator holds ${actual}, funding + the database's fills/deposits/withdrawals (fees from the ledger) give ${expected} (off by ${actual - expected})`);
+    expected += delta(
+      mine.filter((e) => e.reason === 'withdrawal'),
+      mint,
+    );
+    if (mint === SOL_MINT)
+      expected += delta(
+        mine.filter((e) => e.reason === 'network-fee'),
+        mint,
+      );
+    if (actual !== expected)
+      problems.push(
+        `balance of ${mint}: the simulator holds ${actual}, funding + the database's fills/deposits/withdrawals (fees from the ledger) give ${expected} (off by ${actual - expected})`,
+      );
   }
 
   const fillCounts: Record<string, number> = {};

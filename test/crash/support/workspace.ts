@@ -46,7 +46,9 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   const strategiesDir = join(dir, 'strategies');
   mkdirSync(dataDir);
   mkdirSync(strategiesDir);
-  const strategies = readdirSync(STRATEGY_FIXTURES).filter((f) => f.endsWith('.yaml')).sort();
+  const strategies = readdirSync(STRATEGY_FIXTURES)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   for (const file of strategies) copyFileSync(join(STRATEGY_FIXTURES, file), join(strategiesDir, file));
 
   const keypair = Keypair.fromSeed(options.walletSeed);

@@ -239,7 +239,13 @@ async function driveTo(clock: SteppingClock, net: QuietNetwork, until: number): 
 async function revokeCurrentJwt(daemon: Daemon, sim: Simulator, net: QuietNetwork): Promise<void> {
   const token = await daemon.engine.session.token();
   await net.settle();
-  sim.control.injectFault({ path: '/trigger/v2/*', headers: { authorization: `Bearer ${token}` }, kind: 'status', status: 401, body: { error: 'Unauthorized' } });
+  sim.control.injectFault({
+    path: '/trigger/v2/*',
+    headers: { authorization: `Bearer ${token}` },
+    kind: 'status',
+    status: 401,
+    body: { error: 'Unauthorized' },
+  });
 }
 
 function countHits(exchanges: readonly Exchange[]): Record<FaultClass, number> {
@@ -255,7 +261,8 @@ function countHits(exchanges: readonly Exchange[]): Record<FaultClass, number> {
   return hits;
 }
 
-const COUNTERS = /^jupbot_(jupiter_429_total|jupiter_retries_total|jupiter_requests_total|feed_failures_total|errors_total|intent_transitions_total|fills_total)\{([^}]*)\} (\d+(?:\.\d+)?)$/;
+const COUNTERS =
+  /^jupbot_(jupiter_429_total|jupiter_retries_total|jupiter_requests_total|feed_failures_total|errors_total|intent_transitions_total|fills_total)\{([^}]*)\} (\d+(?:\.\d+)?)$/;
 
 async function readRecorded(daemon: Daemon, out: MemoryStream): Promise<Pick<Recorded, 'metrics' | 'warnings' | 'logins'>> {
   const metrics: Record<string, number> = {};
@@ -280,11 +287,19 @@ function readAudit(file: string): Pick<Recorded, 'actions' | 'errorMessages' | '
   const db = openDatabase(file, { readonly: true });
   try {
     const actions: Record<string, number> = {};
-    for (const row of db.prepare('SELECT kind, count(*) AS n FROM actions GROUP BY kind ORDER BY kind').all() as { kind: string; n: number }[]) actions[row.kind] = row.n;
-    const errorMessages = (db.prepare("SELECT kind, data FROM actions WHERE kind IN ('error', 'intent.failed', 'intent.error') ORDER BY id").all() as { kind: string; data: string }[]).map(
-      (row) => `${row.kind}: ${row.data.slice(0, 200)}`,
-    );
-    const failedIntents = db.prepare("SELECT strategy, rule, kind, state, error_code AS code, substr(error_message, 1, 160) AS message FROM intents WHERE state != 'confirmed' ORDER BY created_at, id").all();
+    for (const row of db.prepare('SELECT kind, count(*) AS n FROM actions GROUP BY kind ORDER BY kind').all() as { kind: string; n: number }[])
+      actions[row.kind] = row.n;
+    const errorMessages = (
+      db.prepare("SELECT kind, data FROM actions WHERE kind IN ('error', 'intent.failed', 'intent.error') ORDER BY id").all() as {
+        kind: string;
+        data: string;
+      }[]
+    ).map((row) => `${row.kind}: ${row.data.slice(0, 200)}`);
+    const failedIntents = db
+      .prepare(
+        "SELECT strategy, rule, kind, state, error_code AS code, substr(error_message, 1, 160) AS message FROM intents WHERE state != 'confirmed' ORDER BY created_at, id",
+      )
+      .all();
     return { actions, errorMessages, failedIntents };
   } finally {
     db.close();
@@ -316,9 +331,15 @@ function readFinalState(file: string, sim: Simulator, wallet: string): { summary
     const summary: FinalState = {
       balances: ledger.balances[wallet] ?? {},
       simOrders,
-      intents: db.prepare("SELECT strategy, rule, kind, state, count(*) AS n FROM intents WHERE state = 'confirmed' GROUP BY strategy, rule, kind, state ORDER BY strategy, rule, kind, state").all(),
+      intents: db
+        .prepare(
+          "SELECT strategy, rule, kind, state, count(*) AS n FROM intents WHERE state = 'confirmed' GROUP BY strategy, rule, kind, state ORDER BY strategy, rule, kind, state",
+        )
+        .all(),
       triggerOrders: db
-        .prepare('SELECT strategy, family, order_type, state, input_mint, input_amount, remaining_input_amount, input_used, output_mint, output_amount, trigger_condition, trigger_price_usd, tp_price_usd, sl_price_usd FROM trigger_orders')
+        .prepare(
+          'SELECT strategy, family, order_type, state, input_mint, input_amount, remaining_input_amount, input_used, output_mint, output_amount, trigger_condition, trigger_price_usd, tp_price_usd, sl_price_usd FROM trigger_orders',
+        )
         .all()
         .sort(byJson),
       fills: db.prepare('SELECT source, strategy, in_mint, in_amount, out_mint, out_amount, fee_mint, fee_amount FROM fills').all().sort(byJson),

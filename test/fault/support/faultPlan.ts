@@ -44,10 +44,24 @@ export function planFaults(seed: string): PlannedFault[] {
     const atMs = HOUR + slot * 100 * MINUTE + random.int(0, 45) * MINUTE;
     switch (cls) {
       case '429-storm':
-        return { cls, atMs, durationMs: random.int(3, 8) * MINUTE, specs: apiWide({ kind: 'status', status: 429, body: gateway(429, '[API Gateway] Too many requests') }) };
+        return {
+          cls,
+          atMs,
+          durationMs: random.int(3, 8) * MINUTE,
+          specs: apiWide({ kind: 'status', status: 429, body: gateway(429, '[API Gateway] Too many requests') }),
+        };
       case '5xx-burst': {
         const status = [500, 502, 503][random.int(0, 2)] as number;
-        return { cls, atMs, durationMs: random.int(2, 5) * MINUTE, specs: apiWide({ kind: 'status', status, body: gateway(status, status === 500 ? 'Internal Server Error' : status === 502 ? 'Bad Gateway' : 'Service Unavailable') }) };
+        return {
+          cls,
+          atMs,
+          durationMs: random.int(2, 5) * MINUTE,
+          specs: apiWide({
+            kind: 'status',
+            status,
+            body: gateway(status, status === 500 ? 'Internal Server Error' : status === 502 ? 'Bad Gateway' : 'Service Unavailable'),
+          }),
+        };
       }
       case 'timeout':
         // Held three times longer than api.timeout: the client gives up, the answer comes too late.

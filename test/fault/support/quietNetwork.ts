@@ -123,7 +123,15 @@ export class QuietNetwork {
           this.exchanges.push({ path: req.path, status: 0, reset: false, malformed: false, held, abandoned: true, at });
           throw error;
         }
-        this.exchanges.push({ path: req.path, status: out.status, reset: out.reset === true, malformed: out.body.endsWith(MALFORMED_TAIL), held, abandoned: false, at });
+        this.exchanges.push({
+          path: req.path,
+          status: out.status,
+          reset: out.reset === true,
+          malformed: out.body.endsWith(MALFORMED_TAIL),
+          held,
+          abandoned: false,
+          at,
+        });
         if (out.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
         return new Response(NULL_BODY.has(out.status) ? null : out.body, { status: out.status, headers: out.headers });
       } finally {

@@ -3,7 +3,14 @@ export function stateDiff(expected: unknown, actual: unknown, path = '$', out: s
   if (out.length >= limit) return out;
   if (JSON.stringify(expected) === JSON.stringify(actual)) return out;
   const bothArrays = Array.isArray(expected) && Array.isArray(actual);
-  const bothObjects = !bothArrays && typeof expected === 'object' && expected !== null && typeof actual === 'object' && actual !== null && !Array.isArray(expected) && !Array.isArray(actual);
+  const bothObjects =
+    !bothArrays &&
+    typeof expected === 'object' &&
+    expected !== null &&
+    typeof actual === 'object' &&
+    actual !== null &&
+    !Array.isArray(expected) &&
+    !Array.isArray(actual);
   if (bothArrays) {
     const [a, b] = [expected as unknown[], actual as unknown[]];
     if (a.length !== b.length) {

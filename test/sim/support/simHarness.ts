@@ -40,7 +40,11 @@ export async function startSim(options: Partial<SimulatorOptions> = {}): Promise
       if (opts.key !== null) headers['x-api-key'] = opts.key ?? 'test-key';
       if (opts.jwt) headers['authorization'] = `Bearer ${opts.jwt}`;
       if (opts.body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${server.url}${path}`, { method, headers, ...(opts.body === undefined ? {} : { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) }) });
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers,
+        ...(opts.body === undefined ? {} : { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) }),
+      });
       const text = await res.text();
       let body: unknown;
       try {
@@ -77,7 +81,9 @@ export async function login(h: Harness, kp: Keypair): Promise<string> {
   const challenge = await h.call('POST', '/trigger/v2/auth/challenge', { body: { walletPubkey: kp.publicKey.toBase58(), type: 'message' } });
   const parsed = trigger.ChallengeResponse.parse(challenge.body);
   const text = parsed.type === 'message' ? parsed.challenge : '';
-  const verify = await h.call('POST', '/trigger/v2/auth/verify', { body: { type: 'message', walletPubkey: kp.publicKey.toBase58(), signature: signMessage(text, kp) } });
+  const verify = await h.call('POST', '/trigger/v2/auth/verify', {
+    body: { type: 'message', walletPubkey: kp.publicKey.toBase58(), signature: signMessage(text, kp) },
+  });
   return trigger.VerifyResponse.parse(verify.body).token;
 }
 

@@ -20,7 +20,11 @@ export async function triggerUser(h: Harness, label: string): Promise<TriggerUse
   return { kp, pub, jwt, vault };
 }
 
-export async function craftDeposit(h: Harness, u: TriggerUser, body: { inputMint: string; outputMint: string; amount: string; orderType: 'price' | 'dca'; orderSubType?: string }): Promise<{ requestId: string; signed: string; reply: Reply }> {
+export async function craftDeposit(
+  h: Harness,
+  u: TriggerUser,
+  body: { inputMint: string; outputMint: string; amount: string; orderType: 'price' | 'dca'; orderSubType?: string },
+): Promise<{ requestId: string; signed: string; reply: Reply }> {
   const reply = await h.call('POST', '/trigger/v2/deposit/craft', { jwt: u.jwt, body: { ...body, userAddress: u.pub } });
   if (reply.status !== 200) return { requestId: '', signed: '', reply };
   const parsed = trigger.DepositCraftResponse.parse(reply.body);
@@ -28,8 +32,18 @@ export async function craftDeposit(h: Harness, u: TriggerUser, body: { inputMint
 }
 
 /** Crafts and signs the deposit, then creates the price order. */
-export async function createPriceOrder(h: Harness, u: TriggerUser, order: Record<string, unknown> & { orderType: string; inputMint: string; outputMint: string; inputAmount: string }): Promise<Reply> {
-  const dep = await craftDeposit(h, u, { inputMint: order.inputMint, outputMint: order.outputMint, amount: order.inputAmount, orderType: 'price', orderSubType: order.orderType });
+export async function createPriceOrder(
+  h: Harness,
+  u: TriggerUser,
+  order: Record<string, unknown> & { orderType: string; inputMint: string; outputMint: string; inputAmount: string },
+): Promise<Reply> {
+  const dep = await craftDeposit(h, u, {
+    inputMint: order.inputMint,
+    outputMint: order.outputMint,
+    amount: order.inputAmount,
+    orderType: 'price',
+    orderSubType: order.orderType,
+  });
   return h.call('POST', '/trigger/v2/orders/price', {
     jwt: u.jwt,
     body: { userPubkey: u.pub, depositRequestId: dep.requestId, depositSignedTx: dep.signed, expiresAt: h.clock.now() + 86_400_000, ...order },

@@ -19,7 +19,16 @@ describe('formatUnits', () => {
 
 describe('renderTable', () => {
   it('pads columns to the widest cell and aligns as asked', () => {
-    expect(renderTable(['ID', 'NAME'], [['1', 'a'], ['10', 'bbb']], ['right'])).toBe('ID  NAME\n 1  a\n10  bbb\n');
+    expect(
+      renderTable(
+        ['ID', 'NAME'],
+        [
+          ['1', 'a'],
+          ['10', 'bbb'],
+        ],
+        ['right'],
+      ),
+    ).toBe('ID  NAME\n 1  a\n10  bbb\n');
   });
 });
 

@@ -32,7 +32,7 @@ function live(key: { text?: string; mode?: number } = {}): { dir: string; config
 
 const bytes = (n: number): string => JSON.stringify(Array.from({ length: n }, (_, i) => i % 256));
 
-describe('validate applies start-up\'s key checks, never printing the key', () => {
+describe("validate applies start-up's key checks, never printing the key", () => {
   it.each([
     ['mode 0644', { mode: 0o644 }, 'chmod 600'],
     ['malformed JSON', { text: '[1, 2,' }, 'id.json'],
@@ -76,7 +76,12 @@ describe('paper mode keeps away from a real key, and the start line says where i
     const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-key-'));
     dirs.push(dir);
     mkdirSync(join(dir, 'strategies'));
-    const config = parseConfigText(`data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: paper-key }\n`, join(dir, 'c.yaml'), { JUPBOT_KEYPAIR: SECRET_BASE58 }, dir);
+    const config = parseConfigText(
+      `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: paper-key }\n`,
+      join(dir, 'c.yaml'),
+      { JUPBOT_KEYPAIR: SECRET_BASE58 },
+      dir,
+    );
     const out = new MemoryStream();
     const daemon = await start(config, { clock: new ManualClock(Date.UTC(2026, 10, 24)), log: createLogger({ destination: out }) });
     await daemon.stop('checked');
@@ -84,7 +89,9 @@ describe('paper mode keeps away from a real key, and the start line says where i
     expect(daemon.engine.wallet).not.toBe(real);
     expect(out.text).toContain('JUPBOT_KEYPAIR is set but ignored: paper mode signs only with its own paper wallet');
     const line = out.lines().find((l) => String(l['msg']).startsWith('jupbot started'));
-    expect(line?.['msg']).toBe(`jupbot started in PAPER mode: paper wallet ${daemon.engine.wallet}, simulated Jupiter and Solana at ${daemon.simulator?.url ?? ''}; no real funds, nothing leaves this machine`);
+    expect(line?.['msg']).toBe(
+      `jupbot started in PAPER mode: paper wallet ${daemon.engine.wallet}, simulated Jupiter and Solana at ${daemon.simulator?.url ?? ''}; no real funds, nothing leaves this machine`,
+    );
     expect(out.text).not.toContain(SECRET_BASE58);
   });
 });

@@ -27,12 +27,9 @@ describe('parseTimeArg', () => {
     expect(parseTimeArg('250ms', NOW)).toBe(NOW - 250);
   });
 
-  it.each(['2026-01-31T09:30', '2026-02-30', '2026-13-01', '2026-01-01T24:00Z', '2026-01-01T10:00+15:00', 'yesterday', '', '1.5h'])(
-    'refuses %j',
-    (text) => {
-      expect(() => parseTimeArg(text, NOW)).toThrow(RangeError);
-    },
-  );
+  it.each(['2026-01-31T09:30', '2026-02-30', '2026-13-01', '2026-01-01T24:00Z', '2026-01-01T10:00+15:00', 'yesterday', '', '1.5h'])('refuses %j', (text) => {
+    expect(() => parseTimeArg(text, NOW)).toThrow(RangeError);
+  });
 
   it('accepts the last day of February in a leap year only', () => {
     expect(parseTimeArg('2028-02-29', NOW)).toBe(Date.UTC(2028, 1, 29));

@@ -30,9 +30,27 @@ function write(name: string, text: string): string {
 
 const b64 = (t: VersionedTransaction): string => Buffer.from(t.serialize()).toString('base64');
 const swap = (destination: PublicKey | null = null): VersionedTransaction =>
-  tx(W, [routeIx({ authority: W, source: ata(W, SOL), userDestination: ata(W, USDC), destination, destinationMint: new PublicKey(USDC), inAmount: 100_000_000n, quotedOutAmount: 1_000_000n, venues: venues.state.addresses })], [venues]);
+  tx(
+    W,
+    [
+      routeIx({
+        authority: W,
+        source: ata(W, SOL),
+        userDestination: ata(W, USDC),
+        destination,
+        destinationMint: new PublicKey(USDC),
+        inAmount: 100_000_000n,
+        quotedOutAmount: 1_000_000n,
+        venues: venues.state.addresses,
+      }),
+    ],
+    [venues],
+  );
 const tables = write('tables.json', JSON.stringify({ [venues.key.toBase58()]: tableAccount() }));
-const expectFile = write('expect.json', JSON.stringify({ kind: 'swap', inputMint: SOL, outputMint: USDC, maxInAmount: '100000000', minOutAmount: '990000', maxSlippageBps: 100 }));
+const expectFile = write(
+  'expect.json',
+  JSON.stringify({ kind: 'swap', inputMint: SOL, outputMint: USDC, maxInAmount: '100000000', minOutAmount: '990000', maxSlippageBps: 100 }),
+);
 
 describe('jupbot tx explain', () => {
   it('explains a swap offline from a tables file, and accepts it for the stated intent on the static checks', async () => {
@@ -48,10 +66,16 @@ describe('jupbot tx explain', () => {
   });
 
   it('refuses a tampered copy with its reason code and exit 6, in JSON too, reading stdin', async () => {
-    const run = await jupbot(['tx', 'explain', '--wallet', wallet, '--tables', tables, '--expect', expectFile, '--json'], { stdin: `${b64(swap(ata(STRANGER, USDC)))}\n` });
+    const run = await jupbot(['tx', 'explain', '--wallet', wallet, '--tables', tables, '--expect', expectFile, '--json'], {
+      stdin: `${b64(swap(ata(STRANGER, USDC)))}\n`,
+    });
     expect(run.code).toBe(6);
     expect(run.stderr).toContain('SWAP_DESTINATION_NOT_OURS');
-    const out = JSON.parse(run.stdout) as { guard: { accepted: boolean; reason: string; effects: string }; feePayer: string; lookupTables: { address: string }[] };
+    const out = JSON.parse(run.stdout) as {
+      guard: { accepted: boolean; reason: string; effects: string };
+      feePayer: string;
+      lookupTables: { address: string }[];
+    };
     expect(out.guard).toMatchObject({ accepted: false, reason: 'SWAP_DESTINATION_NOT_OURS', effects: 'not simulated (offline: static checks only)' });
     expect(out.lookupTables.map((t) => t.address)).toEqual([venues.key.toBase58()]);
   });
@@ -66,7 +90,10 @@ describe('jupbot tx explain', () => {
   });
 
   it('refuses bad input with a located message', async () => {
-    const bad = write('bad-expect.json', JSON.stringify({ kind: 'swap', inputMint: SOL, outputMint: USDC, maxInAmount: 100, minOutAmount: '1', maxSlippageBps: 1 }));
+    const bad = write(
+      'bad-expect.json',
+      JSON.stringify({ kind: 'swap', inputMint: SOL, outputMint: USDC, maxInAmount: 100, minOutAmount: '1', maxSlippageBps: 1 }),
+    );
     const run = await jupbot(['tx', 'explain', write('s3.b64', b64(swap())), '--wallet', wallet, '--tables', tables, '--expect', bad]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('bad-expect.json: maxInAmount: must be a decimal string of base units');
@@ -77,7 +104,7 @@ describe('jupbot tx explain', () => {
 });
 
 describe('jupbot tx explain --intent', () => {
-  it('reads a journaled swap and the quote it was signed against, and gives the guard\'s verdict, with no key or network', async () => {
+  it("reads a journaled swap and the quote it was signed against, and gives the guard's verdict, with no key or network", async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const file = join(dir, 'audit.sqlite');
     const { db } = openStore(file, { clock });
@@ -91,7 +118,18 @@ describe('jupbot tx explain --intent', () => {
       blockhash: BLOCKHASH,
       lastValidBlockHeight: 100,
       requestId: 'req-1',
-      data: { quote: { inAmount: '100000000', outAmount: '1000000', otherAmountThreshold: '995000', priceImpact: null, slippageBps: 50, router: 'metis', gasless: false }, guard: { feePayer: wallet } },
+      data: {
+        quote: {
+          inAmount: '100000000',
+          outAmount: '1000000',
+          otherAmountThreshold: '995000',
+          priceImpact: null,
+          slippageBps: 50,
+          router: 'metis',
+          gasless: false,
+        },
+        guard: { feePayer: wallet },
+      },
     });
     db.close();
     const run = await jupbot(['tx', 'explain', '--intent', 'swap-1', '--db', file, '--wallet', wallet, '--tables', tables]);

@@ -10,16 +10,26 @@ describe('jupbot validate with strategies', () => {
     const run = await jupbot(['validate', '--config', 'config/default.yaml']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(ExitCode.Ok);
-    expect(run.stdout.split('\n')).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^ok: config\/default\.yaml \(mode paper\)$/),
-      'ok: strategies/sol-dca-daily.yaml (sol-dca-daily, dca)',
-      'ok: strategies/lakers-exit.yaml (lakers-exit, prediction-exit)',
-      'ok: strategies/sol-take-profit.yaml (sol-take-profit, price-order)',
-    ]));
+    expect(run.stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ok: config\/default\.yaml \(mode paper\)$/),
+        'ok: strategies/sol-dca-daily.yaml (sol-dca-daily, dca)',
+        'ok: strategies/lakers-exit.yaml (lakers-exit, prediction-exit)',
+        'ok: strategies/sol-take-profit.yaml (sol-take-profit, price-order)',
+      ]),
+    );
   });
 
   it('prints every problem of the files and directories given, exit 1', async () => {
-    const run = await jupbot(['validate', '--config', 'config/default.yaml', `${bad}/17-no-exit.yaml`, `${bad}/64-many-problems.yaml`, 'strategies/jup-dca-vault.yaml', 'nowhere.yaml']);
+    const run = await jupbot([
+      'validate',
+      '--config',
+      'config/default.yaml',
+      `${bad}/17-no-exit.yaml`,
+      `${bad}/64-many-problems.yaml`,
+      'strategies/jup-dca-vault.yaml',
+      'nowhere.yaml',
+    ]);
     expect(run.code).toBe(ExitCode.InvalidInput);
     expect(run.stdout).toContain('ok: strategies/jup-dca-vault.yaml (jup-dca-vault, dca)');
     expect(run.stderr.trimEnd().split('\n')).toEqual([

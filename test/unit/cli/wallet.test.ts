@@ -21,7 +21,12 @@ async function wallet(args: string[], env: Record<string, string> = {}): Promise
   const ctx: CliContext = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env, cwd: dir, clock: new ManualClock() };
   let exit: CliExit | null = null;
   try {
-    await walletCommand(ctx).exitOverride().parseAsync(args.map((a) => a.replace('$DIR', dir)), { from: 'user' });
+    await walletCommand(ctx)
+      .exitOverride()
+      .parseAsync(
+        args.map((a) => a.replace('$DIR', dir)),
+        { from: 'user' },
+      );
   } catch (error) {
     if (!(error instanceof CliExit)) throw error;
     exit = error;

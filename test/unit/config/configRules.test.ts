@@ -55,9 +55,7 @@ describe('notify.webhooks', () => {
 
   it('defaults kind to generic and events to all', () => {
     const config = parseConfigText('notify: { webhooks: [ { url: "https://h.example/x" } ] }', 'c.yaml', {}, '/');
-    expect(config.notify.webhooks).toEqual([
-      expect.objectContaining({ kind: 'generic', events: ['trade', 'order', 'error', 'health', 'lifecycle'] }),
-    ]);
+    expect(config.notify.webhooks).toEqual([expect.objectContaining({ kind: 'generic', events: ['trade', 'order', 'error', 'health', 'lifecycle'] })]);
   });
 });
 

@@ -27,7 +27,9 @@ describe('config hardening', () => {
 
   it('refuses an ops address beyond loopback unless http.allow_remote opts in', () => {
     for (const listen of ['0.0.0.0:9464', '"[::]:9464"', '10.1.2.3:9464']) {
-      expect(problems(`http:\n  listen: ${listen}\n`)).toMatch(/^c\.yaml:2:11: http\.listen .* is not a loopback address, and \/status, \/metrics and \/readyz have no authentication/m);
+      expect(problems(`http:\n  listen: ${listen}\n`)).toMatch(
+        /^c\.yaml:2:11: http\.listen .* is not a loopback address, and \/status, \/metrics and \/readyz have no authentication/m,
+      );
     }
     expect(problems('http:\n  listen: 0.0.0.0:9464\n  allow_remote: true\n')).toBe('');
     expect(problems('http:\n  listen: "[::1]:9464"\n')).toBe('');

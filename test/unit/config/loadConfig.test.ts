@@ -58,7 +58,9 @@ describe('shipped configs', () => {
     const error = await loadConfig({ file: 'config/live.example.yaml', env: { HOME: home }, cwd: repo }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as ConfigError).message;
-    expect(message).toMatch(/^config\/live\.example\.yaml:\d+:\d+: live mode needs an API key: the environment variable JUPITER_API_KEY \(named by api\.key_env\) is not set/m);
+    expect(message).toMatch(
+      /^config\/live\.example\.yaml:\d+:\d+: live mode needs an API key: the environment variable JUPITER_API_KEY \(named by api\.key_env\) is not set/m,
+    );
     expect(message).toContain(`wallet.keypair_file: ${home}/.config/solana/id.json does not exist`);
   });
 });

@@ -23,7 +23,9 @@ describe('prediction.program_ids', () => {
   });
 
   it('refuses what is not a base58 address, with the position and the field path', () => {
-    expect(refusal('prediction:\n  program_ids:\n    - not-an-address\n')).toMatch(/^c\.yaml:3:7: prediction\.program_ids\[0\]: must be a base58 Solana address/m);
+    expect(refusal('prediction:\n  program_ids:\n    - not-an-address\n')).toMatch(
+      /^c\.yaml:3:7: prediction\.program_ids\[0\]: must be a base58 Solana address/m,
+    );
   });
 });
 
@@ -35,6 +37,8 @@ describe('guard and router keys', () => {
   });
 
   it('refuses an unknown router with its position', () => {
-    expect(refusal('api:\n  exclude_routers: [jupiterz, raydium]\n')).toMatch(/^c\.yaml:2:31: api\.exclude_routers\[1\] must be one of "metis", "jupiterz", "dflow", "okx", "iris" \(got "raydium"\)/m);
+    expect(refusal('api:\n  exclude_routers: [jupiterz, raydium]\n')).toMatch(
+      /^c\.yaml:2:31: api\.exclude_routers\[1\] must be one of "metis", "jupiterz", "dflow", "okx", "iris" \(got "raydium"\)/m,
+    );
   });
 });

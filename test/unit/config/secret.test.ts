@@ -37,7 +37,12 @@ describe('Secret', () => {
 });
 
 describe('secrets in a loaded config', () => {
-  const env = { HOME: '/home/op', JUPITER_API_KEY: VALUE, JUPBOT_KEYPAIR: JSON.stringify(Array.from({ length: 64 }, () => 9)), HOOK: 'https://hooks.slack.com/services/T0/B0/XYZSECRET' };
+  const env = {
+    HOME: '/home/op',
+    JUPITER_API_KEY: VALUE,
+    JUPBOT_KEYPAIR: JSON.stringify(Array.from({ length: 64 }, () => 9)),
+    HOOK: 'https://hooks.slack.com/services/T0/B0/XYZSECRET',
+  };
   const text = 'notify:\n  webhooks:\n    - url_env: HOOK\n      kind: slack\n';
 
   it('are wrapped and show nowhere in the printed config', () => {

@@ -16,7 +16,10 @@ const strategySchema = z.strictObject({
   amount: z.union([z.string(), z.number()]),
   limits: z.strictObject({ max_per_day: z.int().positive().optional(), slippage_bps: z.int().min(1).max(10_000).default(50) }).prefault({}),
   rules: z.array(ruleSchema).min(1),
-  note: z.string().refine((s) => !s.includes('TODO'), { error: 'still says TODO' }).optional(),
+  note: z
+    .string()
+    .refine((s) => !s.includes('TODO'), { error: 'still says TODO' })
+    .optional(),
 });
 
 function check(text: string): string[] {

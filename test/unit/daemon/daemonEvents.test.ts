@@ -19,7 +19,20 @@ describe('daemon events from the audit log', () => {
     journal.markFailed('i1', { code: 'RISK_MIN_SELL_PRICE', message: 'too low' });
     journal.note('i1', 'order.placed', { orderId: 'o1' });
     journal.plan({ id: 'i2', kind: 'sell-position', strategy: 'px', rule: 'r2', params: {} });
-    journal.recordFills('i2', [{ signature: 'sig', idx: 0, source: 'prediction', inMint: 'prediction:M:yes', inAmount: 1n, inDecimals: 6, outMint: 'USDC', outAmount: 2n, outDecimals: 6, at: 1 }]);
+    journal.recordFills('i2', [
+      {
+        signature: 'sig',
+        idx: 0,
+        source: 'prediction',
+        inMint: 'prediction:M:yes',
+        inAmount: 1n,
+        inDecimals: 6,
+        outMint: 'USDC',
+        outAmount: 2n,
+        outDecimals: 6,
+        at: 1,
+      },
+    ]);
     audit.append({ kind: 'feed.failed', data: { feed: 'prices', code: 'JUPITER_RATE_LIMITED', message: '429' } });
     stop();
     audit.append({ kind: 'feed.failed', data: { feed: 'prices', code: 'X', message: 'after stop' } });

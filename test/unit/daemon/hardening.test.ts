@@ -21,12 +21,23 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function workspace(label: string): { dir: string; data: string; config: ReturnType<typeof parseConfigText>; out: MemoryStream; log: ReturnType<typeof createLogger> } {
+function workspace(label: string): {
+  dir: string;
+  data: string;
+  config: ReturnType<typeof parseConfigText>;
+  out: MemoryStream;
+  log: ReturnType<typeof createLogger>;
+} {
   const dir = mkdtempSync(join(tmpdir(), `jupbot-${label}-`));
   dirs.push(dir);
   mkdirSync(join(dir, 'strategies'));
   const data = join(dir, 'data');
-  const config = parseConfigText(`data_dir: ${data}\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: ${label} }\n`, join(dir, 'c.yaml'), {}, dir);
+  const config = parseConfigText(
+    `data_dir: ${data}\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: ${label} }\n`,
+    join(dir, 'c.yaml'),
+    {},
+    dir,
+  );
   const out = new MemoryStream();
   return { dir, data, config, out, log: createLogger({ destination: out }) };
 }
@@ -52,13 +63,16 @@ describe('the daemon, hardened', () => {
     expect((await fetch(`${daemon.opsUrl}/healthz`)).status).toBe(200);
   });
 
-  it('takes the data directory: a second daemon is refused with the holder\'s pid, and the first one\'s database is not moved', async () => {
+  it("takes the data directory: a second daemon is refused with the holder's pid, and the first one's database is not moved", async () => {
     const w = workspace('twice');
     const clock = new ManualClock(Date.UTC(2026, 10, 24));
     const first = await start(w.config, { clock, log: w.log });
     daemons.push(first);
     const before = readdirSync(w.data).sort();
-    await expect(start(w.config, { clock, log: w.log })).rejects.toMatchObject({ code: 'STORE_LOCKED', message: expect.stringContaining(`pid ${process.pid}`) as unknown as string });
+    await expect(start(w.config, { clock, log: w.log })).rejects.toMatchObject({
+      code: 'STORE_LOCKED',
+      message: expect.stringContaining(`pid ${process.pid}`) as unknown as string,
+    });
     expect(readdirSync(w.data).sort()).toEqual(before);
     expect((await fetch(`${first.opsUrl}/healthz`)).status).toBe(200);
   });
@@ -93,7 +107,7 @@ describe('the daemon, hardened', () => {
     expect(w.out.text).toContain(`${w.data} is mode 0755 (readable by others; chmod 0700 it)`);
   });
 
-  it('answers /readyz at once while another process holds the database\'s write lock', async () => {
+  it("answers /readyz at once while another process holds the database's write lock", async () => {
     const w = workspace('readyz');
     const daemon = await start(w.config, { clock: new ManualClock(Date.UTC(2026, 10, 24)), log: w.log });
     daemons.push(daemon);
@@ -126,7 +140,10 @@ describe('the last resort', () => {
   it('an uncaught error stops the daemon cleanly, is recorded, and exits 75 for the service manager to restart', async () => {
     const w = workspace('fatal');
     const file = join(w.dir, 'c.yaml');
-    writeFileSync(file, `data_dir: ${w.data}\nstrategies_dir: ${w.dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: fatal }\nlog: { format: json }\n`);
+    writeFileSync(
+      file,
+      `data_dir: ${w.data}\nstrategies_dir: ${w.dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: fatal }\nlog: { format: json }\n`,
+    );
     let fire: ((error: unknown) => void) | undefined;
     let unsubscribed = false;
     let started!: () => void;

@@ -20,7 +20,12 @@ describe('paper mode across restarts', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
     dirs.push(dir);
     mkdirSync(join(dir, 'strategies'));
-    const config = parseConfigText(`data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: restart }\n`, join(dir, 'c.yaml'), {}, dir);
+    const config = parseConfigText(
+      `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: restart }\n`,
+      join(dir, 'c.yaml'),
+      {},
+      dir,
+    );
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
     const out = new MemoryStream();
     const log = createLogger({ destination: out });
@@ -31,7 +36,9 @@ describe('paper mode across restarts', () => {
     const second = await start(config, { clock, log });
     await second.stop('second run over');
 
-    const files = readdirSync(join(dir, 'data')).filter((f) => f.endsWith('.sqlite')).sort();
+    const files = readdirSync(join(dir, 'data'))
+      .filter((f) => f.endsWith('.sqlite'))
+      .sort();
     expect(files).toEqual(['jupbot-paper.2026-11-21T12-01-00-000Z.sqlite', 'jupbot-paper.sqlite']);
     const kinds = (file: string): string[] => {
       const db = new Database(join(dir, 'data', file), { readonly: true });

@@ -14,7 +14,13 @@ describe('deploy/jupbot.service', () => {
   });
 
   it('is hardened and writes only the data directory', () => {
-    expect([setting('NoNewPrivileges'), setting('ProtectSystem'), setting('PrivateTmp'), setting('ReadWritePaths'), setting('UMask')]).toEqual([['true'], ['strict'], ['true'], ['/var/lib/jupbot'], ['0077']]);
+    expect([setting('NoNewPrivileges'), setting('ProtectSystem'), setting('PrivateTmp'), setting('ReadWritePaths'), setting('UMask')]).toEqual([
+      ['true'],
+      ['strict'],
+      ['true'],
+      ['/var/lib/jupbot'],
+      ['0077'],
+    ]);
   });
 
   it('is the unit docs/operations.md describes, with the same list', () => {

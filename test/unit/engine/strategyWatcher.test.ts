@@ -41,7 +41,16 @@ afterEach(() => {
 
 function start(): { watcher: StrategyWatcher; audit: AuditLog } {
   const audit = new AuditLog(db, clock);
-  const watcher = new StrategyWatcher({ dir, cwd: dir, clock, intervalMs: POLL, search: paperTokenSearch, pins: new TokenPins(db), versions: new StrategyVersions(db), audit });
+  const watcher = new StrategyWatcher({
+    dir,
+    cwd: dir,
+    clock,
+    intervalMs: POLL,
+    search: paperTokenSearch,
+    pins: new TokenPins(db),
+    versions: new StrategyVersions(db),
+    audit,
+  });
   void watcher.run(stopWatcher.signal);
   return { watcher, audit };
 }
@@ -85,7 +94,12 @@ describe('StrategyWatcher (hot reload)', () => {
       { version: 1, yaml_sha256: first.hash, source_file: 'guard.yaml' },
       { version: 2, yaml_sha256: watcher.active.get('guard')?.hash, source_file: 'guard.yaml' },
     ]);
-    expect(audit.list({ kind: 'strategy.version' }).map((a) => JSON.parse(a.data) as { version: number }).map((d) => d.version)).toEqual([1, 2]);
+    expect(
+      audit
+        .list({ kind: 'strategy.version' })
+        .map((a) => JSON.parse(a.data) as { version: number })
+        .map((d) => d.version),
+    ).toEqual([1, 2]);
     expect(db.prepare('SELECT symbol, mint FROM token_pins ORDER BY symbol').all()).toEqual([
       { symbol: 'SOL', mint: SOL },
       { symbol: 'USDC', mint: USDC },
@@ -123,12 +137,17 @@ describe('StrategyWatcher (hot reload)', () => {
     const rejected = watcher.events.next('rejected');
     await clock.advance(POLL);
     const event = await rejected;
-    expect(event.diagnostics.map(formatDiagnostic)).toEqual(['guard.yaml:4:9: amount: 1 must be quoted ("1" tokens, or a share such as "50%"), so every digit is kept']);
+    expect(event.diagnostics.map(formatDiagnostic)).toEqual([
+      'guard.yaml:4:9: amount: 1 must be quoted ("1" tokens, or a share such as "50%"), so every digit is kept',
+    ]);
     expect(event.kept).toEqual({ name: 'guard', hash: first.hash });
     expect(watcher.active.get('guard')?.hash).toBe(first.hash);
     expect(stopPrice(watcher)).toBe('135');
     const [row] = audit.list({ kind: 'strategy.rejected' });
-    expect(JSON.parse(row?.data ?? '{}')).toMatchObject({ file: 'guard.yaml', diagnostics: [formatDiagnostic(event.diagnostics[0] ?? { file: '', line: 0, col: 0, message: '', path: [] })] });
+    expect(JSON.parse(row?.data ?? '{}')).toMatchObject({
+      file: 'guard.yaml',
+      diagnostics: [formatDiagnostic(event.diagnostics[0] ?? { file: '', line: 0, col: 0, message: '', path: [] })],
+    });
 
     // Nothing changes on the next polls: the rejection is not repeated.
     let again = 0;
@@ -145,7 +164,9 @@ describe('StrategyWatcher (hot reload)', () => {
     writeFileSync(join(dir, 'b.yaml'), stop('-15%'));
     const rejected = watcher.events.next('rejected');
     await clock.advance(POLL);
-    expect((await rejected).diagnostics.map(formatDiagnostic)).toEqual(['b.yaml:1:7: strategy name "guard" is also used by a.yaml:1:7; names must be unique across files']);
+    expect((await rejected).diagnostics.map(formatDiagnostic)).toEqual([
+      'b.yaml:1:7: strategy name "guard" is also used by a.yaml:1:7; names must be unique across files',
+    ]);
 
     // Once a.yaml is gone, b.yaml may run.
     unlinkSync(join(dir, 'a.yaml'));
@@ -167,7 +188,10 @@ describe('StrategyWatcher (hot reload)', () => {
     watcher.events.on('rejected', () => rejections++);
     const rejected = watcher.events.next('rejected');
     void watcher.run(stopWatcher.signal);
-    expect((await rejected).diagnostics.map(formatDiagnostic)).toEqual(['guard.yaml:1:1: receive (default USDC): token search for "USDC" failed: HTTP 503', 'guard.yaml:3:7: sell: token search for "SOL" failed: HTTP 503']);
+    expect((await rejected).diagnostics.map(formatDiagnostic)).toEqual([
+      'guard.yaml:1:1: receive (default USDC): token search for "USDC" failed: HTTP 503',
+      'guard.yaml:3:7: sell: token search for "SOL" failed: HTTP 503',
+    ]);
     await clock.advance(2 * POLL);
     expect(rejections).toBe(1);
     down = false;

@@ -62,7 +62,12 @@ describe('SlidingWindow', () => {
   });
 
   it('counts a request from the end of its exchange and holds in-flight slots', () => {
-    const clock = { t: 0, monotonic() { return this.t; } };
+    const clock = {
+      t: 0,
+      monotonic() {
+        return this.t;
+      },
+    };
     const w = new SlidingWindow(2, 60_000);
     const a = w.start(clock);
     const b = w.start(clock);
@@ -155,7 +160,16 @@ describe('rate limiting on a manual clock', () => {
       if (sent.length === 1) return new Promise((resolve) => (release = () => resolve(Response.json({ ok: true }))));
       return Promise.resolve(Response.json({ ok: true }));
     };
-    const client = createJupiterClient({ baseUrl: 'https://api.jup.test', apiKey: KEY, requestsPerSecond: 1 / 60, clock, random: createRandom('s'), fetch: fetchStub, timeoutMs: 0, guardMs: 0 });
+    const client = createJupiterClient({
+      baseUrl: 'https://api.jup.test',
+      apiKey: KEY,
+      requestsPerSecond: 1 / 60,
+      clock,
+      random: createRandom('s'),
+      fetch: fetchStub,
+      timeoutMs: 0,
+      guardMs: 0,
+    });
     const a = get(client, '/a');
     const b = get(client, '/b');
     await clock.advance(90_000); // /a still in flight: /b cannot go, however long we wait
@@ -193,10 +207,13 @@ describe('rate limiting on a manual clock', () => {
       rps: 10,
       respond: (_path, n, clock) =>
         n === 1
-          ? Response.json({ code: 429, message: '[API Gateway] Too many requests' }, {
-              status: 429,
-              headers: { 'x-ratelimit-reset': String(clock.now() / 1000 + 30), 'x-ratelimit-remaining': '0' },
-            })
+          ? Response.json(
+              { code: 429, message: '[API Gateway] Too many requests' },
+              {
+                status: 429,
+                headers: { 'x-ratelimit-reset': String(clock.now() / 1000 + 30), 'x-ratelimit-remaining': '0' },
+              },
+            )
           : Response.json({ ok: true }),
     });
     const events: { waitMs: number; reason: string }[] = [];
@@ -222,7 +239,10 @@ describe('rate limiting on a manual clock', () => {
       rps: 10,
       respond: (_p, n, clock) =>
         n === 1
-          ? new Response('{"message":"Rate limit exceeded"}', { status: 429, headers: { 'retry-after': '5', 'x-ratelimit-reset': String(clock.now() / 1000 + 30) } })
+          ? new Response('{"message":"Rate limit exceeded"}', {
+              status: 429,
+              headers: { 'retry-after': '5', 'x-ratelimit-reset': String(clock.now() / 1000 + 30) },
+            })
           : Response.json({ ok: true }),
     });
     const read = get(h.client, '/read');
@@ -252,7 +272,14 @@ describe('rate limiting on a manual clock', () => {
       respond: (_p, n, clock) =>
         n === 1 ? new Response('{}', { status: 429, headers: { 'x-ratelimit-reset': String(clock.now() / 1000 + 10) } }) : Response.json({ ok: true }),
     });
-    const post = h.client.request({ method: 'POST', path: '/trigger/v2/orders/price', route: '/trigger/v2/orders/price', body: {}, schema: Ok, priority: Priority.Place });
+    const post = h.client.request({
+      method: 'POST',
+      path: '/trigger/v2/orders/price',
+      route: '/trigger/v2/orders/price',
+      body: {},
+      schema: Ok,
+      priority: Priority.Place,
+    });
     await expect(post).rejects.toMatchObject({ code: 'JUPITER_RATE_LIMITED', status: 429, retryAfterMs: 10_000 });
     await expect(post).rejects.toBeInstanceOf(ApiError);
     const read = get(h.client, '/read');

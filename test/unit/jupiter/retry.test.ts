@@ -5,7 +5,13 @@ import { backoffMs, isRetryable, parseResetMs, parseRetryAfter, rateLimitPauseMs
 
 const ctx = (method: HttpMethod) => ({ method, route: '/x', idempotent: method === 'GET' });
 const api = (status: number, method: HttpMethod = 'GET') =>
-  new ApiError({ ...ctx(method), code: status === 429 ? 'JUPITER_RATE_LIMITED' : status >= 500 ? 'JUPITER_SERVER_ERROR' : 'JUPITER_BAD_REQUEST', status, requestId: null, body: null });
+  new ApiError({
+    ...ctx(method),
+    code: status === 429 ? 'JUPITER_RATE_LIMITED' : status >= 500 ? 'JUPITER_SERVER_ERROR' : 'JUPITER_BAD_REQUEST',
+    status,
+    requestId: null,
+    body: null,
+  });
 const transport = (kind: ConstructorParameters<typeof TransportError>[1], method: HttpMethod = 'GET') => new TransportError(ctx(method), kind, 'x');
 
 describe('isRetryable', () => {
@@ -38,7 +44,10 @@ describe('isRetryable', () => {
     ],
     [
       'execute Failed (200)',
-      new ExecuteFailedError({ ...ctx('POST'), code: 'SWAP_EXECUTE_FAILED', status: 200, requestId: null, body: null }, { executeCode: -1000, signature: null, response: null }),
+      new ExecuteFailedError(
+        { ...ctx('POST'), code: 'SWAP_EXECUTE_FAILED', status: 200, requestId: null, body: null },
+        { executeCode: -1000, signature: null, response: null },
+      ),
       'POST',
       false,
     ],

@@ -33,13 +33,24 @@ describe('money schemas', () => {
 
 describe('wire schemas are tolerant where Jupiter may change and strict where we send', () => {
   it('response objects keep unknown fields and accept null for optional ones', () => {
-    const parsed = trigger.OrderHistoryItem.parse({ id: 'x', orderType: 'single', orderState: 'a_new_state', userPubkey: 'u', inputMint: 'i', outputMint: 'o', slippageBps: null, extra: 1 });
+    const parsed = trigger.OrderHistoryItem.parse({
+      id: 'x',
+      orderType: 'single',
+      orderState: 'a_new_state',
+      userPubkey: 'u',
+      inputMint: 'i',
+      outputMint: 'o',
+      slippageBps: null,
+      extra: 1,
+    });
     expect(parsed).toMatchObject({ orderState: 'a_new_state', slippageBps: null, extra: 1 });
   });
 
   it('request objects refuse unknown fields', () => {
     expect(swap.ExecuteParams.safeParse({ signedTransaction: 'a', requestId: 'b', extra: 1 }).success).toBe(false);
-    expect(prediction.CloseAllPositionsParams.safeParse({ ownerPubkey: 'BQ72nSv9f3PRyRKCBnHLVrerrv37CYTHm5h3s9VSGQDV', minSellPriceSlippageBps: 1, x: 1 }).success).toBe(false);
+    expect(
+      prediction.CloseAllPositionsParams.safeParse({ ownerPubkey: 'BQ72nSv9f3PRyRKCBnHLVrerrv37CYTHm5h3s9VSGQDV', minSellPriceSlippageBps: 1, x: 1 }).success,
+    ).toBe(false);
   });
 
   it('the search limit constants match the API', () => {

@@ -31,13 +31,27 @@ afterAll(() => {
 
 type Fetch = typeof globalThis.fetch;
 
-function setup(fakeOptions: Partial<FakeTriggerAuthOptions> = {}, sessionOptions: Partial<TriggerSessionOptions> = {}, wrap: (fake: FakeTriggerAuth) => Fetch = (fake) => fake.fetch) {
+function setup(
+  fakeOptions: Partial<FakeTriggerAuthOptions> = {},
+  sessionOptions: Partial<TriggerSessionOptions> = {},
+  wrap: (fake: FakeTriggerAuth) => Fetch = (fake) => fake.fetch,
+) {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
   const fake = new FakeTriggerAuth({ clock, ...fakeOptions });
   const redactor = new Redactor();
   const out = new MemoryStream();
   const log = createLogger({ destination: out, redactor, clock, level: 'debug' });
-  const client = createJupiterClient({ baseUrl: 'https://api.jup.ag', apiKey: 'session-test-api-key', requestsPerSecond: 100, clock, random: createRandom('client'), fetch: wrap(fake), redactor, logger: log, timeoutMs: 0 });
+  const client = createJupiterClient({
+    baseUrl: 'https://api.jup.ag',
+    apiKey: 'session-test-api-key',
+    requestsPerSecond: 100,
+    clock,
+    random: createRandom('client'),
+    fetch: wrap(fake),
+    redactor,
+    logger: log,
+    timeoutMs: 0,
+  });
   const wallet = fromSecretText(SECRET_BASE58, { redactor });
   const session = createTriggerSession({ client, wallet, clock, random: createRandom('session'), refreshMarginMs: MARGIN, log, redactor, ...sessionOptions });
   const done = (): void => {
@@ -52,7 +66,10 @@ const urlOf = (input: string | URL | Request): string => (typeof input === 'stri
 const jsonResponse = (body: unknown): Response => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 async function rejection(promise: Promise<unknown>): Promise<SessionError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   capture.error(error);
   expect(error).toBeInstanceOf(SessionError);
   return error as SessionError;
@@ -134,7 +151,10 @@ describe('the Trigger session', () => {
       for (const t of f.issued) f.revoked.add(t);
       return res;
     });
-    const error = await getVault(session.authed).then(() => null, (e: unknown) => e);
+    const error = await getVault(session.authed).then(
+      () => null,
+      (e: unknown) => e,
+    );
     capture.error(error);
     expect((error as { code?: string }).code).toBe('TRIGGER_UNAUTHORIZED');
     expect(fake.logins).toBe(2);
@@ -148,7 +168,11 @@ describe('the Trigger session', () => {
   ] as const)('a wrong signature gives a clear error in the %s form', async (status, said) => {
     const stranger = fromSecretText(bs58.encode(keypair('session-stranger').secretKey));
     const ours = fromSecretText(SECRET_BASE58);
-    const wrongKey = { address: ours.address, signMessage: (m: Uint8Array) => stranger.signMessage(m), signTransaction: (t: VersionedTransaction) => ours.signTransaction(t) };
+    const wrongKey = {
+      address: ours.address,
+      signMessage: (m: Uint8Array) => stranger.signMessage(m),
+      signTransaction: (t: VersionedTransaction) => ours.signTransaction(t),
+    };
     const { session, done } = setup({ badSignatureStatus: status }, { wallet: wrongKey });
     const error = await rejection(session.token());
     expect(error.code).toBe('TRIGGER_LOGIN_REJECTED');
@@ -217,7 +241,10 @@ describe('the Trigger session', () => {
       const original = VersionedTransaction.deserialize(Buffer.from(body.transaction, 'base64'));
       const payer = original.message.staticAccountKeys[0] as PublicKey;
       const thief = keypair('thief').publicKey;
-      const evil = buildV0(payer, original.message.recentBlockhash, [memo('Sign this message to authenticate with Jupiter Trigger Order API: 1', payer), SystemProgram.transfer({ fromPubkey: payer, toPubkey: thief, lamports: 1_000_000_000n })]);
+      const evil = buildV0(payer, original.message.recentBlockhash, [
+        memo('Sign this message to authenticate with Jupiter Trigger Order API: 1', payer),
+        SystemProgram.transfer({ fromPubkey: payer, toPubkey: thief, lamports: 1_000_000_000n }),
+      ]);
       return jsonResponse({ type: 'transaction', transaction: evil.base64 });
     });
     const error = await rejection(session.token());
@@ -231,8 +258,11 @@ describe('the Trigger session', () => {
   });
 
   it('signs only the documented challenge text', async () => {
-    const { fake, session, done } = setup({}, {}, (f) => async (input, init) =>
-      urlOf(input).endsWith('/auth/challenge') ? jsonResponse({ type: 'message', challenge: 'please sign these bytes' }) : f.fetch(input, init),
+    const { fake, session, done } = setup(
+      {},
+      {},
+      (f) => async (input, init) =>
+        urlOf(input).endsWith('/auth/challenge') ? jsonResponse({ type: 'message', challenge: 'please sign these bytes' }) : f.fetch(input, init),
     );
     expect((await rejection(session.token())).message).toMatch(/refusing to sign/);
     expect(fake.verifyAttempts).toBe(0);
@@ -247,7 +277,15 @@ describe('the Trigger session against the simulator', () => {
       const redactor = new Redactor();
       const out = new MemoryStream();
       const log = createLogger({ destination: out, redactor, clock: h.clock, level: 'debug' });
-      const client = createJupiterClient({ baseUrl: h.url, apiKey: 'paper-mode-key', requestsPerSecond: 10, clock: h.clock, random: createRandom('sim'), redactor, logger: log });
+      const client = createJupiterClient({
+        baseUrl: h.url,
+        apiKey: 'paper-mode-key',
+        requestsPerSecond: 10,
+        clock: h.clock,
+        random: createRandom('sim'),
+        redactor,
+        logger: log,
+      });
       const wallet = fromSecretText(SECRET_BASE58, { redactor });
       const session = createTriggerSession({ client, wallet, clock: h.clock, random: createRandom('sim'), loginType, refreshMarginMs: MARGIN, log, redactor });
       const vault = await registerVault(session.authed);

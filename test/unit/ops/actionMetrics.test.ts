@@ -17,7 +17,9 @@ describe('meterActions', () => {
     journal.plan({ id: 'a', kind: 'swap', params: {} });
     journal.recordSigned('a', { bytes: new Uint8Array([1]), signature: 's'.repeat(88), blockhash: 'h', lastValidBlockHeight: 9 });
     journal.markSent('a');
-    journal.markConfirmed('a', {}, [{ signature: 's'.repeat(88), idx: 0, source: 'swap', inMint: 'A', inAmount: 1n, inDecimals: 0, outMint: 'B', outAmount: 2n, outDecimals: 0, at: 1 }]);
+    journal.markConfirmed('a', {}, [
+      { signature: 's'.repeat(88), idx: 0, source: 'swap', inMint: 'A', inAmount: 1n, inDecimals: 0, outMint: 'B', outAmount: 2n, outDecimals: 0, at: 1 },
+    ]);
     journal.markFailed('before', { code: 'GUARD_REFUSED', message: 'no' });
     audit.append({ kind: 'error', data: { during: 'tick', message: 'x' } });
     stop();

@@ -29,11 +29,19 @@ describe('reportActions', () => {
       decimals: 6,
       data: { source: 'trigger', in: { mint: SOL, amount: '1000000000', decimals: 9 }, out: { mint: USDC, amount: '150250000', decimals: 6 } },
     });
-    audit.append({ kind: 'intent.failed', strategy: 's', intentId: 'i2', data: { code: 'LANDED_FAILED', message: 'the transaction landed and failed on chain' } });
+    audit.append({
+      kind: 'intent.failed',
+      strategy: 's',
+      intentId: 'i2',
+      data: { code: 'LANDED_FAILED', message: 'the transaction landed and failed on chain' },
+    });
     stop();
     audit.append({ kind: 'order.placed', strategy: 's', data: { orderId: 'after-stop' } });
 
-    const lines = out.text.trim().split('\n').map((l) => JSON.parse(l) as { level: string; msg: string });
+    const lines = out.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: string; msg: string });
     expect(lines.map((l) => [l.level, l.msg])).toEqual([
       ['info', 'vault order placed: o-1'],
       ['info', `fill (trigger): 1 ${SOL} → 150.25 ${USDC}`],
@@ -70,6 +78,16 @@ describe('prediction sales', () => {
       data: { source: 'prediction', in: { mint: 'market-1', amount: '10000000', decimals: 6 }, out: { mint: USDC, amount: '4200000', decimals: 6 } },
     });
     stop();
-    expect(sent).toEqual([{ type: 'sell', strategy: 'btc-no', position: 'BpufLEwpsA9DwVizQoZsiXXmFEFRva3MCPU2AMmAnXK9', rule: 'lock-in-half', contracts: '10', proceedsMicroUsd: '4200000', signature: 'sig2' }]);
+    expect(sent).toEqual([
+      {
+        type: 'sell',
+        strategy: 'btc-no',
+        position: 'BpufLEwpsA9DwVizQoZsiXXmFEFRva3MCPU2AMmAnXK9',
+        rule: 'lock-in-half',
+        contracts: '10',
+        proceedsMicroUsd: '4200000',
+        signature: 'sig2',
+      },
+    ]);
   });
 });

@@ -19,7 +19,10 @@ describe('auditFeed', () => {
     events.emit('updated', { at: clock.now() });
     detach();
     events.emit('failed', { code: 'X', message: 'after detach', consecutiveFailures: 1 });
-    const rows = (db.prepare('SELECT kind, data FROM actions ORDER BY id').all() as { kind: string; data: string }[]).map((r) => [r.kind, JSON.parse(r.data) as unknown]);
+    const rows = (db.prepare('SELECT kind, data FROM actions ORDER BY id').all() as { kind: string; data: string }[]).map((r) => [
+      r.kind,
+      JSON.parse(r.data) as unknown,
+    ]);
     expect(rows).toEqual([
       ['feed.failed', { feed: 'prices', code: 'JUPITER_RATE_LIMITED', message: '429' }],
       ['feed.recovered', { feed: 'prices', failedPolls: 4, downMs: 40_000 }],

@@ -7,9 +7,8 @@ import { MemoryStream } from '../../support/memoryStream.js';
 // Fake but well-formed secrets: a 64-byte key in base58 and JSON-array form, an API key, a JWT.
 const SECRET_BASE58 = '4AnotwFcVb5kBcAst5Dnhsw5bUNbB9rMz4DRNmfeHm33ASWgiQmp5zeQoBdPYCuzRcjzNbYuxnkQWncL9Tff9qJE';
 const SECRET_BYTES = [
-  158, 126, 76, 33, 162, 79, 188, 101, 171, 49, 63, 34, 236, 45, 229, 153, 151, 170, 48, 177, 144, 52, 120, 134, 187,
-  67, 140, 45, 73, 116, 253, 43, 78, 45, 118, 219, 15, 159, 67, 92, 102, 190, 87, 157, 157, 107, 220, 82, 212, 81, 241,
-  161, 83, 33, 200, 77, 123, 164, 187, 110, 46, 6, 53, 135,
+  158, 126, 76, 33, 162, 79, 188, 101, 171, 49, 63, 34, 236, 45, 229, 153, 151, 170, 48, 177, 144, 52, 120, 134, 187, 67, 140, 45, 73, 116, 253, 43, 78, 45,
+  118, 219, 15, 159, 67, 92, 102, 190, 87, 157, 157, 107, 220, 82, 212, 81, 241, 161, 83, 33, 200, 77, 123, 164, 187, 110, 46, 6, 53, 135,
 ];
 const API_KEY = 'jup_live_7f3a9c2e4b1d8f6a0e5c';
 const JWT =

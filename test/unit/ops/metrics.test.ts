@@ -26,7 +26,10 @@ describe('metrics', () => {
     let text = await metrics.scrape();
     expect(samples(text, 'jupbot_feed_age_seconds')).toEqual(['jupbot_feed_age_seconds{feed="prices"} +Inf']);
     expect(samples(text, 'jupbot_feed_fresh')).toEqual(['jupbot_feed_fresh{feed="prices"} 0']);
-    expect(samples(text, 'jupbot_jupiter_queue_depth')).toEqual(['jupbot_jupiter_queue_depth{bucket="main"} 0', 'jupbot_jupiter_queue_depth{bucket="execute"} 0']);
+    expect(samples(text, 'jupbot_jupiter_queue_depth')).toEqual([
+      'jupbot_jupiter_queue_depth{bucket="main"} 0',
+      'jupbot_jupiter_queue_depth{bucket="execute"} 0',
+    ]);
 
     stop = new AbortController();
     const first = feed.events.next('updated');

@@ -73,13 +73,19 @@ describe('payloads', () => {
       proceedsMicroUsd: '6250000',
       rule: 'lead >= 15',
     });
-    expect(webhookPayload('slack', { type: 'guard_refusal', strategy: 's', code: 'GUARD_UNEXPECTED_PROGRAM', reason: 'program X is not allowed' }, AT)).toEqual({
-      text: 'jupbot: guard refused a transaction for s: GUARD_UNEXPECTED_PROGRAM: program X is not allowed',
-    });
-    expect(webhookPayload('discord', { type: 'down', component: 'feed:prices', since: AT, downForMs: 300_000, reason: 'JUPITER_SERVER_ERROR: 503' }, AT)).toEqual({
+    expect(webhookPayload('slack', { type: 'guard_refusal', strategy: 's', code: 'GUARD_UNEXPECTED_PROGRAM', reason: 'program X is not allowed' }, AT)).toEqual(
+      {
+        text: 'jupbot: guard refused a transaction for s: GUARD_UNEXPECTED_PROGRAM: program X is not allowed',
+      },
+    );
+    expect(
+      webhookPayload('discord', { type: 'down', component: 'feed:prices', since: AT, downForMs: 300_000, reason: 'JUPITER_SERVER_ERROR: 503' }, AT),
+    ).toEqual({
       content: 'jupbot: feed:prices is down for 5 min (since 2026-01-01T12:00:00.000Z): JUPITER_SERVER_ERROR: 503',
     });
-    expect(webhookPayload('slack', { type: 'recovered', component: 'login', since: AT, downForMs: 45_000 }, AT)).toEqual({ text: 'jupbot: login recovered after 45s' });
+    expect(webhookPayload('slack', { type: 'recovered', component: 'login', since: AT, downForMs: 45_000 }, AT)).toEqual({
+      text: 'jupbot: login recovered after 45s',
+    });
     const long = webhookPayload('discord', { type: 'guard_refusal', code: 'X', reason: 'r'.repeat(3000) }, AT) as { content: string };
     expect(long.content).toHaveLength(2000);
   });
@@ -97,7 +103,15 @@ describe('notifier', () => {
     const clock = new ManualClock(AT);
     const { fetch, calls } = fakeFetch(() => 'hang');
     const metrics = createMetrics({ defaultMetrics: false });
-    const notifier = createNotifier({ webhooks: [hook('slack')], clock, fetch, timeoutMs: 5_000, maxAttempts: 3, backoffMs: 1_000, onResult: metrics.notification });
+    const notifier = createNotifier({
+      webhooks: [hook('slack')],
+      clock,
+      fetch,
+      timeoutMs: 5_000,
+      maxAttempts: 3,
+      backoffMs: 1_000,
+      onResult: metrics.notification,
+    });
     const failed = notifier.events.next('failed');
     notifier.notify(FILL); // synchronous return is the point: nothing awaited here
     expect(calls).toHaveLength(1);
@@ -118,7 +132,13 @@ describe('notifier', () => {
     const err = new TypeError(`fetch failed for ${HOOK}`, { cause: Object.assign(new Error(`connect ECONNREFUSED ${HOOK}`), { code: 'ECONNREFUSED' }) });
     const a = fakeFetch((n) => (n === 1 ? 503 : n === 2 ? err : 200));
     const b = fakeFetch(() => 404);
-    const notifier = createNotifier({ webhooks: [hook('slack', HOOK), hook('discord', `https://discord.example/api/webhooks/1/${HOOK_TOKEN}`)], clock, log, fetch: (u, i) => (urlOf(u).includes('discord') ? b.fetch(u, i) : a.fetch(u, i)), backoffMs: 1_000 });
+    const notifier = createNotifier({
+      webhooks: [hook('slack', HOOK), hook('discord', `https://discord.example/api/webhooks/1/${HOOK_TOKEN}`)],
+      clock,
+      log,
+      fetch: (u, i) => (urlOf(u).includes('discord') ? b.fetch(u, i) : a.fetch(u, i)),
+      backoffMs: 1_000,
+    });
     const delivered = notifier.events.next('delivered');
     const failed = notifier.events.next('failed');
     expect(() => notifier.notify(SELL)).not.toThrow();

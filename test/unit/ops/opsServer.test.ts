@@ -42,7 +42,14 @@ describe('ops server', () => {
   it('reports a probe that throws as not ready instead of failing the request', async () => {
     server = await startOpsServer({
       listen: { host: '127.0.0.1', port: 0 },
-      checks: [{ name: 'feed', probe: () => { throw new Error('feed state unavailable'); } }],
+      checks: [
+        {
+          name: 'feed',
+          probe: () => {
+            throw new Error('feed state unavailable');
+          },
+        },
+      ],
     });
     const res = await fetch(`${server.url}/readyz`);
     expect(res.status).toBe(503);

@@ -30,7 +30,11 @@ function tokenAccount(mint: string, owner: PublicKey, amount: bigint, extra: { d
 }
 
 /** A node that answers with `before` now and `after` in the simulation. */
-function node(before: Record<string, AccountState | null>, after: Record<string, AccountState | null>, err: unknown = null): EffectsRpc & { simulated: number } {
+function node(
+  before: Record<string, AccountState | null>,
+  after: Record<string, AccountState | null>,
+  err: unknown = null,
+): EffectsRpc & { simulated: number } {
   const state = {
     simulated: 0,
     getMultipleAccounts: (addresses: readonly string[]) => Promise.resolve({ slot: 1, accounts: addresses.map((a) => before[a] ?? null) }),
@@ -52,7 +56,10 @@ async function prove(rpc: EffectsRpc, expectation: SwapExpectation = swap): Prom
 }
 
 async function refusal(rpc: EffectsRpc, expectation?: SwapExpectation): Promise<string> {
-  const error = await prove(rpc, expectation).then(() => null, (e: unknown) => e);
+  const error = await prove(rpc, expectation).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(GuardRefusal);
   return (error as GuardRefusal).reason;
 }
@@ -62,7 +69,11 @@ const before = { [wallet]: walletAccount(1_000_000_000n), [SOL_ATA]: tokenAccoun
 describe('the simulated effects of a swap', () => {
   it('accepts what the intent allows, and reports the deltas', async () => {
     const rpc = node(before, { [wallet]: walletAccount(1_000_000_000n - 6_500n), [SOL_ATA]: null, [USDC_ATA]: tokenAccount(USDC, W, 5n + 995_000n) });
-    await expect(prove(rpc)).resolves.toEqual({ deltas: { [SOL]: '-100006500', [USDC]: '995000' }, accounts: [wallet, 'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4', SOL_ATA, USDC_ATA], unitsConsumed: 12_345 });
+    await expect(prove(rpc)).resolves.toEqual({
+      deltas: { [SOL]: '-100006500', [USDC]: '995000' },
+      accounts: [wallet, 'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4', SOL_ATA, USDC_ATA],
+      unitsConsumed: 12_345,
+    });
     expect(rpc.simulated).toBe(1);
   });
 
@@ -80,13 +91,28 @@ describe('the simulated effects of a swap', () => {
     const usdcIn: SwapExpectation = { ...swap, inputMint: USDC, outputMint: JUP };
     const t = tx(W, swapIxs(10n, USDC, JUP));
     const summary = await checkTransaction(t, usdcIn, { wallet });
-    const rpc = node({ [wallet]: walletAccount(1_000_000n), [USDC_ATA]: tokenAccount(USDC, W, 10n) }, { [wallet]: walletAccount(1_000_000n - summary.solBudgetLamports - 1n), [USDC_ATA]: tokenAccount(USDC, W, 0n), [ata(W, JUP).toBase58()]: tokenAccount(JUP, W, 990_000n) });
-    const error = await proveEffects(t, usdcIn, summary, { wallet, rpc }).then(() => null, (e: unknown) => e);
+    const rpc = node(
+      { [wallet]: walletAccount(1_000_000n), [USDC_ATA]: tokenAccount(USDC, W, 10n) },
+      {
+        [wallet]: walletAccount(1_000_000n - summary.solBudgetLamports - 1n),
+        [USDC_ATA]: tokenAccount(USDC, W, 0n),
+        [ata(W, JUP).toBase58()]: tokenAccount(JUP, W, 990_000n),
+      },
+    );
+    const error = await proveEffects(t, usdcIn, summary, { wallet, rpc }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as GuardRefusal).reason).toBe('EFFECT_SOL_EXCEEDS_BUDGET');
   });
 
   it('refuses a delegate or a new owner on an account of ours', async () => {
-    const delegated = node(before, { ...before, [wallet]: walletAccount(1_000_000_000n - 6_500n), [SOL_ATA]: tokenAccount(SOL, W, 0n, { delegate: STRANGER }), [USDC_ATA]: tokenAccount(USDC, W, 995_005n) });
+    const delegated = node(before, {
+      ...before,
+      [wallet]: walletAccount(1_000_000_000n - 6_500n),
+      [SOL_ATA]: tokenAccount(SOL, W, 0n, { delegate: STRANGER }),
+      [USDC_ATA]: tokenAccount(USDC, W, 995_005n),
+    });
     expect(await refusal(delegated)).toBe('EFFECT_AUTHORITY_CHANGED');
     const handedOver = node(before, { ...before, [USDC_ATA]: tokenAccount(USDC, STRANGER, 995_005n) });
     expect(await refusal(handedOver)).toBe('EFFECT_AUTHORITY_CHANGED');
@@ -96,7 +122,10 @@ describe('the simulated effects of a swap', () => {
 
   it('refuses a failed simulation, and one that cannot run', async () => {
     expect(await refusal(node(before, before, { InstructionError: [2, { Custom: 6001 }] }))).toBe('SIMULATION_FAILED');
-    const down: EffectsRpc = { getMultipleAccounts: () => Promise.reject(new Error('rpc down')), simulateTransaction: () => Promise.reject(new Error('rpc down')) };
+    const down: EffectsRpc = {
+      getMultipleAccounts: () => Promise.reject(new Error('rpc down')),
+      simulateTransaction: () => Promise.reject(new Error('rpc down')),
+    };
     expect(await refusal(down)).toBe('SIMULATION_UNAVAILABLE');
   });
 });

@@ -27,8 +27,14 @@ function node(spent: bigint): EffectsRpc & { simulations: number } {
   };
   const sol = (lamports: bigint): AccountState => ({ lamports, owner: ProgramId.system.toBase58(), data: Buffer.alloc(0), executable: false });
   const usdcAta = ata(W, USDC).toBase58();
-  const state = (after: boolean) => (address: string): AccountState | null =>
-    address === walletAddress ? sol(after ? 1_000_000_000n - 100_000n : 1_000_000_000n) : address === usdcAta ? usdc(after ? 60_000_000n - spent : 60_000_000n) : null;
+  const state =
+    (after: boolean) =>
+    (address: string): AccountState | null =>
+      address === walletAddress
+        ? sol(after ? 1_000_000_000n - 100_000n : 1_000_000_000n)
+        : address === usdcAta
+          ? usdc(after ? 60_000_000n - spent : 60_000_000n)
+          : null;
   const rpc = {
     simulations: 0,
     getMultipleAccounts: (addresses: readonly string[]) => Promise.resolve({ slot: 1, accounts: addresses.map(state(false)) }),
@@ -75,12 +81,20 @@ describe('the guarded signer', () => {
   it('signs nothing it refuses, and records the refusal with its reason', async () => {
     const { db, signer, out, done } = setup();
     const evil = tx(W, [loginMemo(), system.transfer(W, STRANGER, 5_000_000_000n)]);
-    const error = await signer.sign(evil, { kind: 'login-challenge' }, { strategy: 'login', intentId: 'i-2' }).then(() => null, (e: unknown) => e);
+    const error = await signer.sign(evil, { kind: 'login-challenge' }, { strategy: 'login', intentId: 'i-2' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     capture.error(error);
     expect(error).toBeInstanceOf(GuardRefusal);
     expect((error as GuardRefusal).reason).toBe('MEMO_ONLY_VIOLATION');
     expect(Array.from(evil.signatures[0] as Uint8Array).every((b) => b === 0)).toBe(true);
-    const rows = db.prepare("SELECT kind, strategy, intent_id, data FROM actions WHERE kind = 'guard.refused'").all() as { kind: string; strategy: string; intent_id: string; data: string }[];
+    const rows = db.prepare("SELECT kind, strategy, intent_id, data FROM actions WHERE kind = 'guard.refused'").all() as {
+      kind: string;
+      strategy: string;
+      intent_id: string;
+      data: string;
+    }[];
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ strategy: 'login', intent_id: 'i-2' });
     expect(JSON.parse(rows[0]?.data ?? '{}')).toMatchObject({ reason: 'MEMO_ONLY_VIOLATION', expectation: { kind: 'login-challenge' } });
@@ -91,9 +105,13 @@ describe('the guarded signer', () => {
   it('signs nothing whose effects it cannot prove, or whose simulation shows more leaving', async () => {
     const offline = setup(null);
     const deposit = tx(W, depositIxs(50_000_000n));
-    await expect(offline.signer.sign(deposit, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault })).rejects.toMatchObject({ reason: 'SIMULATION_UNAVAILABLE' });
+    await expect(offline.signer.sign(deposit, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault })).rejects.toMatchObject({
+      reason: 'SIMULATION_UNAVAILABLE',
+    });
     const greedy = setup(node(50_000_001n));
-    await expect(greedy.signer.sign(deposit, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault })).rejects.toMatchObject({ reason: 'EFFECT_OUTFLOW_EXCEEDS_INTENT' });
+    await expect(greedy.signer.sign(deposit, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault })).rejects.toMatchObject({
+      reason: 'EFFECT_OUTFLOW_EXCEEDS_INTENT',
+    });
     expect(Array.from(deposit.signatures[0] as Uint8Array).every((b) => b === 0)).toBe(true);
     // A login challenge is never sent: it needs no simulation.
     await expect(offline.signer.sign(tx(W, [loginMemo()]), { kind: 'login-challenge' })).resolves.toMatchObject({ summary: { effects: null } });
@@ -124,7 +142,9 @@ describe('signing base64 transactions', () => {
     const base64 = Buffer.from(tx(W, depositIxs(50_000_000n)).serialize()).toString('base64');
     const { signed, signature } = await signer.signBase64(base64, { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault });
     const back = VersionedTransaction.deserialize(Buffer.from(signed, 'base64'));
-    expect(Buffer.from(back.message.serialize()).equals(Buffer.from(VersionedTransaction.deserialize(Buffer.from(base64, 'base64')).message.serialize()))).toBe(true);
+    expect(Buffer.from(back.message.serialize()).equals(Buffer.from(VersionedTransaction.deserialize(Buffer.from(base64, 'base64')).message.serialize()))).toBe(
+      true,
+    );
     expect(bs58.encode(back.signatures[0] as Uint8Array)).toBe(signature);
     await expect(signer.signBase64('AAAA', { kind: 'login-challenge' })).rejects.toMatchObject({ reason: 'MALFORMED_TRANSACTION' });
     done();

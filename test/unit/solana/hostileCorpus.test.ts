@@ -51,7 +51,8 @@ beforeAll(async () => {
   h.sim.control.paperWallet(trader.publicKey.toBase58());
   h.sim.control.fund(poor.publicKey.toBase58(), 500_000_000n, USDC);
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: h.clock, fetch: simFetch(h.sim) });
-  for (const kp of [trader, poor]) signers.set(kp.publicKey.toBase58(), createRpcGuardedSigner({ wallet: fromSecretText(bs58.encode(kp.secretKey)), rpc, clock: h.clock }));
+  for (const kp of [trader, poor])
+    signers.set(kp.publicKey.toBase58(), createRpcGuardedSigner({ wallet: fromSecretText(bs58.encode(kp.secretKey)), rpc, clock: h.clock }));
 });
 afterAll(async () => h.close());
 
@@ -80,7 +81,11 @@ async function build(flow: 'swap' | 'gasless' | 'sale', variant: HostileVariant 
   if (variant) h.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant, count: 1 });
   const reply = await h.call('GET', `/swap/v2/order?${new URLSearchParams({ inputMint, outputMint, amount, taker: owner, slippageBps: '100' }).toString()}`);
   expect(reply.status).toBe(200);
-  return { base64: reply.body.transaction, expectation: swapExpectation({ inputMint, outputMint, amount: BigInt(amount), inputDecimals: 6, slippageBps: 100 }, reply.body, owner, policy), owner };
+  return {
+    base64: reply.body.transaction,
+    expectation: swapExpectation({ inputMint, outputMint, amount: BigInt(amount), inputDecimals: 6, slippageBps: 100 }, reply.body, owner, policy),
+    owner,
+  };
 }
 
 describe('hostile answers from the simulator', () => {
@@ -88,14 +93,17 @@ describe('hostile answers from the simulator', () => {
     expect(Object.keys(EXPECTED).sort()).toEqual([...HOSTILE_VARIANTS].sort());
   });
 
-  it.each(['swap', 'gasless', 'sale'] as const)('the genuine %s passes, so each refusal below is the tampering\'s', async (flow) => {
+  it.each(['swap', 'gasless', 'sale'] as const)("the genuine %s passes, so each refusal below is the tampering's", async (flow) => {
     const { base64, expectation, owner } = await build(flow, null);
     await expect((signers.get(owner) as GuardedSigner).signBase64(base64, expectation)).resolves.toMatchObject({ summary: { kind: expectation.kind } });
   });
 
   it.each(HOSTILE_VARIANTS.map((v) => [v, EXPECTED[v]] as const))('%s is refused', async (variant, { flow, reason }) => {
     const { base64, expectation, owner } = await build(flow, variant);
-    const error = await (signers.get(owner) as GuardedSigner).signBase64(base64, expectation).then(() => null, (e: unknown) => e);
+    const error = await (signers.get(owner) as GuardedSigner).signBase64(base64, expectation).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(GuardRefusal);
     expect((error as GuardRefusal).reason).toBe(reason);
   });

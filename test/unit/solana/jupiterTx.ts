@@ -98,14 +98,38 @@ export function routeIx(a: RouteArgs): TransactionInstruction {
   const w = new Writer().raw(disc(name));
   plan(w, a.steps ?? [WHIRLPOOL], false);
   if (name !== 'route_with_token_ledger') w.u64(a.inAmount);
-  w.u64(a.quotedOutAmount).u16(a.slippageBps ?? 50).u8(a.platformFeeBps ?? 0);
+  w.u64(a.quotedOutAmount)
+    .u16(a.slippageBps ?? 50)
+    .u8(a.platformFeeBps ?? 0);
   if (a.trailing) w.raw(a.trailing);
   const head =
     name === 'exact_out_route'
-      ? [meta(ProgramId.token), meta(a.authority, false, true), meta(a.source, true), meta(a.userDestination, true), meta(a.destination ?? JUP, true), meta(a.destinationMint), meta(a.destinationMint), meta(a.platformFeeAccount ?? JUP, true), meta(JUP)]
-      : [meta(ProgramId.token), meta(a.authority, false, true), meta(a.source, true), meta(a.userDestination, true), meta(a.destination ?? JUP, true), meta(a.destinationMint), meta(a.platformFeeAccount ?? JUP, true)];
+      ? [
+          meta(ProgramId.token),
+          meta(a.authority, false, true),
+          meta(a.source, true),
+          meta(a.userDestination, true),
+          meta(a.destination ?? JUP, true),
+          meta(a.destinationMint),
+          meta(a.destinationMint),
+          meta(a.platformFeeAccount ?? JUP, true),
+          meta(JUP),
+        ]
+      : [
+          meta(ProgramId.token),
+          meta(a.authority, false, true),
+          meta(a.source, true),
+          meta(a.userDestination, true),
+          meta(a.destination ?? JUP, true),
+          meta(a.destinationMint),
+          meta(a.platformFeeAccount ?? JUP, true),
+        ];
   const ledger = name === 'route_with_token_ledger' ? [meta(new PublicKey(Buffer.alloc(32, 7)), true)] : [];
-  return new TransactionInstruction({ programId: JUP, keys: [...head, ...ledger, meta(EVENT_AUTHORITY), meta(JUP), ...(a.venues ?? []).map((v) => meta(v, true))], data: w.done() });
+  return new TransactionInstruction({
+    programId: JUP,
+    keys: [...head, ...ledger, meta(EVENT_AUTHORITY), meta(JUP), ...(a.venues ?? []).map((v) => meta(v, true))],
+    data: w.done(),
+  });
 }
 
 export interface SharedArgs {
@@ -126,7 +150,10 @@ export interface SharedArgs {
 export function sharedRouteIx(a: SharedArgs): TransactionInstruction {
   const w = new Writer().raw(disc('shared_accounts_route')).u8(a.id);
   plan(w, [WHIRLPOOL], false);
-  w.u64(a.inAmount).u64(a.quotedOutAmount).u16(a.slippageBps ?? 50).u8(0);
+  w.u64(a.inAmount)
+    .u64(a.quotedOutAmount)
+    .u16(a.slippageBps ?? 50)
+    .u8(0);
   const keys = [
     meta(ProgramId.token),
     meta(a.programAuthority),
@@ -147,7 +174,13 @@ export function sharedRouteIx(a: SharedArgs): TransactionInstruction {
 
 /** `route_v2`: amounts first, then the plan; no platform-fee account. */
 export function routeV2Ix(a: Omit<RouteArgs, 'name' | 'platformFeeAccount'> & { sourceMint: PublicKey }): TransactionInstruction {
-  const w = new Writer().raw(disc('route_v2')).u64(a.inAmount).u64(a.quotedOutAmount).u16(a.slippageBps ?? 50).u16(a.platformFeeBps ?? 0).u16(0);
+  const w = new Writer()
+    .raw(disc('route_v2'))
+    .u64(a.inAmount)
+    .u64(a.quotedOutAmount)
+    .u16(a.slippageBps ?? 50)
+    .u16(a.platformFeeBps ?? 0)
+    .u16(0);
   plan(w, a.steps ?? [WHIRLPOOL], true);
   const keys = [
     meta(a.authority, false, true),
@@ -196,12 +229,29 @@ export function orderIx(a: OrderArgs): TransactionInstruction {
     .u8(1)
     .u16(200)
     .done();
-  const keys = [meta(a.payer, true, true), meta(a.owner, false, true), meta(a.protocol, false, true), meta(a.market, true), meta(a.position, true), meta(a.order, true), meta(a.funding, true), meta(a.mint)];
+  const keys = [
+    meta(a.payer, true, true),
+    meta(a.owner, false, true),
+    meta(a.protocol, false, true),
+    meta(a.market, true),
+    meta(a.position, true),
+    meta(a.order, true),
+    meta(a.funding, true),
+    meta(a.mint),
+  ];
   return new TransactionInstruction({ programId: PREDICTION, keys, data });
 }
 
 export function claimIx(a: Omit<OrderArgs, 'order' | 'externalOrderId' | 'isYes' | 'isBuy' | 'contracts' | 'priceBound' | 'cost'>): TransactionInstruction {
-  const keys = [meta(a.payer, true, true), meta(a.owner, false, true), meta(a.protocol, false, true), meta(a.market, true), meta(a.position, true), meta(a.funding, true), meta(a.mint)];
+  const keys = [
+    meta(a.payer, true, true),
+    meta(a.owner, false, true),
+    meta(a.protocol, false, true),
+    meta(a.market, true),
+    meta(a.position, true),
+    meta(a.funding, true),
+    meta(a.mint),
+  ];
   return new TransactionInstruction({ programId: PREDICTION, keys, data: disc('claim_position') });
 }
 
@@ -216,7 +266,10 @@ export function presign(tx: VersionedTransaction, signers: readonly Keypair[]): 
 }
 
 /** A resolver over tables held in memory; `deactivated` and `truncate` stand for tables gone bad. */
-export function tablesResolver(tables: readonly AddressLookupTableAccount[], change: { deactivated?: boolean; length?: number; missing?: boolean; invalid?: boolean } = {}): LookupTableResolver {
+export function tablesResolver(
+  tables: readonly AddressLookupTableAccount[],
+  change: { deactivated?: boolean; length?: number; missing?: boolean; invalid?: boolean } = {},
+): LookupTableResolver {
   return (requests) =>
     Promise.resolve(
       requests.map((r) => {

@@ -72,12 +72,22 @@ describe('lookup tables through the RPC', () => {
     const fake = keypair('alt-fake').publicKey.toBase58();
     const rpc = node({ [fake]: account(tableData([A]), keypair('some-program').publicKey.toBase58()) });
     const resolve = createLookupTableResolver({ rpc, clock: new ManualClock(0) });
-    expect(await resolve([{ address: other, minLength: 1 }, { address: fake, minLength: 1 }])).toEqual(['missing', 'invalid']);
+    expect(
+      await resolve([
+        { address: other, minLength: 1 },
+        { address: fake, minLength: 1 },
+      ]),
+    ).toEqual(['missing', 'invalid']);
     expect(rpc.calls).toEqual([[other, fake]]);
   });
 
   it('resolves offline from fixed account data', async () => {
     const resolve = staticLookupTables(new Map([[TABLE, tableData([A])]]));
-    expect(await resolve([{ address: TABLE, minLength: 1 }, { address: keypair('x').publicKey.toBase58(), minLength: 1 }])).toMatchObject([{ addresses: [A.toBase58()] }, 'missing']);
+    expect(
+      await resolve([
+        { address: TABLE, minLength: 1 },
+        { address: keypair('x').publicKey.toBase58(), minLength: 1 },
+      ]),
+    ).toMatchObject([{ addresses: [A.toBase58()] }, 'missing']);
   });
 });

@@ -28,7 +28,7 @@ describe('solana rpc client', () => {
     expect(await rpc.getSignatureStatuses(['1'.repeat(88)])).toEqual([null]);
   });
 
-  it('turns a JSON-RPC error into a typed RpcError with the node\'s code', async () => {
+  it("turns a JSON-RPC error into a typed RpcError with the node's code", async () => {
     const { rpc } = simRpc();
     const error = await rpc.sendTransaction('AAAA').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
@@ -57,7 +57,9 @@ describe('solana rpc client', () => {
     expect(error.message).not.toContain('very-secret-rpc-key');
     expect(JSON.stringify(redactor.scrub(error))).not.toContain('very-secret-rpc-key');
     const http: typeof fetch = () => Promise.resolve(new Response(`upstream ${URL_WITH_KEY} failed`, { status: 502 }));
-    const viaHttp = (await createSolanaRpc({ url: URL_WITH_KEY, clock: new ManualClock(), fetch: http }).getBlockHeight().catch((e: unknown) => e)) as RpcError;
+    const viaHttp = (await createSolanaRpc({ url: URL_WITH_KEY, clock: new ManualClock(), fetch: http })
+      .getBlockHeight()
+      .catch((e: unknown) => e)) as RpcError;
     expect(viaHttp).toMatchObject({ code: 'RPC_HTTP_ERROR', status: 502 });
     expect(viaHttp.message).not.toContain('very-secret-rpc-key');
   });

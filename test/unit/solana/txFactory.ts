@@ -2,7 +2,15 @@
  * Builders for the guard's corpus: the legitimate shapes (built with the simulator's own builders,
  * which mirror what Jupiter's API returns) and the raw instructions an attacker would splice in.
  */
-import { AddressLookupTableAccount, Keypair, PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import {
+  AddressLookupTableAccount,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js';
 import { associatedTokenAddress, derivedAddress, ProgramId, USDC_MINT } from '../../../src/sim/programIds.js';
 import { computeBudget, memo, transferChecked, transferInstructions } from '../../../src/sim/txBuilder.js';
 import { routeIx } from './jupiterTx.js';
@@ -52,10 +60,21 @@ export function withdrawalIxs(amount: bigint, mint = USDC): TransactionInstructi
 
 /** A v6 `route` from our `inputMint` account to our `outputMint` account, quoting `quotedOut`. */
 export function swapIxs(inAmount: bigint, inputMint = SOL, outputMint = USDC, quotedOut = 1_000_000n): TransactionInstruction[] {
-  return [...computeBudget(300_000, 5_000), routeIx({ authority: W, source: ata(W, inputMint), userDestination: ata(W, outputMint), destinationMint: new PublicKey(outputMint), inAmount, quotedOutAmount: quotedOut })];
+  return [
+    ...computeBudget(300_000, 5_000),
+    routeIx({
+      authority: W,
+      source: ata(W, inputMint),
+      userDestination: ata(W, outputMint),
+      destinationMint: new PublicKey(outputMint),
+      inAmount,
+      quotedOutAmount: quotedOut,
+    }),
+  ];
 }
 
-export const loginMemo = (signer: PublicKey = W): TransactionInstruction => memo('Sign this message to authenticate with Jupiter Trigger Order API: 00ff', signer);
+export const loginMemo = (signer: PublicKey = W): TransactionInstruction =>
+  memo('Sign this message to authenticate with Jupiter Trigger Order API: 00ff', signer);
 
 function u64(op: number, amount: bigint, extra: number[] = []): Buffer {
   const data = Buffer.alloc(9 + extra.length);
@@ -73,17 +92,37 @@ export const token = {
     new TransactionInstruction({ programId: ProgramId.token, keys: [meta(source), meta(dest), meta(owner, true, false)], data: u64(3, amount) }),
   transferChecked: (owner: PublicKey, destOwner: PublicKey, mint: string, amount: bigint) => transferChecked(owner, destOwner, new PublicKey(mint), amount, 6),
   transferCheckedTo: (owner: PublicKey, dest: PublicKey, mint: string, amount: bigint) =>
-    new TransactionInstruction({ programId: ProgramId.token, keys: [meta(ata(owner, mint)), meta(new PublicKey(mint), false, false), meta(dest), meta(owner, true, false)], data: u64(12, amount, [6]) }),
+    new TransactionInstruction({
+      programId: ProgramId.token,
+      keys: [meta(ata(owner, mint)), meta(new PublicKey(mint), false, false), meta(dest), meta(owner, true, false)],
+      data: u64(12, amount, [6]),
+    }),
   approve: (source: PublicKey, delegate: PublicKey, owner: PublicKey, amount: bigint) =>
-    new TransactionInstruction({ programId: ProgramId.token, keys: [meta(source), meta(delegate, false, false), meta(owner, true, false)], data: u64(4, amount) }),
+    new TransactionInstruction({
+      programId: ProgramId.token,
+      keys: [meta(source), meta(delegate, false, false), meta(owner, true, false)],
+      data: u64(4, amount),
+    }),
   approveChecked: (source: PublicKey, mint: string, delegate: PublicKey, owner: PublicKey, amount: bigint) =>
-    new TransactionInstruction({ programId: ProgramId.token2022, keys: [meta(source), meta(new PublicKey(mint), false, false), meta(delegate, false, false), meta(owner, true, false)], data: u64(13, amount, [6]) }),
+    new TransactionInstruction({
+      programId: ProgramId.token2022,
+      keys: [meta(source), meta(new PublicKey(mint), false, false), meta(delegate, false, false), meta(owner, true, false)],
+      data: u64(13, amount, [6]),
+    }),
   setAuthority: (account: PublicKey, owner: PublicKey, newAuthority: PublicKey) =>
-    new TransactionInstruction({ programId: ProgramId.token, keys: [meta(account), meta(owner, true, false)], data: Buffer.concat([Buffer.from([6, 2, 1]), newAuthority.toBuffer()]) }),
+    new TransactionInstruction({
+      programId: ProgramId.token,
+      keys: [meta(account), meta(owner, true, false)],
+      data: Buffer.concat([Buffer.from([6, 2, 1]), newAuthority.toBuffer()]),
+    }),
   close: (account: PublicKey, dest: PublicKey, owner: PublicKey) =>
     new TransactionInstruction({ programId: ProgramId.token, keys: [meta(account), meta(dest), meta(owner, true, false)], data: Buffer.from([9]) }),
   burn: (account: PublicKey, mint: string, owner: PublicKey, amount: bigint) =>
-    new TransactionInstruction({ programId: ProgramId.token, keys: [meta(account), meta(new PublicKey(mint)), meta(owner, true, false)], data: u64(8, amount) }),
+    new TransactionInstruction({
+      programId: ProgramId.token,
+      keys: [meta(account), meta(new PublicKey(mint)), meta(owner, true, false)],
+      data: u64(8, amount),
+    }),
   mintTo: (mint: string, dest: PublicKey, authority: PublicKey) =>
     new TransactionInstruction({ programId: ProgramId.token, keys: [meta(new PublicKey(mint)), meta(dest), meta(authority, true, false)], data: u64(7, 1n) }),
 };
@@ -92,19 +131,31 @@ export const system = {
   transfer: (from: PublicKey, to: PublicKey, lamports: bigint) => SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports }),
   assign: (account: PublicKey, owner: PublicKey) => SystemProgram.assign({ accountPubkey: account, programId: owner }),
   allocate: (account: PublicKey, space: number) => SystemProgram.allocate({ accountPubkey: account, space }),
-  createAccount: (from: PublicKey, account: PublicKey) => SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: account, lamports: 1_000_000, space: 165, programId: ProgramId.token }),
+  createAccount: (from: PublicKey, account: PublicKey) =>
+    SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: account, lamports: 1_000_000, space: 165, programId: ProgramId.token }),
 };
 
 /** An Associated Token `CreateIdempotent` for `owner`, paid by `payer`. */
 export function createAta(payer: PublicKey, owner: PublicKey, mint: string): TransactionInstruction {
   return new TransactionInstruction({
     programId: ProgramId.associatedToken,
-    keys: [meta(payer, true, true), meta(ata(owner, mint)), meta(owner, false, false), meta(new PublicKey(mint), false, false), meta(ProgramId.system, false, false), meta(ProgramId.token, false, false)],
+    keys: [
+      meta(payer, true, true),
+      meta(ata(owner, mint)),
+      meta(owner, false, false),
+      meta(new PublicKey(mint), false, false),
+      meta(ProgramId.system, false, false),
+      meta(ProgramId.token, false, false),
+    ],
     data: Buffer.from([1]),
   });
 }
 
 /** A call to a program the guard has never heard of, with our wallet as a writable signer. */
 export function unknownProgram(label = 'drainer'): TransactionInstruction {
-  return new TransactionInstruction({ programId: derivedAddress(`guard-test:${label}`), keys: [meta(W, true, true), meta(ata(W, USDC))], data: Buffer.from([1, 2, 3]) });
+  return new TransactionInstruction({
+    programId: derivedAddress(`guard-test:${label}`),
+    keys: [meta(W, true, true), meta(ata(W, USDC))],
+    data: Buffer.from([1, 2, 3]),
+  });
 }

@@ -33,7 +33,10 @@ function keyFile(mode: number, text = SECRET_JSON): string {
 }
 
 async function failure(promise: Promise<unknown>): Promise<WalletError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WalletError);
   return error as WalletError;
 }
@@ -93,7 +96,14 @@ describe('JUPBOT_KEYPAIR text', () => {
 describe('the secret stays inside', () => {
   it('shows only the public key in every text form', () => {
     const wallet = fromSecretText(SECRET_B58);
-    const forms = [String(wallet), `${wallet.toString()}`, JSON.stringify(wallet), inspect(wallet), inspect({ wallet }, { depth: 5, showHidden: true }), JSON.stringify(Object.entries(wallet))];
+    const forms = [
+      String(wallet),
+      `${wallet.toString()}`,
+      JSON.stringify(wallet),
+      inspect(wallet),
+      inspect({ wallet }, { depth: 5, showHidden: true }),
+      JSON.stringify(Object.entries(wallet)),
+    ];
     for (const text of forms) {
       expect(text).not.toContain(SECRET_B58);
       expect(text).not.toMatch(/\[\s*\d+(\s*,\s*\d+){63}\s*\]/);
@@ -136,7 +146,9 @@ describe('paper wallets', () => {
     const file = join(dir, PAPER_WALLET_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect((await paperWallet(dir)).address).toBe(first.address);
-    expect(Keypair.fromSecretKey(Uint8Array.from(JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as number[])).publicKey.toBase58()).toBe(first.address);
+    expect(Keypair.fromSecretKey(Uint8Array.from(JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as number[])).publicKey.toBase58()).toBe(
+      first.address,
+    );
   });
 
   it('never overwrite an existing key file', async () => {

@@ -45,7 +45,11 @@ describe('the row hash', () => {
       '{"amount":"1500000000","at":1767225600000,"data":{"price":"187.25"},"decimals":9,"id":1,"intent_id":"i-1",' +
       `"kind":"fill","mint":"${SOL}","prev_hash":"${GENESIS_HASH}","signature":null,"strategy":"tp-sol"}`;
     expect(encodeActionRow(row)).toBe(encoding);
-    expect(hashActionRow(row)).toBe(createHash('sha256').update(GENESIS_HASH + encoding).digest('hex'));
+    expect(hashActionRow(row)).toBe(
+      createHash('sha256')
+        .update(GENESIS_HASH + encoding)
+        .digest('hex'),
+    );
     // Pinned (also computed with `printf … | sha256sum`): changing the encoding would invalidate every existing log.
     expect(hashActionRow(row)).toBe('d51003922f5ab6ec4042677636d624716f58d518e0d76c1f68af402dadf4783f');
   });
@@ -237,9 +241,7 @@ describe('AuditLog and other writers', () => {
   it('refuses a raw insert that does not extend the head', () => {
     const { db, clock } = freshStore();
     new AuditLog(db, clock).append({ kind: 'a' });
-    const insert = db.prepare(
-      "INSERT INTO actions (id, at, kind, data, prev_hash, hash) VALUES (?, 0, 'x', '{}', ?, ?)",
-    );
+    const insert = db.prepare("INSERT INTO actions (id, at, kind, data, prev_hash, hash) VALUES (?, 0, 'x', '{}', ?, ?)");
     expect(() => insert.run(2, GENESIS_HASH, 'f'.repeat(64))).toThrow(/chain head moved/);
     expect(() => insert.run(5, GENESIS_HASH, 'f'.repeat(64))).toThrow(/chain head moved/);
     expect(() => db.prepare("INSERT INTO actions (at, kind, data, prev_hash, hash) VALUES (0, 'x', '{}', ?, ?)").run(GENESIS_HASH, 'f'.repeat(64))).toThrow(

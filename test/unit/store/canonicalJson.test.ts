@@ -15,9 +15,7 @@ function rejection(value: unknown): StoreError {
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and writes no whitespace', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: null, y: true }], c: 'x' } })).toBe(
-      '{"a":{"c":"x","d":[3,{"y":true,"z":null}]},"b":1}',
-    );
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: null, y: true }], c: 'x' } })).toBe('{"a":{"c":"x","d":[3,{"y":true,"z":null}]},"b":1}');
   });
 
   it('writes the same text whatever order the keys were added in', () => {

@@ -10,9 +10,18 @@ function setup(): { journal: Journal; audit: AuditLog; db: ReturnType<typeof fre
   return { journal: new Journal(db, audit, clock), audit, db, clock };
 }
 
-const input = { id: 'dca/abc/run/2026-01-01', kind: 'swap', strategy: 'dca', rule: 'run', params: { amount: 25_000_000n, inputMint: 'USDC' }, evidence: { price: '187.25' }, reason: 'scheduled' };
+const input = {
+  id: 'dca/abc/run/2026-01-01',
+  kind: 'swap',
+  strategy: 'dca',
+  rule: 'run',
+  params: { amount: 25_000_000n, inputMint: 'USDC' },
+  evidence: { price: '187.25' },
+  reason: 'scheduled',
+};
 const signed = { bytes: new Uint8Array([1, 2, 3]), signature: '5'.repeat(88), blockhash: 'H'.repeat(43), lastValidBlockHeight: 1234, requestId: 'req-1' };
-const kinds = (db: ReturnType<typeof freshStore>['db']): string[] => (db.prepare('SELECT kind FROM actions ORDER BY id').all() as { kind: string }[]).map((r) => r.kind);
+const kinds = (db: ReturnType<typeof freshStore>['db']): string[] =>
+  (db.prepare('SELECT kind FROM actions ORDER BY id').all() as { kind: string }[]).map((r) => r.kind);
 
 describe('journal', () => {
   it('plans idempotently by id: one row, one intent.planned action carrying the evidence', () => {
@@ -32,12 +41,30 @@ describe('journal', () => {
     const { journal, db } = setup();
     journal.plan(input);
     const row = journal.recordSigned(input.id, signed);
-    expect(row).toMatchObject({ state: 'signed', signature: signed.signature, blockhash: signed.blockhash, lastValidBlockHeight: 1234, requestId: 'req-1', attempts: 1 });
+    expect(row).toMatchObject({
+      state: 'signed',
+      signature: signed.signature,
+      blockhash: signed.blockhash,
+      lastValidBlockHeight: 1234,
+      requestId: 'req-1',
+      attempts: 1,
+    });
     expect([...(row.signedTx ?? [])]).toEqual([1, 2, 3]);
     expect(journal.pending().map((r) => r.id)).toEqual([input.id]);
     journal.markSent(input.id, { mode: 'first' });
     journal.markConfirmed(input.id, { status: 'Success' }, [
-      { signature: signed.signature, idx: 0, source: 'swap', inMint: 'USDC', inAmount: 25_000_000n, inDecimals: 6, outMint: 'SOL', outAmount: 133_000_000n, outDecimals: 9, at: 1 },
+      {
+        signature: signed.signature,
+        idx: 0,
+        source: 'swap',
+        inMint: 'USDC',
+        inAmount: 25_000_000n,
+        inDecimals: 6,
+        outMint: 'SOL',
+        outAmount: 133_000_000n,
+        outDecimals: 9,
+        at: 1,
+      },
     ]);
     expect(journal.pending()).toEqual([]);
     expect(journal.fillCount(input.id)).toBe(1);
@@ -45,7 +72,7 @@ describe('journal', () => {
     expect(verifyAuditChain(db).ok).toBe(true);
   });
 
-  it('refuses a signed transaction identical to another intent\'s with STORE_SIGNATURE_TAKEN, leaving it planned', () => {
+  it("refuses a signed transaction identical to another intent's with STORE_SIGNATURE_TAKEN, leaving it planned", () => {
     const { journal, db } = setup();
     journal.plan(input);
     journal.plan({ ...input, id: 'dca/abc/run/2026-01-02' });
@@ -85,7 +112,18 @@ describe('journal', () => {
   it('inserts a fill once per (signature, idx), however often it is replayed', () => {
     const { journal, db } = setup();
     journal.plan(input);
-    const fill = { signature: signed.signature, idx: 0, source: 'swap' as const, inMint: 'USDC', inAmount: '1', inDecimals: 6, outMint: 'SOL', outAmount: '2', outDecimals: 9, at: 1 };
+    const fill = {
+      signature: signed.signature,
+      idx: 0,
+      source: 'swap' as const,
+      inMint: 'USDC',
+      inAmount: '1',
+      inDecimals: 6,
+      outMint: 'SOL',
+      outAmount: '2',
+      outDecimals: 9,
+      at: 1,
+    };
     expect(journal.recordFills(input.id, [fill, fill])).toBe(1);
     expect(journal.recordFills(input.id, [fill])).toBe(0);
     expect(kinds(db).filter((k) => k === 'fill')).toHaveLength(1);

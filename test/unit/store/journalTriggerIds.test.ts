@@ -17,7 +17,11 @@ describe('journal: Trigger V2 ids', () => {
     expect(ordered).toMatchObject({ state: 'planned', depositRequestId: 'dep-1', orderId: 'order-1' });
     journal.recordTriggerIds(input.id, { cancelRequestId: 'cancel-1' }, 'cancel.requested');
     expect(journal.require(input.id)).toMatchObject({ depositRequestId: 'dep-1', cancelRequestId: 'cancel-1', orderId: 'order-1' });
-    const rows = db.prepare("SELECT kind, intent_id, data FROM actions WHERE kind != 'intent.planned' ORDER BY id").all() as Array<{ kind: string; intent_id: string; data: string }>;
+    const rows = db.prepare("SELECT kind, intent_id, data FROM actions WHERE kind != 'intent.planned' ORDER BY id").all() as Array<{
+      kind: string;
+      intent_id: string;
+      data: string;
+    }>;
     expect(rows.map((r) => r.kind)).toEqual(['deposit.crafted', 'order.id', 'cancel.requested']);
     expect(JSON.parse(rows[0]?.data ?? '{}')).toEqual({ depositRequestId: 'dep-1', transaction: 'AQID' });
     expect(verifyAuditChain(db).ok).toBe(true);

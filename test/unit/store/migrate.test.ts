@@ -13,16 +13,7 @@ import { freshStore, sha256File, tempDir, track } from './helpers.js';
 const ALL = [1, 2, 3];
 const LATEST = 3;
 
-const EXPECTED_TABLES = [
-  'actions',
-  'fills',
-  'intents',
-  'schema_migrations',
-  'strategy_state',
-  'strategy_versions',
-  'token_pins',
-  'trigger_orders',
-];
+const EXPECTED_TABLES = ['actions', 'fills', 'intents', 'schema_migrations', 'strategy_state', 'strategy_versions', 'token_pins', 'trigger_orders'];
 
 function tables(db: Db): string[] {
   return (
@@ -33,9 +24,7 @@ function tables(db: Db): string[] {
 }
 
 function schemaText(db: Db): string {
-  return (db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all() as object[])
-    .map((r) => JSON.stringify(r))
-    .join('\n');
+  return (db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all() as object[]).map((r) => JSON.stringify(r)).join('\n');
 }
 
 function totalChanges(db: Db): number {
@@ -73,7 +62,10 @@ describe('migrate with the repository migrations', () => {
     expect(version).toBe(LATEST);
     expect(tables(db)).toEqual(EXPECTED_TABLES);
     const rows = db.prepare('SELECT id, name, checksum, applied_at FROM schema_migrations').all();
-    const checksum = (name: string): string => createHash('sha256').update(readFileSync(join(defaultMigrationsDir, name), 'utf8')).digest('hex');
+    const checksum = (name: string): string =>
+      createHash('sha256')
+        .update(readFileSync(join(defaultMigrationsDir, name), 'utf8'))
+        .digest('hex');
     expect(rows).toEqual([
       { id: 1, name: 'init', checksum: checksum('0001_init.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 2, name: 'strategy_state', checksum: checksum('0002_strategy_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
@@ -203,9 +195,7 @@ describe('migrate with a migrations directory of its own', () => {
   });
 
   it('does not treat a CRLF checkout as a change', () => {
-    expect(migrationChecksum('CREATE TABLE a (x);\r\nCREATE TABLE b (y);\r\n')).toBe(
-      migrationChecksum('CREATE TABLE a (x);\nCREATE TABLE b (y);\n'),
-    );
+    expect(migrationChecksum('CREATE TABLE a (x);\r\nCREATE TABLE b (y);\r\n')).toBe(migrationChecksum('CREATE TABLE a (x);\nCREATE TABLE b (y);\n'));
   });
 
   it('refuses a gap in the numbers', () => {
@@ -221,7 +211,11 @@ describe('migrate with a migrations directory of its own', () => {
   });
 
   it('refuses a badly named .sql file instead of skipping it, and ignores other files', () => {
-    expectStoreError(() => readMigrationFiles(migrationsDir({ '0001_a.sql': 'SELECT 1;', '002_b.sql': 'SELECT 1;' })), 'STORE_MIGRATIONS_INVALID', /002_b\.sql is not named/);
+    expectStoreError(
+      () => readMigrationFiles(migrationsDir({ '0001_a.sql': 'SELECT 1;', '002_b.sql': 'SELECT 1;' })),
+      'STORE_MIGRATIONS_INVALID',
+      /002_b\.sql is not named/,
+    );
     expect(readMigrationFiles(migrationsDir({ '0001_a.sql': 'SELECT 1;', 'README.md': '# notes' })).map((f) => f.name)).toEqual(['a']);
   });
 

@@ -14,7 +14,7 @@ function schema(): Db {
 }
 
 function plan(db: Db, id = 'i-1'): void {
-  db.prepare("INSERT INTO intents (id, kind, params, created_at, updated_at) VALUES (?, 'swap', '{\"in\":\"1\"}', 1, 1)").run(id);
+  db.prepare('INSERT INTO intents (id, kind, params, created_at, updated_at) VALUES (?, \'swap\', \'{"in":"1"}\', 1, 1)').run(id);
 }
 
 function setState(db: Db, state: string, id = 'i-1'): void {
@@ -99,9 +99,9 @@ describe('intents', () => {
     expect(() =>
       db.exec("INSERT INTO intents (id, strategy, strategy_version, kind, params, created_at, updated_at) VALUES ('x', 'dca', 1, 'swap', '{}', 1, 1)"),
     ).toThrow(/FOREIGN KEY/);
-    db.prepare("INSERT INTO strategy_versions (strategy, version, yaml_sha256, yaml, source_file, applied_at) VALUES ('dca', 1, ?, 'name: dca', 'strategies/dca.yaml', 1)").run(
-      'a'.repeat(64),
-    );
+    db.prepare(
+      "INSERT INTO strategy_versions (strategy, version, yaml_sha256, yaml, source_file, applied_at) VALUES ('dca', 1, ?, 'name: dca', 'strategies/dca.yaml', 1)",
+    ).run('a'.repeat(64));
     db.exec("INSERT INTO intents (id, strategy, strategy_version, kind, params, created_at, updated_at) VALUES ('x', 'dca', 1, 'swap', '{}', 1, 1)");
   });
 });
@@ -199,7 +199,9 @@ describe('actions', () => {
     const db = schema();
     expect(() =>
       db
-        .prepare(`INSERT INTO actions (id, at, kind, mint, amount, decimals, data, prev_hash, hash) VALUES (1, 1, 'a', ${mint}, ${amount}, ${decimals}, '{}', ?, ?)`)
+        .prepare(
+          `INSERT INTO actions (id, at, kind, mint, amount, decimals, data, prev_hash, hash) VALUES (1, 1, 'a', ${mint}, ${amount}, ${decimals}, '{}', ?, ?)`,
+        )
         .run('0'.repeat(64), 'f'.repeat(64)),
     ).toThrow(/CHECK constraint failed/);
   });

@@ -6,7 +6,8 @@ import type { VaultOrderView } from '../../../src/strategies/snapshot.js';
 import { JUP_MINT, load, snapshot, SOL_MINT, USDC_MINT, usd } from './helpers.js';
 
 const NINE = Date.UTC(2026, 0, 5, 9); // a Monday, 09:00 UTC
-const swapDca = (extra = ''): Promise<LoadedDca> => load<LoadedDca>(`name: d\nkind: dca\nbuy: SOL\namount: "25"\nschedule: { cron: "0 9 * * *", timezone: UTC }\n${extra}`);
+const swapDca = (extra = ''): Promise<LoadedDca> =>
+  load<LoadedDca>(`name: d\nkind: dca\nbuy: SOL\namount: "25"\nschedule: { cron: "0 9 * * *", timezone: UTC }\n${extra}`);
 const since = { lastScheduledRun: NINE - 86_400_000 };
 
 describe('decideDca, swap execution', () => {
@@ -22,7 +23,15 @@ describe('decideDca, swap execution', () => {
   it('swaps the run amount of pay_with into buy, keyed by the scheduled instant', async () => {
     const s = await swapDca('slippage_bps: 50\nrisk: { max_price_impact: "1%" }\n');
     const [intent] = decideDca(s, since, snapshot({ at: NINE }), NINE).intents;
-    expect(intent).toMatchObject({ kind: 'swap', inputMint: USDC_MINT, outputMint: SOL_MINT, amount: 25_000_000n, slippageBps: 50, maxPriceImpactBps: 100, key: { rule: 'run', trigger: '2026-01-05T09:00:00.000Z' } });
+    expect(intent).toMatchObject({
+      kind: 'swap',
+      inputMint: USDC_MINT,
+      outputMint: SOL_MINT,
+      amount: 25_000_000n,
+      slippageBps: 50,
+      maxPriceImpactBps: 100,
+      key: { rule: 'run', trigger: '2026-01-05T09:00:00.000Z' },
+    });
   });
 
   it('counts from the first start when nothing ran yet, and reports the cursor', async () => {
@@ -45,7 +54,13 @@ describe('decideDca, swap execution', () => {
 
   it.each([
     ['the balance is short', '', { balances: new Map([[USDC_MINT, 10_000_000n]]) }, {}, /balance is 10000000/],
-    ['the daily limit is used', 'risk: { max_notional_per_day_usd: "30" }\n', {}, { notional: { day: Math.floor(NINE / 86_400_000), usedUsd: usd('10') } }, /max_notional_per_day_usd \(\$30\)/],
+    [
+      'the daily limit is used',
+      'risk: { max_notional_per_day_usd: "30" }\n',
+      {},
+      { notional: { day: Math.floor(NINE / 86_400_000), usedUsd: usd('10') } },
+      /max_notional_per_day_usd \(\$30\)/,
+    ],
     ['the order limit is lower', 'risk: { max_notional_per_order_usd: "20" }\n', {}, {}, /max_notional_per_order_usd \(\$20\)/],
   ])('holds a run when %s', async (_name, extra, snap, state, reason) => {
     const d = decideDca(await swapDca(extra), { ...since, ...state }, snapshot({ at: NINE, ...snap }), NINE);
@@ -66,16 +81,41 @@ describe('decideDca, swap execution', () => {
 
 describe('decideDca, vault execution', () => {
   const vaultText = 'name: v\nkind: dca\nbuy: JUP\namount: "20"\nexecution: vault\nvault:\n  orders: 10\n  interval: 1d\n';
-  const jupSnap = (orders: VaultOrderView[] = []) => snapshot({ prices: new Map([[USDC_MINT, { usd: usd('1'), at: NINE }], [JUP_MINT, { usd: usd('0.8'), at: NINE }]]), vaultOrders: new Map([['v', orders]]) });
+  const jupSnap = (orders: VaultOrderView[] = []) =>
+    snapshot({
+      prices: new Map([
+        [USDC_MINT, { usd: usd('1'), at: NINE }],
+        [JUP_MINT, { usd: usd('0.8'), at: NINE }],
+      ]),
+      vaultOrders: new Map([['v', orders]]),
+    });
 
   it('places one Trigger V2 DCA order for every round', async () => {
     const [intent] = decideDca(await load<LoadedDca>(vaultText), {}, jupSnap(), NINE).intents;
-    expect(intent).toMatchObject({ kind: 'place-dca-vault-order', inputMint: USDC_MINT, outputMint: JUP_MINT, inputAmount: 200_000_000n, orderCount: 10, intervalSeconds: 86_400, orderType: 'time_based' });
+    expect(intent).toMatchObject({
+      kind: 'place-dca-vault-order',
+      inputMint: USDC_MINT,
+      outputMint: JUP_MINT,
+      inputAmount: 200_000_000n,
+      orderCount: 10,
+      intervalSeconds: 86_400,
+      orderType: 'time_based',
+    });
     expect(intent && 'triggerMint' in intent).toBe(false);
   });
 
   it('places nothing while its order is live', async () => {
-    const live: VaultOrderView = { id: 'dca-1', rule: 'vault_dca', family: 'dca', orderType: 'time_based', state: 'active', expiresAt: null, triggerPriceUsd: null, trailingBps: null, inputAmount: 200_000_000n };
+    const live: VaultOrderView = {
+      id: 'dca-1',
+      rule: 'vault_dca',
+      family: 'dca',
+      orderType: 'time_based',
+      state: 'active',
+      expiresAt: null,
+      triggerPriceUsd: null,
+      trailingBps: null,
+      inputAmount: 200_000_000n,
+    };
     expect(decideDca(await load<LoadedDca>(vaultText), {}, jupSnap([live]), NINE).intents).toEqual([]);
   });
 

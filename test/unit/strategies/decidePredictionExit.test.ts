@@ -7,7 +7,15 @@ import { load, snapshot, T0 } from './helpers.js';
 
 const MIN = 60_000;
 const market: MarketView = { marketId: 'NBA-1001-M1', eventId: 'NBA-1001', status: 'open', closeTime: T0 + 60 * MIN, result: null };
-const yes: PositionView = { pubkey: 'posYes', marketId: 'NBA-1001-M1', isYes: true, contractsMicro: 20_000_000n, sellPriceMicroUsd: 600_000n, claimable: false, claimed: false };
+const yes: PositionView = {
+  pubkey: 'posYes',
+  marketId: 'NBA-1001-M1',
+  isYes: true,
+  contractsMicro: 20_000_000n,
+  sellPriceMicroUsd: 600_000n,
+  claimable: false,
+  claimed: false,
+};
 const no: PositionView = { ...yes, pubkey: 'posNo', isYes: false, sellPriceMicroUsd: 400_000n };
 
 function snap(over: { positions?: PositionView[]; score?: Partial<ScoreView>; market?: Partial<MarketView>; trading?: boolean | null } = {}): Snapshot {
@@ -45,7 +53,12 @@ describe('decidePredictionExit rules', () => {
     ['minutes before close, inside', '  - { id: r, when: { before_close: 1h } }\n', {}, ['sell-position:r:posYes']],
     ['minutes before close, outside', '  - { id: r, when: { before_close: 59m } }\n', {}, []],
     ['all conditions must hold', '  - { id: r, when: { sell_price_at_least: "0.5", score: { lead_at_least: 20 } } }\n', {}, []],
-    ['the first rule that fires wins', '  - { id: a, when: { sell_price_at_least: "0.9" } }\n  - { id: b, when: { sell_price_at_least: "0.5" } }\n  - { id: c, when: { sell_price_at_least: "0.1" } }\n', {}, ['sell-position:b:posYes']],
+    [
+      'the first rule that fires wins',
+      '  - { id: a, when: { sell_price_at_least: "0.9" } }\n  - { id: b, when: { sell_price_at_least: "0.5" } }\n  - { id: c, when: { sell_price_at_least: "0.1" } }\n',
+      {},
+      ['sell-position:b:posYes'],
+    ],
     ['market closed: no sell', '  - { id: r, when: { sell_price_at_least: "0.1" } }\n', { market: { status: 'closed' as const } }, []],
   ])('%s', async (_name, rules, over, expected) => {
     expect(fired(await pe(rules), snap(over))).toEqual(expected);
@@ -60,7 +73,9 @@ describe('decidePredictionExit rules', () => {
   });
 
   it('sells a share with sell_part, and still lets a later whole sell fire', async () => {
-    const s = await pe('  - { id: half, when: { sell_price_at_least: "0.5" }, action: sell_part, share: "25%" }\n  - { id: all, when: { sell_price_at_least: "0.5" } }\n');
+    const s = await pe(
+      '  - { id: half, when: { sell_price_at_least: "0.5" }, action: sell_part, share: "25%" }\n  - { id: all, when: { sell_price_at_least: "0.5" } }\n',
+    );
     const d = decidePredictionExit(s, {}, snap(), T0);
     expect(d.intents[0]).toMatchObject({ kind: 'partial-sell', contractsMicro: 5_000_000n, isYes: true, positionPubkey: 'posYes' });
     const half = d.intents[0];
@@ -101,7 +116,9 @@ describe('decidePredictionExit rules', () => {
   });
 
   it('manages only the positions it selects', async () => {
-    const s = await load<LoadedPredictionExit>('name: pe\nkind: prediction-exit\npositions: { event: NBA-1001, side: no }\nrules:\n  - { id: r, when: { sell_price_at_least: "0.1" } }\n');
+    const s = await load<LoadedPredictionExit>(
+      'name: pe\nkind: prediction-exit\npositions: { event: NBA-1001, side: no }\nrules:\n  - { id: r, when: { sell_price_at_least: "0.1" } }\n',
+    );
     const other = { ...yes, pubkey: 'elsewhere', marketId: 'BTC-1006-M1' };
     expect(fired(s, snap({ positions: [yes, no, other] }))).toEqual(['sell-position:r:posNo']);
   });

@@ -15,20 +15,44 @@ async function po(extra: string): Promise<LoadedPriceOrder> {
 }
 
 function order(rule: string, over: Partial<VaultOrderView> = {}): VaultOrderView {
-  return { id: `ord-${rule}`, rule, family: 'price', orderType: 'single', state: 'open', expiresAt: T0 + 5 * 24 * HOUR, triggerPriceUsd: null, trailingBps: null, inputAmount: 10_000_000_000n, ...over };
+  return {
+    id: `ord-${rule}`,
+    rule,
+    family: 'price',
+    orderType: 'single',
+    state: 'open',
+    expiresAt: T0 + 5 * 24 * HOUR,
+    triggerPriceUsd: null,
+    trailingBps: null,
+    inputAmount: 10_000_000_000n,
+    ...over,
+  };
 }
 
 function brief(intents: readonly Intent[]): unknown[] {
-  return intents.map((i) => {
-    switch (i.kind) {
-      case 'place-vault-order':
-        return { kind: i.kind, rule: i.key.rule, trigger: i.key.trigger, type: i.order.orderType, amount: i.order.inputAmount, cond: i.order.triggerCondition, price: i.order.triggerPriceUsd, tp: i.order.tpPriceUsd, sl: i.order.slPriceUsd, trailingBps: i.order.trailingBps };
-      case 'swap':
-        return { kind: i.kind, rule: i.key.rule, amount: i.amount };
-      default:
-        return { kind: i.kind, rule: i.key.rule };
-    }
-  }).map((o) => Object.fromEntries(Object.entries(o as Record<string, unknown>).filter(([, v]) => v !== undefined)));
+  return intents
+    .map((i) => {
+      switch (i.kind) {
+        case 'place-vault-order':
+          return {
+            kind: i.kind,
+            rule: i.key.rule,
+            trigger: i.key.trigger,
+            type: i.order.orderType,
+            amount: i.order.inputAmount,
+            cond: i.order.triggerCondition,
+            price: i.order.triggerPriceUsd,
+            tp: i.order.tpPriceUsd,
+            sl: i.order.slPriceUsd,
+            trailingBps: i.order.trailingBps,
+          };
+        case 'swap':
+          return { kind: i.kind, rule: i.key.rule, amount: i.amount };
+        default:
+          return { kind: i.kind, rule: i.key.rule };
+      }
+    })
+    .map((o) => Object.fromEntries(Object.entries(o as Record<string, unknown>).filter(([, v]) => v !== undefined)));
 }
 
 describe('decidePriceOrder, vault execution', () => {
@@ -59,7 +83,9 @@ describe('decidePriceOrder, vault execution', () => {
     ['a ratchet stop', 'trailing_stop: { distance: "10%", mode: ratchet }\n', { rule: 'trailing_stop', type: 'single', cond: 'below', price: '135' }],
   ])('places %s as a single order', async (_name, yaml, expected) => {
     const s = await po(yaml);
-    expect(brief(decidePriceOrder(s, {}, snapshot(), T0).intents)).toEqual([{ kind: 'place-vault-order', trigger: 'g0', amount: 10_000_000_000n, ...expected }]);
+    expect(brief(decidePriceOrder(s, {}, snapshot(), T0).intents)).toEqual([
+      { kind: 'place-vault-order', trigger: 'g0', amount: 10_000_000_000n, ...expected },
+    ]);
   });
 
   it('places an OTOCO for an entry: buy below, then take profit or stop', async () => {
@@ -68,7 +94,17 @@ describe('decidePriceOrder, vault execution', () => {
     const intent = d.intents[0];
     expect(intent?.kind).toBe('place-vault-order');
     if (intent?.kind !== 'place-vault-order') return;
-    expect(intent.order).toMatchObject({ orderType: 'otoco', inputMint: USDC_MINT, outputMint: SOL_MINT, triggerMint: SOL_MINT, inputAmount: 500_000_000n, triggerCondition: 'below', triggerPriceUsd: '140', tpPriceUsd: '154', slPriceUsd: '133' });
+    expect(intent.order).toMatchObject({
+      orderType: 'otoco',
+      inputMint: USDC_MINT,
+      outputMint: SOL_MINT,
+      triggerMint: SOL_MINT,
+      inputAmount: 500_000_000n,
+      triggerCondition: 'below',
+      triggerPriceUsd: '140',
+      tpPriceUsd: '154',
+      slPriceUsd: '133',
+    });
   });
 
   it('does not place again what is live or filled', async () => {
@@ -81,7 +117,9 @@ describe('decidePriceOrder, vault execution', () => {
     const s = await po('stop_loss: { at: "-10%" }\n');
     const snap = snapshot({ vaultOrders: new Map([['po', [order('stop_loss'), order('take_profit[0]')]]]) });
     const d = decidePriceOrder(s, {}, snap, T0);
-    expect(d.intents).toMatchObject([{ kind: 'cancel-vault-order', orderId: 'ord-take_profit[0]', family: 'price', key: { rule: 'take_profit[0]', trigger: 'orphan:ord-take_profit[0]' } }]);
+    expect(d.intents).toMatchObject([
+      { kind: 'cancel-vault-order', orderId: 'ord-take_profit[0]', family: 'price', key: { rule: 'take_profit[0]', trigger: 'orphan:ord-take_profit[0]' } },
+    ]);
   });
 
   it('renews an order before its expiresAt, not earlier', async () => {
@@ -105,7 +143,10 @@ describe('decidePriceOrder, vault execution', () => {
     const d = decidePriceOrder(s, { peakPriceUsd: usd('160') }, live, T0);
     expect(d.intents).toHaveLength(1);
     const patch = d.intents[0];
-    expect(patch?.kind === 'patch-vault-order' && { orderId: patch.orderId, triggerPriceUsd: patch.triggerPriceUsd }).toEqual({ orderId: 'ord-trailing_stop', triggerPriceUsd: '144' });
+    expect(patch?.kind === 'patch-vault-order' && { orderId: patch.orderId, triggerPriceUsd: patch.triggerPriceUsd }).toEqual({
+      orderId: 'ord-trailing_stop',
+      triggerPriceUsd: '144',
+    });
     // 135 → 136 is less than the 1% step: no PATCH for noise.
     const small = snapshot({ sol: '151', vaultOrders: new Map([['po', [order('trailing_stop', { triggerPriceUsd: usd('135.5') })]]]) });
     expect(decidePriceOrder(s, { peakPriceUsd: usd('151') }, small, T0).intents).toEqual([]);
@@ -114,7 +155,9 @@ describe('decidePriceOrder, vault execution', () => {
   it('re-arms on the new balance after every exit filled when rearm is set', async () => {
     const state: StrategyState = { filledRules: new Set(['stop_loss']), armedAmount: 1n };
     const again = await po('stop_loss: { at: "-10%" }\nrearm: true\n');
-    expect(brief(decidePriceOrder(again, state, snapshot(), T0).intents)).toEqual([{ kind: 'place-vault-order', rule: 'stop_loss', trigger: 'g1', type: 'single', amount: 10_000_000_000n, cond: 'below', price: '135' }]);
+    expect(brief(decidePriceOrder(again, state, snapshot(), T0).intents)).toEqual([
+      { kind: 'place-vault-order', rule: 'stop_loss', trigger: 'g1', type: 'single', amount: 10_000_000_000n, cond: 'below', price: '135' },
+    ]);
     const once = await po('stop_loss: { at: "-10%" }\n');
     const d = decidePriceOrder(once, state, snapshot(), T0);
     expect(d.intents).toEqual([]);
@@ -143,7 +186,9 @@ describe('decidePriceOrder, local execution and guards', () => {
   it('fires a local trailing stop from the peak', async () => {
     const s = await po('execution: local\ntrailing_stop: { distance: "10%" }\n');
     expect(decidePriceOrder(s, { peakPriceUsd: usd('200') }, snapshot({ sol: '181' }), T0).intents).toEqual([]);
-    expect(brief(decidePriceOrder(s, { peakPriceUsd: usd('200') }, snapshot({ sol: '180' }), T0).intents)).toEqual([{ kind: 'swap', rule: 'trailing_stop', amount: 10_000_000_000n }]);
+    expect(brief(decidePriceOrder(s, { peakPriceUsd: usd('200') }, snapshot({ sol: '180' }), T0).intents)).toEqual([
+      { kind: 'swap', rule: 'trailing_stop', amount: 10_000_000_000n },
+    ]);
   });
 
   it('holds a local swap over the price-impact limit', async () => {
@@ -165,8 +210,18 @@ describe('decidePriceOrder, local execution and guards', () => {
   });
 
   it.each([
-    ['the balance is short', 'amount: "10"', { balances: new Map([[SOL_MINT, 1_000_000_000n]]) }, 'needs 10000000000 base units of SOL, the balance is 1000000000'],
-    ['the order is under the vault minimum', 'amount: "0.05"', {}, "order worth $7.50 is under the vault's 10 USD minimum; use execution: local for small amounts"],
+    [
+      'the balance is short',
+      'amount: "10"',
+      { balances: new Map([[SOL_MINT, 1_000_000_000n]]) },
+      'needs 10000000000 base units of SOL, the balance is 1000000000',
+    ],
+    [
+      'the order is under the vault minimum',
+      'amount: "0.05"',
+      {},
+      "order worth $7.50 is under the vault's 10 USD minimum; use execution: local for small amounts",
+    ],
   ])('holds a vault order when %s', async (_name, amount, over, reason) => {
     const s = await load<LoadedPriceOrder>(base.replace('amount: "10"', amount) + 'stop_loss: { at: "-10%" }\n');
     const d = decidePriceOrder(s, {}, snapshot(over), T0);
@@ -222,10 +277,32 @@ describe('decidePriceOrder, local stops after rungs', () => {
     const s = await po('execution: local\ntake_profit:\n  - { at: "+20%", sell: "50%" }\nstop_loss: { at: "-10%" }\n');
     const state: StrategyState = { filledRules: new Set(['take_profit[0]']), handled: new Set(['take_profit[0]/g0']), armedAmount: 100_000_000_000n };
     // The wallet holds 100 SOL; the strategy manages 10, of which the rung sold 5.
-    const d = decidePriceOrder(s, state, snapshot({ sol: '130', balances: new Map([[SOL_MINT, 100_000_000_000n], [USDC_MINT, 0n]]) }), T0);
+    const d = decidePriceOrder(
+      s,
+      state,
+      snapshot({
+        sol: '130',
+        balances: new Map([
+          [SOL_MINT, 100_000_000_000n],
+          [USDC_MINT, 0n],
+        ]),
+      }),
+      T0,
+    );
     expect(brief(d.intents)).toEqual([{ kind: 'swap', rule: 'stop_loss', amount: 5_000_000_000n }]);
     // Less held than that: what is held.
-    const low = decidePriceOrder(s, state, snapshot({ sol: '130', balances: new Map([[SOL_MINT, 2_000_000_000n], [USDC_MINT, 0n]]) }), T0);
+    const low = decidePriceOrder(
+      s,
+      state,
+      snapshot({
+        sol: '130',
+        balances: new Map([
+          [SOL_MINT, 2_000_000_000n],
+          [USDC_MINT, 0n],
+        ]),
+      }),
+      T0,
+    );
     expect(brief(low.intents)).toEqual([{ kind: 'swap', rule: 'stop_loss', amount: 2_000_000_000n }]);
   });
 });

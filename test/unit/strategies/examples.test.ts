@@ -5,7 +5,9 @@ import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { formatOutcomes, loadStrategyFiles } from '../../../src/strategies/loadStrategies.js';
 
 const dir = join(import.meta.dirname, '../../../strategies');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 describe('shipped examples', () => {
   it('cover every kind, reference the JSON Schema on line 1, and validate in paper mode', async () => {
@@ -19,7 +21,14 @@ describe('shipped examples', () => {
 
   it('reports a name used by two files in both files', async () => {
     const text = readFileSync(join(dir, 'sol-dca-daily.yaml'), 'utf8');
-    const outcomes = await loadStrategyFiles([{ file: 'a.yaml', text }, { file: 'b.yaml', text }], paperTokenSearch, { get: () => undefined });
+    const outcomes = await loadStrategyFiles(
+      [
+        { file: 'a.yaml', text },
+        { file: 'b.yaml', text },
+      ],
+      paperTokenSearch,
+      { get: () => undefined },
+    );
     expect(formatOutcomes(outcomes)).toEqual([
       'a.yaml:5:7: strategy name "sol-dca-daily" is also used by b.yaml:5:7; names must be unique across files',
       'b.yaml:5:7: strategy name "sol-dca-daily" is also used by a.yaml:5:7; names must be unique across files',

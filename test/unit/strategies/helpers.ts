@@ -27,14 +27,18 @@ export function usd(text: string): bigint {
 export function snapshot(over: Partial<Snapshot> & { at?: number; sol?: string } = {}): Snapshot {
   const at = over.at ?? T0;
   return {
-    prices: over.prices ?? new Map([
-      [SOL_MINT, { usd: usd(over.sol ?? '150'), at }],
-      [USDC_MINT, { usd: usd('1'), at }],
-    ]),
-    balances: over.balances ?? new Map([
-      [SOL_MINT, 10_000_000_000n],
-      [USDC_MINT, 1_000_000_000n],
-    ]),
+    prices:
+      over.prices ??
+      new Map([
+        [SOL_MINT, { usd: usd(over.sol ?? '150'), at }],
+        [USDC_MINT, { usd: usd('1'), at }],
+      ]),
+    balances:
+      over.balances ??
+      new Map([
+        [SOL_MINT, 10_000_000_000n],
+        [USDC_MINT, 1_000_000_000n],
+      ]),
     vaultOrders: over.vaultOrders ?? new Map(),
     positions: over.positions ?? [],
     markets: over.markets ?? new Map(),

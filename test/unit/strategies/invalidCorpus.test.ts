@@ -6,7 +6,9 @@ import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { loadStrategyFile } from '../../../src/strategies/loadStrategies.js';
 
 const dir = join(import.meta.dirname, '../../fixtures/strategies/invalid');
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const fixtures = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 // Each fixture is a file an author could write; its .expected file holds the exact lines
 // `jupbot validate` prints for it. Token checks run against the simulator's catalogue.
@@ -18,7 +20,9 @@ describe('invalid strategy corpus', () => {
 
   it.each(fixtures)('%s', async (file) => {
     const text = readFileSync(join(dir, file), 'utf8');
-    const expected = readFileSync(join(dir, file.replace(/\.yaml$/, '.expected')), 'utf8').trimEnd().split('\n');
+    const expected = readFileSync(join(dir, file.replace(/\.yaml$/, '.expected')), 'utf8')
+      .trimEnd()
+      .split('\n');
     const outcome = await loadStrategyFile({ file, text }, paperTokenSearch, { get: () => undefined });
     expect(outcome.strategy).toBeUndefined();
     expect(outcome.diagnostics.map(formatDiagnostic)).toEqual(expected);

@@ -9,7 +9,15 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 function local(t: number, timeZone: string): { date: string; time: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(t));
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(t));
   const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
   return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
 }
@@ -90,7 +98,7 @@ describe('catch-up after an outage', () => {
   });
 });
 
-describe('catch-up is capped at a day\'s allowance', () => {
+describe("catch-up is capped at a day's allowance", () => {
   it('run_all never plans more than max_runs_per_day, dropping the oldest', () => {
     const due = Array.from({ length: 100 }, (_, i) => i * 600_000);
     const plan = planRuns(due, 100 * 600_000, 60_000, 'run_all', 48);

@@ -31,15 +31,21 @@ describe('resolveTokens', () => {
   });
 
   it('rejects two verified tokens with one symbol, listing both mints', async () => {
-    const search: TokenSearch = (q) => (q === 'ABC' ? Promise.resolve([token({ id: 'Mint1111111111111111111111111111111' }), token({ id: 'Mint2222222222222222222222222222222' })]) : paperTokenSearch(q));
+    const search: TokenSearch = (q) =>
+      q === 'ABC'
+        ? Promise.resolve([token({ id: 'Mint1111111111111111111111111111111' }), token({ id: 'Mint2222222222222222222222222222222' })])
+        : paperTokenSearch(q);
     expect((await resolve(dca('ABC'), search)).errors).toEqual([
       's.yaml:3:6: buy: "ABC" is ambiguous: 2 verified tokens match: ABC Mint1111111111111111111111111111111 "Abc" (verified); ABC Mint2222222222222222222222222222222 "Abc" (verified); write the mint instead',
     ]);
   });
 
   it('treats isSus as unverified even when isVerified is true, unless allow_unverified', async () => {
-    const search: TokenSearch = (q) => (q === 'ABC' ? Promise.resolve([token({ id: 'Mint1111111111111111111111111111111', audit: { isSus: true } })]) : paperTokenSearch(q));
-    expect((await resolve(dca('ABC'), search)).errors?.[0]).toMatch(/matches no verified token, only: ABC Mint1111111111111111111111111111111 "Abc" \(verified, flagged isSus\)/);
+    const search: TokenSearch = (q) =>
+      q === 'ABC' ? Promise.resolve([token({ id: 'Mint1111111111111111111111111111111', audit: { isSus: true } })]) : paperTokenSearch(q);
+    expect((await resolve(dca('ABC'), search)).errors?.[0]).toMatch(
+      /matches no verified token, only: ABC Mint1111111111111111111111111111111 "Abc" \(verified, flagged isSus\)/,
+    );
     expect((await resolve(dca('ABC', 'allow_unverified: true\n'), search)).tokens?.buy).toMatchObject({ verified: false });
   });
 
@@ -49,9 +55,13 @@ describe('resolveTokens', () => {
   });
 
   it('keeps a pinned mint whatever search says now', async () => {
-    const pins: TokenPinLookup = { get: (strategy, symbol) => (strategy === 'd' && symbol === 'JUP' ? { mint: 'Pinned11111111111111111111111111111', decimals: 6 } : undefined) };
+    const pins: TokenPinLookup = {
+      get: (strategy, symbol) => (strategy === 'd' && symbol === 'JUP' ? { mint: 'Pinned11111111111111111111111111111', decimals: 6 } : undefined),
+    };
     const search: TokenSearch = () => Promise.reject(new Error('search must not be asked for a pinned symbol'));
-    const usdc = { get: (s: string, sym: string) => pins.get(s, sym) ?? (sym === 'USDC' ? { mint: 'Usdc111111111111111111111111111111', decimals: 6 } : undefined) };
+    const usdc = {
+      get: (s: string, sym: string) => pins.get(s, sym) ?? (sym === 'USDC' ? { mint: 'Usdc111111111111111111111111111111', decimals: 6 } : undefined),
+    };
     const result = await resolve(dca('JUP'), search, usdc);
     expect(result.tokens?.buy).toMatchObject({ mint: 'Pinned11111111111111111111111111111', pinned: true });
     expect(result.pins).toEqual([]);

@@ -9,7 +9,9 @@ import { cancelDcaOrder, confirmCancelDcaOrder } from '../../../jupiter/trigger.
 
 /** One family's cancel: step 1 answers the unsigned withdrawal, step 2 carries it signed. */
 export interface CancelSteps {
-  request(signal: AbortSignal): Promise<{ readonly requestId: string; readonly transaction: string; readonly refundAmount?: string; readonly roundsRemaining?: number }>;
+  request(
+    signal: AbortSignal,
+  ): Promise<{ readonly requestId: string; readonly transaction: string; readonly refundAmount?: string; readonly roundsRemaining?: number }>;
   confirm(cancelRequestId: string, signedTransaction: string): Promise<{ readonly txSignature: string }>;
 }
 

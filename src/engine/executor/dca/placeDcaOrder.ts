@@ -79,9 +79,20 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
   /** Mirrors the order, records its id, writes `order.placed` the first time; the summary for the journal. */
   async function adopt(row: IntentRow, params: DcaPlaceParams, item: DcaHistoryItem): Promise<Record<string, unknown>> {
     const outputDecimals = await options.decimalsOf(params.outputMint);
-    const created = options.orders.upsert(dcaOrderColumns(item), { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature }, clock.now());
+    const created = options.orders.upsert(
+      dcaOrderColumns(item),
+      { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature },
+      clock.now(),
+    );
     if (journal.require(row.id).orderId !== item.id) journal.recordTriggerIds(row.id, { orderId: item.id }, 'order.id', { source: 'history' });
-    const summary = { orderId: item.id, family: 'dca', orderType: item.orderType, depositSignature: row.signature, state: item.state, rounds: item.numberOfRounds ?? null };
+    const summary = {
+      orderId: item.id,
+      family: 'dca',
+      orderType: item.orderType,
+      depositSignature: row.signature,
+      state: item.state,
+      rounds: item.numberOfRounds ?? null,
+    };
     if (created) journal.note(row.id, 'order.placed', { ...summary, params: row.params });
     return summary;
   }
@@ -99,8 +110,17 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
       const params = parseDcaPlaceParams(row.params);
       // Checked before anything is crafted or signed: a body Jupiter's schema refuses is never worth a deposit.
       const check = CreateDcaOrderParams.safeParse(createBody(params, signer.address, 'unsent', 'unsent'));
-      if (!check.success) throw new IntentRefusedError('PARAMS_INVALID', `the DCA order does not validate: ${check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      return signDeposit(options, row, { inputMint: params.inputMint, outputMint: params.outputMint, amount: params.inputAmount, orderType: 'dca' }, context.signal);
+      if (!check.success)
+        throw new IntentRefusedError(
+          'PARAMS_INVALID',
+          `the DCA order does not validate: ${check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      return signDeposit(
+        options,
+        row,
+        { inputMint: params.inputMint, outputMint: params.outputMint, amount: params.inputAmount, orderType: 'dca' },
+        context.signal,
+      );
     },
 
     async submit(row, mode): Promise<SubmitResult> {
@@ -112,7 +132,9 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
       let answer;
       try {
         // No stop signal: a create that started finishes, so its answer is not lost needlessly.
-        answer = await createDcaOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), { priority: Priority.Place });
+        answer = await createDcaOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), {
+          priority: Priority.Place,
+        });
       } catch (error) {
         // Refused locally, before any request: the deposit never left this process.
         if (error instanceof ParamsError) return paramsRefused(error);
@@ -125,7 +147,12 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
       } catch {
         // Mirrored on the next pass: the deposit's signature then decides (landed → history again).
       }
-      return { kind: 'unknown', code: 'ORDER_NOT_IN_HISTORY', message: `DCA order ${answer.id} created; history does not show it yet`, data: { orderId: answer.id } };
+      return {
+        kind: 'unknown',
+        code: 'ORDER_NOT_IN_HISTORY',
+        message: `DCA order ${answer.id} created; history does not show it yet`,
+        data: { orderId: answer.id },
+      };
     },
 
     async landed(row): Promise<LandedReport> {

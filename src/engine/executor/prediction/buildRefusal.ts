@@ -27,20 +27,33 @@ export async function positionNow(client: JupiterClient, positionPubkey: string,
  * claimed, unknown) or its market no longer trades; otherwise rethrows `error` — a paused trading
  * status, say, is "not now", and the intent stays planned (reconcile's stale limit bounds it).
  */
-export async function explainSellRefusal(client: JupiterClient, params: { positionPubkey: string; marketId: string }, error: PredictionApiError, signal: AbortSignal): Promise<never> {
+export async function explainSellRefusal(
+  client: JupiterClient,
+  params: { positionPubkey: string; marketId: string },
+  error: PredictionApiError,
+  signal: AbortSignal,
+): Promise<never> {
   const api = { apiCode: error.apiCode, status: error.status, message: error.message };
   const position = await positionNow(client, params.positionPubkey, signal);
   const contracts = position?.contractsMicro ?? 0n;
   if (position === null || contracts <= 0n || position.claimed === true) {
-    throw new IntentRefusedError('PREDICTION_POSITION_GONE', `position ${params.positionPubkey} has nothing left to sell (${position === null ? 'unknown to the API' : position.claimed === true ? 'claimed' : 'no contracts'})`, {
-      ...api,
-      contractsMicro: contracts.toString(),
-      claimed: position?.claimed ?? null,
-    });
+    throw new IntentRefusedError(
+      'PREDICTION_POSITION_GONE',
+      `position ${params.positionPubkey} has nothing left to sell (${position === null ? 'unknown to the API' : position.claimed === true ? 'claimed' : 'no contracts'})`,
+      {
+        ...api,
+        contractsMicro: contracts.toString(),
+        claimed: position?.claimed ?? null,
+      },
+    );
   }
   const market = await getMarket(client, { marketId: params.marketId }, { signal, priority: Priority.Exit });
   if (market.status !== 'open') {
-    throw new IntentRefusedError('PREDICTION_MARKET_CLOSED', `market ${params.marketId} is ${market.status}${market.result ? ` (result ${market.result})` : ''}: it cannot be sold`, { ...api, marketStatus: market.status, result: market.result });
+    throw new IntentRefusedError(
+      'PREDICTION_MARKET_CLOSED',
+      `market ${params.marketId} is ${market.status}${market.result ? ` (result ${market.result})` : ''}: it cannot be sold`,
+      { ...api, marketStatus: market.status, result: market.result },
+    );
   }
   throw error;
 }

@@ -47,7 +47,14 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
     const event = events.find((e) => e.eventType === 'payout_claimed' && e.signature === row.signature);
     if (!event) return undefined;
     const contractsMicro = event.contractsMicro ?? event.payoutAmountUsd ?? 0n;
-    const fill = claimFill(event, { positionPubkey: params.positionPubkey, marketId: params.marketId, isYes: event.isYes ?? true, contractsMicro, fallbackSignature: row.signature, now: clock.now() });
+    const fill = claimFill(event, {
+      positionPubkey: params.positionPubkey,
+      marketId: params.marketId,
+      isYes: event.isYes ?? true,
+      contractsMicro,
+      fallbackSignature: row.signature,
+      now: clock.now(),
+    });
     const data = { via: 'history', historyId: event.id, payoutAmountUsd: event.payoutAmountUsd?.toString() ?? null };
     return fill ? { data, fills: [fill] } : { data, fills: [], fillUnknown: 'payout_claimed carries no payout amount' };
   }
@@ -64,7 +71,8 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
     if ((position.contractsMicro ?? 0n) <= 0n) return nothing('no contracts');
     const market = await getMarket(client, { marketId: params.marketId }, { signal, priority: Priority.Exit });
     if (market.status === 'cancelled') return nothing('the market was cancelled', { marketStatus: market.status });
-    if (market.result !== null && (market.result === 'yes') !== position.isYes) return nothing(`the market resolved ${market.result}; the position lost`, { result: market.result });
+    if (market.result !== null && (market.result === 'yes') !== position.isYes)
+      return nothing(`the market resolved ${market.result}; the position lost`, { result: market.result });
     throw error;
   }
 
@@ -75,21 +83,34 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
       const params = parsePredictionClaimParams(row.params);
       let build: ClaimPositionResponse;
       try {
-        build = await claimPosition(client, { positionPubkey: params.positionPubkey, ownerPubkey: signer.address }, { signal: context.signal, priority: Priority.Exit });
+        build = await claimPosition(
+          client,
+          { positionPubkey: params.positionPubkey, ownerPubkey: signer.address },
+          { signal: context.signal, priority: Priority.Exit },
+        );
       } catch (error) {
         if (isBuildRefusal(error)) await explain(params, error, context.signal);
         throw error;
       }
       const p = build.position;
       if (p.positionPubkey !== params.positionPubkey || p.ownerPubkey !== signer.address) {
-        throw new IntentRefusedError('PREDICTION_BUILD_MISMATCH', `the claim build is for position ${p.positionPubkey} of ${p.ownerPubkey}, not ours ${params.positionPubkey}`, {
-          build: { positionPubkey: p.positionPubkey, ownerPubkey: p.ownerPubkey },
-        });
+        throw new IntentRefusedError(
+          'PREDICTION_BUILD_MISMATCH',
+          `the claim build is for position ${p.positionPubkey} of ${p.ownerPubkey}, not ours ${params.positionPubkey}`,
+          {
+            build: { positionPubkey: p.positionPubkey, ownerPubkey: p.ownerPubkey },
+          },
+        );
       }
-      const signed = await signer.signBase64(build.transaction, { kind: 'prediction-claim', position: params.positionPubkey }, { strategy: row.strategy, intentId: row.id });
+      const signed = await signer.signBase64(
+        build.transaction,
+        { kind: 'prediction-claim', position: params.positionPubkey },
+        { strategy: row.strategy, intentId: row.id },
+      );
       const bytes = Buffer.from(signed.signed, 'base64');
       const execution = (build as { execution?: { context?: unknown } }).execution;
-      if (execution && typeof execution.context === 'object' && execution.context !== null) contexts.set(signed.signature, execution.context as Record<string, unknown>);
+      if (execution && typeof execution.context === 'object' && execution.context !== null)
+        contexts.set(signed.signature, execution.context as Record<string, unknown>);
       else contexts.set(signed.signature, {});
       return {
         bytes,
@@ -113,7 +134,12 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
       } catch {
         // History unreadable now: the chain and the next pass decide.
       }
-      return { kind: 'unknown', code: 'PREDICTION_PAYOUT_NOT_IN_HISTORY', message: 'the claim landed; history does not show its payout yet', data: { via: sent.via, mode, signature: sent.signature } };
+      return {
+        kind: 'unknown',
+        code: 'PREDICTION_PAYOUT_NOT_IN_HISTORY',
+        message: 'the claim landed; history does not show its payout yet',
+        data: { via: sent.via, mode, signature: sent.signature },
+      };
     },
 
     async landed(row): Promise<LandedReport> {
@@ -126,7 +152,8 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
 
 export const claimPositionRoute: IntentRoute<'claim-position'> = {
   kind: 'claim-position',
-  plan: (intent: ClaimPositionIntent): PlanInput => journalEntry(intent, PREDICTION_CLAIM_KIND, { positionPubkey: intent.positionPubkey, marketId: intent.marketId }),
+  plan: (intent: ClaimPositionIntent): PlanInput =>
+    journalEntry(intent, PREDICTION_CLAIM_KIND, { positionPubkey: intent.positionPubkey, marketId: intent.marketId }),
 };
 
 /** `claim-position`: the payout of a resolved market's winning position (`POST /positions/{pubkey}/claim`). */

@@ -16,7 +16,10 @@ export function contractMint(marketId: string, isYes: boolean): string {
 export type PredictionFill = FillInput & { readonly positionPubkey: string };
 
 /** The fill of a keeper's `order_filled` event for a sell: contracts in, net USDC out, the fee apart. */
-export function sellFill(event: HistoryEvent, leg: { positionPubkey: string; marketId: string; isYes: boolean; fallbackSignature: string; now: number }): PredictionFill | undefined {
+export function sellFill(
+  event: HistoryEvent,
+  leg: { positionPubkey: string; marketId: string; isYes: boolean; fallbackSignature: string; now: number },
+): PredictionFill | undefined {
   const contracts = event.filledContractsMicro ?? event.contractsMicro;
   const net = event.netProceedsUsd;
   if (contracts === null || contracts === undefined || net === null || net === undefined || contracts <= 0n || net < 0n) return undefined;
@@ -39,7 +42,10 @@ export function sellFill(event: HistoryEvent, leg: { positionPubkey: string; mar
 }
 
 /** The fill of a `payout_claimed` event: the contracts settled, the payout in USDC (claims are free). */
-export function claimFill(event: HistoryEvent, leg: { positionPubkey: string; marketId: string; isYes: boolean; contractsMicro: bigint; fallbackSignature: string; now: number }): PredictionFill | undefined {
+export function claimFill(
+  event: HistoryEvent,
+  leg: { positionPubkey: string; marketId: string; isYes: boolean; contractsMicro: bigint; fallbackSignature: string; now: number },
+): PredictionFill | undefined {
   const payout = event.payoutAmountUsd;
   if (payout === null || payout === undefined || payout < 0n) return undefined;
   return {

@@ -12,7 +12,6 @@ import { BLOCKHASH_VALID_BLOCKS, type SolanaRpc } from '../../../solana/rpc.js';
 import type { SignedRow, SubmitResult } from '../handler.js';
 import { submitOutcome } from '../submitOutcome.js';
 
-
 /**
  * The `execution.context` of builds this process signed, by signature. Not journaled: after a
  * restart the same bytes go through the RPC instead, which needs no context.
@@ -23,7 +22,13 @@ export type ExecutionContexts = Map<string, Record<string, unknown>>;
 export type SendOutcome = SubmitResult | { readonly kind: 'landed'; readonly signature: string; readonly via: string };
 
 /** Sends the row's bytes unchanged. */
-export async function sendSigned(client: JupiterClient, rpc: SolanaRpc, contexts: ExecutionContexts, row: SignedRow, mode: 'first' | 'resend'): Promise<SendOutcome> {
+export async function sendSigned(
+  client: JupiterClient,
+  rpc: SolanaRpc,
+  contexts: ExecutionContexts,
+  row: SignedRow,
+  mode: 'first' | 'resend',
+): Promise<SendOutcome> {
   const base64 = Buffer.from(row.signedTx).toString('base64');
   const context = contexts.get(row.signature);
   if (context !== undefined) {
@@ -36,21 +41,32 @@ export async function sendSigned(client: JupiterClient, rpc: SolanaRpc, contexts
         // "Failed" with a signature may have landed with a program error: the chain says which.
         // Without one, this call did not land it; the bytes may still land until they expire.
         const data = { via: 'execute', mode, signature: error.signature };
-        return error.signature ? { kind: 'unknown', code: error.code, message: error.message, data } : { kind: 'rejected', code: error.code, message: error.message, data };
+        return error.signature
+          ? { kind: 'unknown', code: error.code, message: error.message, data }
+          : { kind: 'rejected', code: error.code, message: error.message, data };
       }
       return submitOutcome(error, { mode });
     }
   }
   try {
     const signature = await rpc.sendTransaction(base64, { skipPreflight: false, maxRetries: 0 });
-    return { kind: 'unknown', code: 'SENT_VIA_RPC', message: 'sent through RPC sendTransaction (no execution context after a restart)', data: { via: 'rpc', mode, signature } };
+    return {
+      kind: 'unknown',
+      code: 'SENT_VIA_RPC',
+      message: 'sent through RPC sendTransaction (no execution context after a restart)',
+      data: { via: 'rpc', mode, signature },
+    };
   } catch (error) {
     return submitOutcome(error, { mode });
   }
 }
 
 /** The build's lastValidBlockHeight, else now + 150 (an upper bound: waiting longer is safe, expiring early is not). */
-export async function lifetimeOf(rpc: SolanaRpc, bytes: Uint8Array, txMeta: { lastValidBlockHeight: number } | null | undefined): Promise<{ blockhash: string; lastValidBlockHeight: number }> {
+export async function lifetimeOf(
+  rpc: SolanaRpc,
+  bytes: Uint8Array,
+  txMeta: { lastValidBlockHeight: number } | null | undefined,
+): Promise<{ blockhash: string; lastValidBlockHeight: number }> {
   const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
   const lastValidBlockHeight = txMeta ? txMeta.lastValidBlockHeight : (await rpc.getBlockHeight()) + BLOCKHASH_VALID_BLOCKS;
   return { blockhash, lastValidBlockHeight };

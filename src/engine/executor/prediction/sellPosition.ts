@@ -55,8 +55,6 @@ function sellPlan(kind: string, intent: SellPositionIntent | PartialSellIntent):
   });
 }
 
-
-
 /** The whole-position sell handler (`sell-position`). */
 export function createPredictionSellHandler(options: PredictionHandlerOptions): IntentHandler {
   return sellHandler(options, 'whole');
@@ -79,17 +77,27 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
     const ours = events.filter((e) => (row.orderId !== null ? e.orderPubkey === row.orderId : e.signature === row.signature));
     const filled = ours.find((e) => e.eventType === 'order_filled');
     if (filled) {
-      const fill = sellFill(filled, { positionPubkey: params.positionPubkey, marketId: params.marketId, isYes: params.isYes, fallbackSignature: row.signature, now: clock.now() });
+      const fill = sellFill(filled, {
+        positionPubkey: params.positionPubkey,
+        marketId: params.marketId,
+        isYes: params.isYes,
+        fallbackSignature: row.signature,
+        now: clock.now(),
+      });
       const data = { orderPubkey: row.orderId, via: 'history', historyId: filled.id };
       return fill ? { data, fills: [fill] } : { data, fills: [], fillUnknown: 'order_filled carries no filled contracts or proceeds' };
     }
     const failed = ours.find((e) => e.eventType === 'order_failed' || e.eventType === 'order_closed');
     if (failed) {
-      throw new IntentRefusedError('PREDICTION_ORDER_FAILED', `the keeper ${failed.eventType === 'order_failed' ? 'failed' : 'closed'} sell order ${row.orderId ?? row.signature} without filling it: nothing was sold`, {
-        orderPubkey: row.orderId,
-        eventType: failed.eventType,
-        historyId: failed.id,
-      });
+      throw new IntentRefusedError(
+        'PREDICTION_ORDER_FAILED',
+        `the keeper ${failed.eventType === 'order_failed' ? 'failed' : 'closed'} sell order ${row.orderId ?? row.signature} without filling it: nothing was sold`,
+        {
+          orderPubkey: row.orderId,
+          eventType: failed.eventType,
+          historyId: failed.id,
+        },
+      );
     }
     return undefined;
   }
@@ -105,14 +113,19 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
         build =
           shape === 'whole'
             ? await sellPosition(client, { positionPubkey: params.positionPubkey, ownerPubkey: signer.address }, call)
-            : await sellPartial(client, { ownerPubkey: signer.address, positionPubkey: params.positionPubkey, isYes: params.isYes, contractsMicro: params.contractsMicro.toString() }, call);
+            : await sellPartial(
+                client,
+                { ownerPubkey: signer.address, positionPubkey: params.positionPubkey, isYes: params.isYes, contractsMicro: params.contractsMicro.toString() },
+                call,
+              );
       } catch (error) {
         if (isBuildRefusal(error)) await explainSellRefusal(client, params, error, context.signal);
         throw error;
       }
       const order = checkBuild(params, shape, build);
       const transaction = build.transaction;
-      if (transaction === null || transaction === '') throw new IntentRefusedError('PREDICTION_BUILD_MISMATCH', 'the sell build carries no transaction to sign');
+      if (transaction === null || transaction === '')
+        throw new IntentRefusedError('PREDICTION_BUILD_MISMATCH', 'the sell build carries no transaction to sign');
       const summary = {
         orderPubkey: build.order.orderPubkey,
         contractsMicro: order.contractsMicro.toString(),
@@ -122,7 +135,10 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
         executionModel: build.executionModel ?? null,
       };
       // Journaled before anything is signed: the order these bytes open is how history is read later.
-      journal.recordTriggerIds(row.id, { orderId: build.order.orderPubkey ?? undefined }, 'prediction.built', { ...summary, context: build.execution?.context ?? null });
+      journal.recordTriggerIds(row.id, { orderId: build.order.orderPubkey ?? undefined }, 'prediction.built', {
+        ...summary,
+        context: build.execution?.context ?? null,
+      });
       const expectation: PredictionSellExpectation = {
         kind: shape === 'whole' ? 'prediction-sell' : 'prediction-partial-sell',
         position: params.positionPubkey,
@@ -139,7 +155,10 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
         signature: signed.signature,
         ...(await lifetimeOf(rpc, bytes, build.txMeta)),
         requestId: null,
-        data: { build: summary, guard: { programs: signed.summary.programs, priorityFeeLamports: signed.summary.priorityFeeLamports, feePayer: signed.summary.feePayer } },
+        data: {
+          build: summary,
+          guard: { programs: signed.summary.programs, priorityFeeLamports: signed.summary.priorityFeeLamports, feePayer: signed.summary.feePayer },
+        },
       };
     },
 
@@ -156,20 +175,30 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
         if (error instanceof IntentRefusedError) return { kind: 'failed', code: error.code, message: error.message, data: error.details ?? {} };
         // History unreadable now: the chain and the next pass decide.
       }
-      return { kind: 'unknown', code: 'PREDICTION_AWAITING_KEEPER', message: `landed (${sent.via}); the keeper has not filled order ${row.orderId ?? ''} yet`, data: { via: sent.via, mode, signature: sent.signature } };
+      return {
+        kind: 'unknown',
+        code: 'PREDICTION_AWAITING_KEEPER',
+        message: `landed (${sent.via}); the keeper has not filled order ${row.orderId ?? ''} yet`,
+        data: { via: sent.via, mode, signature: sent.signature },
+      };
     },
 
     async landed(row): Promise<LandedReport> {
       const report = await keeperAnswer(row, parsePredictionSellParams(kind, row.params));
       // Until the keeper answers the intent stays sent; every pass reads history again.
-      if (!report) throw new IntentWaitingError('PREDICTION_AWAITING_KEEPER', `sell ${row.signature} landed; the keeper has not filled order ${row.orderId ?? ''} yet`);
+      if (!report)
+        throw new IntentWaitingError('PREDICTION_AWAITING_KEEPER', `sell ${row.signature} landed; the keeper has not filled order ${row.orderId ?? ''} yet`);
       return report;
     },
   };
 }
 
 /** The build must be the sale the intent asked for, at a floor no lower than its minimum price. */
-function checkBuild(params: PredictionSellParams, shape: 'whole' | 'partial', build: CreateOrderResponse): { contractsMicro: bigint; minSellPriceUsd: bigint | null } {
+function checkBuild(
+  params: PredictionSellParams,
+  shape: 'whole' | 'partial',
+  build: CreateOrderResponse,
+): { contractsMicro: bigint; minSellPriceUsd: bigint | null } {
   const o = build.order;
   const contracts = o.contractsMicro ?? null;
   const mismatch = (what: string): never => {
@@ -183,14 +212,21 @@ function checkBuild(params: PredictionSellParams, shape: 'whole' | 'partial', bu
   if (o.isYes !== params.isYes) mismatch(`side ${o.isYes ? 'YES' : 'NO'}`);
   if (contracts === null || contracts <= 0n) return mismatch('no contracts');
   // A whole sell sells what is there, never more than decided (the position did not grow behind our back).
-  if (shape === 'partial' ? contracts !== params.contractsMicro : contracts > params.contractsMicro) mismatch(`${contracts} micro-contracts, the intent decided ${params.contractsMicro}`);
+  if (shape === 'partial' ? contracts !== params.contractsMicro : contracts > params.contractsMicro)
+    mismatch(`${contracts} micro-contracts, the intent decided ${params.contractsMicro}`);
   const floor = o.minSellPriceUsd ?? null;
   const min = params.minSellPriceMicroUsd;
   if (min !== undefined) {
     // The floor is the least the keeper may fill at: what the sale is sure to pay per contract.
-    if (floor === null) throw new IntentRefusedError('RISK_MIN_SELL_PRICE_UNKNOWN', 'the sell build states no minimum sell price; the intent limits it', { minSellPriceMicroUsd: min.toString() });
+    if (floor === null)
+      throw new IntentRefusedError('RISK_MIN_SELL_PRICE_UNKNOWN', 'the sell build states no minimum sell price; the intent limits it', {
+        minSellPriceMicroUsd: min.toString(),
+      });
     if (floor < min) {
-      throw new IntentRefusedError('RISK_MIN_SELL_PRICE', `the build may sell at ${floor} micro-USD per contract, below the minimum of ${min}`, { minSellPriceUsd: floor.toString(), minSellPriceMicroUsd: min.toString() });
+      throw new IntentRefusedError('RISK_MIN_SELL_PRICE', `the build may sell at ${floor} micro-USD per contract, below the minimum of ${min}`, {
+        minSellPriceUsd: floor.toString(),
+        minSellPriceMicroUsd: min.toString(),
+      });
     }
   }
   return { contractsMicro: contracts, minSellPriceUsd: floor };

@@ -90,7 +90,9 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
   const { client, rpc, signer, clock } = options;
   const policy = options.policy ?? DEFAULT_SWAP_POLICY;
   // `iris` is Metis's older name: the API takes the current one.
-  const routers = [...new Set(policy.excludeRouters.map((r) => (r === 'iris' ? 'metis' : r)))].filter((r): r is (typeof ROUTERS)[number] => (ROUTERS as readonly string[]).includes(r));
+  const routers = [...new Set(policy.excludeRouters.map((r) => (r === 'iris' ? 'metis' : r)))].filter((r): r is (typeof ROUTERS)[number] =>
+    (ROUTERS as readonly string[]).includes(r),
+  );
 
   return {
     kind: SWAP_KIND,
@@ -113,12 +115,14 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
           { signal: context.signal, priority: Priority.Place },
         );
       } catch (error) {
-        if (error instanceof SwapOrderError) throw new IntentRefusedError('QUOTE_UNBUILDABLE', error.message, { orderCode: error.code, router: error.router, errorCode: error.errorCode });
+        if (error instanceof SwapOrderError)
+          throw new IntentRefusedError('QUOTE_UNBUILDABLE', error.message, { orderCode: error.code, router: error.router, errorCode: error.errorCode });
         throw error;
       }
       checkQuote(params, quote);
       const transaction = quote.transaction;
-      if (transaction === null || transaction === undefined || transaction === '') throw new IntentRefusedError('QUOTE_UNBUILDABLE', 'the order carries no transaction');
+      if (transaction === null || transaction === undefined || transaction === '')
+        throw new IntentRefusedError('QUOTE_UNBUILDABLE', 'the order carries no transaction');
       const gasless = swap.isGasless(quote, signer.address);
       const signed = await signer.signBase64(transaction, swapExpectation(params, quote, signer.address, policy), { strategy: row.strategy, intentId: row.id });
       const bytes = Buffer.from(signed.signed, 'base64');
@@ -239,17 +243,27 @@ export function swapExpectation(params: SwapParams, quote: OrderResponse, wallet
   };
 }
 
-function checkQuote(params: SwapParams, quote: { inputMint: string; outputMint: string; inAmount: string; priceImpact?: number | null | undefined; priceImpactPct?: string | null | undefined }): void {
+function checkQuote(
+  params: SwapParams,
+  quote: { inputMint: string; outputMint: string; inAmount: string; priceImpact?: number | null | undefined; priceImpactPct?: string | null | undefined },
+): void {
   if (quote.inputMint !== params.inputMint || quote.outputMint !== params.outputMint || BigInt(quote.inAmount) !== params.amount) {
-    throw new IntentRefusedError('QUOTE_MISMATCH', `the quote is for ${quote.inAmount} ${quote.inputMint} → ${quote.outputMint}, not the intent's ${params.amount} ${params.inputMint} → ${params.outputMint}`);
+    throw new IntentRefusedError(
+      'QUOTE_MISMATCH',
+      `the quote is for ${quote.inAmount} ${quote.inputMint} → ${quote.outputMint}, not the intent's ${params.amount} ${params.inputMint} → ${params.outputMint}`,
+    );
   }
   if (params.maxPriceImpactBps === undefined) return;
   // priceImpact is in percentage points (-0.1 = -0.1 %); the deprecated priceImpactPct is a ratio.
   const points = quote.priceImpact ?? (quote.priceImpactPct ? Number(quote.priceImpactPct) * 100 : null);
-  if (points === null || !Number.isFinite(points)) throw new IntentRefusedError('RISK_PRICE_IMPACT_UNKNOWN', 'the quote reports no price impact; the intent limits it');
+  if (points === null || !Number.isFinite(points))
+    throw new IntentRefusedError('RISK_PRICE_IMPACT_UNKNOWN', 'the quote reports no price impact; the intent limits it');
   const bps = Math.abs(points) * 100;
   if (bps > params.maxPriceImpactBps) {
-    throw new IntentRefusedError('RISK_PRICE_IMPACT', `price impact ${bps.toFixed(2)} bps exceeds the limit of ${params.maxPriceImpactBps} bps`, { impactBps: bps, maxPriceImpactBps: params.maxPriceImpactBps });
+    throw new IntentRefusedError('RISK_PRICE_IMPACT', `price impact ${bps.toFixed(2)} bps exceeds the limit of ${params.maxPriceImpactBps} bps`, {
+      impactBps: bps,
+      maxPriceImpactBps: params.maxPriceImpactBps,
+    });
   }
 }
 
@@ -275,7 +289,6 @@ function executeSummary(answer: ExecuteResponse): Record<string, unknown> {
     outputAmountResult: answer.outputAmountResult ?? null,
   };
 }
-
 
 export const swapRoute: IntentRoute<'swap'> = { kind: 'swap', plan: swapPlan };
 

@@ -83,18 +83,30 @@ export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'dec
       const params = parseVaultCancelParams(row.params);
       const { orderId } = params;
       const mirrored = orders.get(orderId);
-      if (mirrored?.adopted === true) throw new IntentRefusedError('VAULT_ORDER_ADOPTED', `order ${orderId} was adopted (not placed by this daemon): it is never cancelled`, { orderId });
+      if (mirrored?.adopted === true)
+        throw new IntentRefusedError('VAULT_ORDER_ADOPTED', `order ${orderId} was adopted (not placed by this daemon): it is never cancelled`, { orderId });
       // Filled, completed or already cancelled: nothing left in the vault to withdraw. Trigger refuses
       // the cancel (400), and retrying it every pass would never end. An expired order is withdrawn.
       if (mirrored !== undefined && NOTHING_LEFT.has(mirrored.state)) {
-        throw new IntentRefusedError('VAULT_ORDER_NOT_OPEN', `order ${orderId} is ${mirrored.state}: nothing left to cancel`, { orderId, state: mirrored.state });
+        throw new IntentRefusedError('VAULT_ORDER_NOT_OPEN', `order ${orderId} is ${mirrored.state}: nothing left to cancel`, {
+          orderId,
+          state: mirrored.state,
+        });
       }
       const vault = await ensureVault(authed, context.signal);
       const cancel = await steps(params, authed).request(context.signal);
       // Journaled before signing: the id that confirm-cancel needs and the exact bytes offered.
       const extra = cancel.refundAmount === undefined ? {} : { refundAmount: cancel.refundAmount, roundsRemaining: cancel.roundsRemaining };
-      journal.recordTriggerIds(row.id, { cancelRequestId: cancel.requestId, orderId }, 'cancel.requested', { family: params.family, transaction: cancel.transaction, ...extra });
-      const signed = await signer.signBase64(cancel.transaction, { kind: 'vault-withdrawal', vault: vault.vaultPubkey }, { strategy: row.strategy, intentId: row.id });
+      journal.recordTriggerIds(row.id, { cancelRequestId: cancel.requestId, orderId }, 'cancel.requested', {
+        family: params.family,
+        transaction: cancel.transaction,
+        ...extra,
+      });
+      const signed = await signer.signBase64(
+        cancel.transaction,
+        { kind: 'vault-withdrawal', vault: vault.vaultPubkey },
+        { strategy: row.strategy, intentId: row.id },
+      );
       return signedRecord(rpc, signed, cancel.requestId, { orderId, family: params.family, cancelRequestId: cancel.requestId, vault: vault.vaultPubkey });
     },
 

@@ -35,7 +35,10 @@ const VaultPatchParams = z
     slPriceUsd: UsdDecimal.optional(),
     strategyHash: z.string().optional(),
   })
-  .refine((p) => p.triggerPriceUsd !== undefined || p.tpPriceUsd !== undefined || p.slPriceUsd !== undefined, 'nothing to change: no triggerPriceUsd, tpPriceUsd or slPriceUsd');
+  .refine(
+    (p) => p.triggerPriceUsd !== undefined || p.tpPriceUsd !== undefined || p.slPriceUsd !== undefined,
+    'nothing to change: no triggerPriceUsd, tpPriceUsd or slPriceUsd',
+  );
 export type VaultPatchParams = z.output<typeof VaultPatchParams>;
 
 /** The journal entry for a decided PATCH. */
@@ -69,7 +72,17 @@ export function createVaultPatchHandler(options: VaultPatchHandlerOptions): Call
   function mirror(item: OrderHistoryItem): void {
     const mirrored = orders.get(item.id);
     if (!mirrored || mirrored.intentId === null) return;
-    orders.upsert(priceOrderColumns(item), { intentId: mirrored.intentId, strategy: mirrored.strategy, inputDecimals: mirrored.inputDecimals, outputDecimals: mirrored.outputDecimals, depositSignature: mirrored.depositSignature }, clock.now());
+    orders.upsert(
+      priceOrderColumns(item),
+      {
+        intentId: mirrored.intentId,
+        strategy: mirrored.strategy,
+        inputDecimals: mirrored.inputDecimals,
+        outputDecimals: mirrored.outputDecimals,
+        depositSignature: mirrored.depositSignature,
+      },
+      clock.now(),
+    );
   }
 
   async function readOrder(orderId: string, signal?: AbortSignal): Promise<OrderHistoryItem | undefined> {
@@ -123,7 +136,12 @@ export function createVaultPatchHandler(options: VaultPatchHandlerOptions): Call
         return { kind: 'confirmed', data: { ...changes(params), via: 'history', orderState: item.orderState } };
       }
       if (item.orderState !== 'open') {
-        return { kind: 'failed', code: 'VAULT_ORDER_NOT_OPEN', message: `order ${params.orderId} is ${item.orderState}: only open orders can be updated`, data: { orderId: params.orderId, orderState: item.orderState, rawState: item.rawState ?? null } };
+        return {
+          kind: 'failed',
+          code: 'VAULT_ORDER_NOT_OPEN',
+          message: `order ${params.orderId} is ${item.orderState}: only open orders can be updated`,
+          data: { orderId: params.orderId, orderState: item.orderState, rawState: item.rawState ?? null },
+        };
       }
       return { kind: 'repeat', reason: `order ${params.orderId} does not show the new prices yet` };
     },
@@ -157,7 +175,8 @@ function classifyCall(error: unknown): CallResult {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof ParamsError) return paramsRefused(error);
   if (error instanceof ApiError) {
-    if (error.outcomeUnknown || error.status >= 500 || TRANSIENT_STATUS.has(error.status)) return { kind: 'unknown', code: error.code, message, data: { status: error.status } };
+    if (error.outcomeUnknown || error.status >= 500 || TRANSIENT_STATUS.has(error.status))
+      return { kind: 'unknown', code: error.code, message, data: { status: error.status } };
     return { kind: 'failed', code: error.code, message, data: { status: error.status } };
   }
   if (error instanceof TransportError) return { kind: 'unknown', code: error.code, message, data: {} };

@@ -71,7 +71,6 @@ export function vaultPlacePlan(intent: PlaceVaultOrderIntent): PlanInput {
   });
 }
 
-
 export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHandler {
   const { authed, signer, journal, clock } = options;
 
@@ -82,7 +81,11 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
     const outputDecimals = await options.decimalsOf(params.outputMint);
     let isNew = false;
     for (const [i, leg] of legs.entries()) {
-      const created = options.orders.upsert(priceOrderColumns(leg), { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature }, clock.now());
+      const created = options.orders.upsert(
+        priceOrderColumns(leg),
+        { intentId: row.id, strategy: row.strategy, inputDecimals: params.inputDecimals, outputDecimals, depositSignature: row.signature },
+        clock.now(),
+      );
       if (i === 0) isNew = created;
     }
     if (journal.require(row.id).orderId !== main.id) journal.recordTriggerIds(row.id, { orderId: main.id }, 'order.id', { source: 'history' });
@@ -102,8 +105,14 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
 
     async prepare(row, context): Promise<SignedRecord> {
       const params = parseVaultPlaceParams(row.params);
-      if (params.expiresAt <= clock.now()) throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `expiresAt ${params.expiresAt} has passed`, { expiresAt: params.expiresAt });
-      return signDeposit(options, row, { inputMint: params.inputMint, outputMint: params.outputMint, amount: params.inputAmount, orderType: 'price', orderSubType: params.orderType }, context.signal);
+      if (params.expiresAt <= clock.now())
+        throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `expiresAt ${params.expiresAt} has passed`, { expiresAt: params.expiresAt });
+      return signDeposit(
+        options,
+        row,
+        { inputMint: params.inputMint, outputMint: params.outputMint, amount: params.inputAmount, orderType: 'price', orderSubType: params.orderType },
+        context.signal,
+      );
     },
 
     async submit(row, mode): Promise<SubmitResult> {
@@ -115,23 +124,36 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
       let answer;
       try {
         // No stop signal: a create that started finishes, so its answer is not lost needlessly.
-        answer = await createPriceOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), { priority: Priority.Place });
+        answer = await createPriceOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), {
+          priority: Priority.Place,
+        });
       } catch (error) {
         if (error instanceof ParamsError) {
           // An expiry that passed while the row waited is the usual cause, and has its own code.
-          if (params.expiresAt <= clock.now()) return { kind: 'failed', code: 'VAULT_ORDER_EXPIRED', message: error.message, data: { expiresAt: params.expiresAt } };
+          if (params.expiresAt <= clock.now())
+            return { kind: 'failed', code: 'VAULT_ORDER_EXPIRED', message: error.message, data: { expiresAt: params.expiresAt } };
           return paramsRefused(error, { expiresAt: params.expiresAt });
         }
         return submitOutcome(error, { mode });
       }
-      journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', txSignature: answer.txSignature, depositConfirmed: answer.depositConfirmed, message: answer.message ?? null });
+      journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', {
+        source: 'create',
+        txSignature: answer.txSignature,
+        depositConfirmed: answer.depositConfirmed,
+        message: answer.message ?? null,
+      });
       try {
         const found = await lookUp(row, params);
         if (found) return { kind: 'confirmed', data: { ...found, via: 'create' }, fills: [] };
       } catch {
         // Mirrored on the next pass: the deposit's signature then decides (landed → history again).
       }
-      return { kind: 'unknown', code: 'ORDER_NOT_IN_HISTORY', message: `order ${answer.id} created; history does not show it yet`, data: { orderId: answer.id } };
+      return {
+        kind: 'unknown',
+        code: 'ORDER_NOT_IN_HISTORY',
+        message: `order ${answer.id} created; history does not show it yet`,
+        data: { orderId: answer.id },
+      };
     },
 
     async landed(row): Promise<LandedReport> {

@@ -56,7 +56,11 @@ export function vaultRenewPlan(intent: RenewVaultOrderIntent): PlanInput | undef
     evidence: intent.evidence,
     order: intent.replacement,
   });
-  const entry = journalEntry(intent, VAULT_CANCEL_KIND, { orderId: intent.orderId, family: 'price', then: { params: place.params, reason: place.reason ?? intent.reason } });
+  const entry = journalEntry(intent, VAULT_CANCEL_KIND, {
+    orderId: intent.orderId,
+    family: 'price',
+    then: { params: place.params, reason: place.reason ?? intent.reason },
+  });
   return { ...entry, evidence: { ...entry.evidence, replacement: id } };
 }
 
@@ -101,7 +105,8 @@ export function successorOf(row: IntentRow): PlanInput | undefined {
  * rather than withdrawing it and leaving the position unprotected.
  */
 export function createVaultRenewHandler(cancel: IntentHandler, clock: Clock): SigningHandler {
-  if (cancel.kind !== VAULT_CANCEL_KIND || isCallHandler(cancel)) throw new Error(`createVaultRenewHandler wraps the ${VAULT_CANCEL_KIND} signing handler, not ${cancel.kind}`);
+  if (cancel.kind !== VAULT_CANCEL_KIND || isCallHandler(cancel))
+    throw new Error(`createVaultRenewHandler wraps the ${VAULT_CANCEL_KIND} signing handler, not ${cancel.kind}`);
   return {
     kind: VAULT_CANCEL_KIND,
 
@@ -109,7 +114,10 @@ export function createVaultRenewHandler(cancel: IntentHandler, clock: Clock): Si
       const then = renewalOf(row);
       if (then) {
         const place = parseVaultPlaceParams(then.params);
-        if (place.expiresAt <= clock.now()) throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `the replacement's expiresAt ${place.expiresAt} has passed: the old order is left as it is`, { expiresAt: place.expiresAt });
+        if (place.expiresAt <= clock.now())
+          throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `the replacement's expiresAt ${place.expiresAt} has passed: the old order is left as it is`, {
+            expiresAt: place.expiresAt,
+          });
       }
       return cancel.prepare(withoutRenewal(row), context);
     },

@@ -27,20 +27,42 @@ export interface DepositDeps {
  * of `inputMint` into our vault (`DEPOSIT_MISMATCH`), let the guard decode the bytes as a
  * `vault-deposit` of exactly that, sign. The executor journals the result before any create call.
  */
-export async function signDeposit(deps: DepositDeps, row: IntentRow, craftParams: Omit<DepositCraftParams, 'userAddress' | 'amount'> & { amount: bigint }, signal: AbortSignal): Promise<SignedRecord> {
+export async function signDeposit(
+  deps: DepositDeps,
+  row: IntentRow,
+  craftParams: Omit<DepositCraftParams, 'userAddress' | 'amount'> & { amount: bigint },
+  signal: AbortSignal,
+): Promise<SignedRecord> {
   const { authed, rpc, signer, journal } = deps;
   const vault = await ensureVault(authed, signal);
   const craft = await craftDeposit(authed, { ...craftParams, userAddress: signer.address }, { signal, priority: Priority.Place });
   // Journaled before anything is signed: the requestId and the exact bytes Jupiter offered.
-  journal.recordTriggerIds(row.id, { depositRequestId: craft.requestId }, 'deposit.crafted', { transaction: craft.transaction, vault: craft.receiverAddress, mint: craft.mint, amount: craft.amount });
+  journal.recordTriggerIds(row.id, { depositRequestId: craft.requestId }, 'deposit.crafted', {
+    transaction: craft.transaction,
+    vault: craft.receiverAddress,
+    mint: craft.mint,
+    amount: craft.amount,
+  });
   if (craft.mint !== craftParams.inputMint || BigInt(craft.amount) !== craftParams.amount || craft.receiverAddress !== vault.vaultPubkey) {
-    throw new IntentRefusedError('DEPOSIT_MISMATCH', `the crafted deposit is ${craft.amount} ${craft.mint} to ${craft.receiverAddress}, not ${craftParams.amount} ${craftParams.inputMint} to our vault`, {
-      craft: { mint: craft.mint, amount: craft.amount, vault: craft.receiverAddress },
-    });
+    throw new IntentRefusedError(
+      'DEPOSIT_MISMATCH',
+      `the crafted deposit is ${craft.amount} ${craft.mint} to ${craft.receiverAddress}, not ${craftParams.amount} ${craftParams.inputMint} to our vault`,
+      {
+        craft: { mint: craft.mint, amount: craft.amount, vault: craft.receiverAddress },
+      },
+    );
   }
   // The guard decodes the bytes themselves: the craft's own fields above are only a first check.
-  const signed = await signer.signBase64(craft.transaction, { kind: 'vault-deposit', mint: craftParams.inputMint, amount: craftParams.amount, vault: vault.vaultPubkey }, { strategy: row.strategy, intentId: row.id });
-  return signedRecord(rpc, signed, craft.requestId, { vault: vault.vaultPubkey, depositRequestId: craft.requestId, guard: { programs: signed.summary.programs, feePayer: signed.summary.feePayer } });
+  const signed = await signer.signBase64(
+    craft.transaction,
+    { kind: 'vault-deposit', mint: craftParams.inputMint, amount: craftParams.amount, vault: vault.vaultPubkey },
+    { strategy: row.strategy, intentId: row.id },
+  );
+  return signedRecord(rpc, signed, craft.requestId, {
+    vault: vault.vaultPubkey,
+    depositRequestId: craft.requestId,
+    guard: { programs: signed.summary.programs, feePayer: signed.summary.feePayer },
+  });
 }
 
 /**
@@ -59,14 +81,17 @@ export async function signedRecord(rpc: SolanaRpc, signed: { signed: string; sig
   };
 }
 
-
 /**
  * The start of a vault create's submit: the deposit's `depositRequestId` must be journaled, and a
  * re-send (the last call's outcome unknown) asks history first — only if it shows no order are the
  * SAME bytes posted again (one signature lands once). Returns the settled result, or the request id
  * to post with.
  */
-export async function beforeCreate(row: IntentRow, mode: 'first' | 'resend', lookUp: () => Promise<Record<string, unknown> | undefined>): Promise<SubmitResult | { readonly depositRequestId: string }> {
+export async function beforeCreate(
+  row: IntentRow,
+  mode: 'first' | 'resend',
+  lookUp: () => Promise<Record<string, unknown> | undefined>,
+): Promise<SubmitResult | { readonly depositRequestId: string }> {
   const depositRequestId = row.depositRequestId ?? row.requestId;
   if (depositRequestId === null) return { kind: 'rejected', code: 'NO_DEPOSIT_REQUEST', message: 'no depositRequestId recorded', data: {} };
   if (mode === 'resend') {

@@ -15,8 +15,20 @@ describe('vault cancel handler: DCA orders, two steps', () => {
   it('one route plans cancels of both families; the place route wraps vaultPlacePlan', () => {
     const key = { strategy: 's', version: 'ab'.repeat(32), rule: 'cancel', trigger: 'o1' };
     for (const family of ['price', 'dca'] as const) {
-      const plan = cancelVaultOrderRoute.plan({ kind: 'cancel-vault-order', key, id: `s/x/cancel/${family}`, reason: 'r', evidence: { a: 1 }, orderId: 'o1', family });
-      expect(plan).toMatchObject({ kind: 'cancel-vault-order', params: { orderId: 'o1', family, strategyHash: key.version }, evidence: { a: 1, trigger: 'o1' } });
+      const plan = cancelVaultOrderRoute.plan({
+        kind: 'cancel-vault-order',
+        key,
+        id: `s/x/cancel/${family}`,
+        reason: 'r',
+        evidence: { a: 1 },
+        orderId: 'o1',
+        family,
+      });
+      expect(plan).toMatchObject({
+        kind: 'cancel-vault-order',
+        params: { orderId: 'o1', family, strategyHash: key.version },
+        evidence: { a: 1, trigger: 'o1' },
+      });
     }
     expect(cancelVaultOrderRoute.kind).toBe('cancel-vault-order');
     expect(placeVaultOrderRoute.kind).toBe('place-vault-order');
@@ -29,7 +41,9 @@ describe('vault cancel handler: DCA orders, two steps', () => {
     const orderId = placed.orderId ?? '';
     const early = await s.executor.execute(dcaCancelIntent(orderId));
     expect(early.state).toBe('planned');
-    expect(actions(s.db, 'intent.error').map((a) => JSON.parse(a.data) as { code: string })).toEqual([expect.objectContaining({ code: 'TRIGGER_BAD_REQUEST' })]);
+    expect(actions(s.db, 'intent.error').map((a) => JSON.parse(a.data) as { code: string })).toEqual([
+      expect.objectContaining({ code: 'TRIGGER_BAD_REQUEST' }),
+    ]);
 
     await w.sim.control.advance(1_000);
     const report = await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock });

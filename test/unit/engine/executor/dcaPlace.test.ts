@@ -21,7 +21,17 @@ describe('DCA vault handler: placing a Trigger V2 DCA order', () => {
       kind: 'place-dca-vault-order',
       strategy: 'dca-vault',
       rule: 'vault_dca',
-      params: { orderType: 'price_conditional', inputMint: USDC, outputMint: SOL, inputAmount: '60000000', orderCount: 3, intervalSeconds: 60, maxPriceUsd: '250', triggerMint: SOL, strategyHash: 'ef'.repeat(32) },
+      params: {
+        orderType: 'price_conditional',
+        inputMint: USDC,
+        outputMint: SOL,
+        inputAmount: '60000000',
+        orderCount: 3,
+        intervalSeconds: 60,
+        maxPriceUsd: '250',
+        triggerMint: SOL,
+        strategyHash: 'ef'.repeat(32),
+      },
       evidence: { perRound: '20000000', trigger: 'g0' },
       reason: 'place a DCA order buying SOL',
     });
@@ -36,8 +46,23 @@ describe('DCA vault handler: placing a Trigger V2 DCA order', () => {
     expect(row.orderId).not.toBeNull();
     expect(row.depositRequestId).not.toBeNull();
     expect(w.deposits()).toBe(1);
-    expect(first.routes).toEqual(['/trigger/v2/vault', '/trigger/v2/vault/register', '/trigger/v2/deposit/craft', '/trigger/v2/orders/dca', '/trigger/v2/orders/history/dca']);
-    expect(first.orders.get(row.orderId ?? '')).toMatchObject({ intentId: row.id, strategy: 'dca-vault', adopted: false, family: 'dca', orderType: 'time_based', depositSignature: row.signature, inputDecimals: 6, outputDecimals: 9 });
+    expect(first.routes).toEqual([
+      '/trigger/v2/vault',
+      '/trigger/v2/vault/register',
+      '/trigger/v2/deposit/craft',
+      '/trigger/v2/orders/dca',
+      '/trigger/v2/orders/history/dca',
+    ]);
+    expect(first.orders.get(row.orderId ?? '')).toMatchObject({
+      intentId: row.id,
+      strategy: 'dca-vault',
+      adopted: false,
+      family: 'dca',
+      orderType: 'time_based',
+      depositSignature: row.signature,
+      inputDecimals: 6,
+      outputDecimals: 9,
+    });
     const before = first.routes.length;
     expect((await first.executor.execute(dcaVaultIntent())).state).toBe('confirmed');
     expect(first.routes.length).toBe(before);

@@ -15,7 +15,15 @@ import type { VaultSyncOptions } from '../../../../src/engine/mirror/orderSync.j
 import type { FeedEvents, Poller } from '../../../../src/engine/feeds/poller.js';
 import type { OrderSnapshot } from '../../../../src/engine/feeds/orders.js';
 import type { AuthedJupiterClient } from '../../../../src/jupiter/transport.js';
-import { craftDeposit, createDcaOrder, createPriceOrder, getAllDcaHistory, getAllOrderHistory, getVault, registerVault } from '../../../../src/jupiter/trigger.js';
+import {
+  craftDeposit,
+  createDcaOrder,
+  createPriceOrder,
+  getAllDcaHistory,
+  getAllOrderHistory,
+  getVault,
+  registerVault,
+} from '../../../../src/jupiter/trigger.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import type { PlaceDcaVaultOrderIntent } from '../../../../src/strategies/intents.js';
@@ -48,7 +56,8 @@ export interface DcaWorld extends VaultWorld {
 
 export function dcaWorld(seed = 'dca'): DcaWorld {
   const w = vaultWorld(seed);
-  const sign = (base64: string): string => Buffer.from(w.wallet.signTransaction(VersionedTransaction.deserialize(Buffer.from(base64, 'base64'))).serialize()).toString('base64');
+  const sign = (base64: string): string =>
+    Buffer.from(w.wallet.signTransaction(VersionedTransaction.deserialize(Buffer.from(base64, 'base64'))).serialize()).toString('base64');
   const ensure = async (authed: AuthedJupiterClient): Promise<void> => {
     await getVault(authed).catch(() => registerVault(authed));
   };
@@ -60,11 +69,18 @@ export function dcaWorld(seed = 'dca'): DcaWorld {
       const signer = createRpcGuardedSigner({ wallet: w.wallet, audit: stack.audit, rpc, clock: w.clock });
       const deps = { authed: stack.authed, rpc, signer, journal: stack.journal, orders: stack.orders, clock: w.clock, decimalsOf };
       const dca = createDcaPlaceHandler(deps);
-      const executor = createExecutor({ journal: stack.journal, rpc, clock: w.clock, handlers: [createVaultPlaceHandler(deps), createVaultCancelHandler(deps), dca] });
+      const executor = createExecutor({
+        journal: stack.journal,
+        rpc,
+        clock: w.clock,
+        handlers: [createVaultPlaceHandler(deps), createVaultCancelHandler(deps), dca],
+      });
       return { ...stack, executor, handler: dca, sync: { orders: stack.orders, journal: stack.journal, clock: w.clock, audit: stack.audit, decimalsOf } };
     },
     simDca() {
-      const dump = w.sim.control.dumpOrders() as { dca?: Array<{ id: string; wallet: string; state: string; roundsFilled: number; inputAmountRemaining: string }> };
+      const dump = w.sim.control.dumpOrders() as {
+        dca?: Array<{ id: string; wallet: string; state: string; roundsFilled: number; inputAmountRemaining: string }>;
+      };
       return (dump.dca ?? []).filter((o) => o.wallet === w.wallet.address).map(({ wallet: _w, ...o }) => o);
     },
     async foreignDca(authed, rounds = 2) {
@@ -85,7 +101,14 @@ export function dcaWorld(seed = 'dca'): DcaWorld {
     async foreignPrice(authed, triggerPriceUsd, slPriceUsd) {
       await ensure(authed);
       const orderType = slPriceUsd === undefined ? 'single' : 'oco';
-      const craft = await craftDeposit(authed, { inputMint: SOL, outputMint: USDC, userAddress: w.wallet.address, amount: 200_000_000n, orderType: 'price', orderSubType: orderType });
+      const craft = await craftDeposit(authed, {
+        inputMint: SOL,
+        outputMint: USDC,
+        userAddress: w.wallet.address,
+        amount: 200_000_000n,
+        orderType: 'price',
+        orderSubType: orderType,
+      });
       const levels = slPriceUsd === undefined ? { triggerCondition: 'above' as const, triggerPriceUsd } : { tpPriceUsd: triggerPriceUsd, slPriceUsd };
       return createPriceOrder(authed, {
         orderType,
@@ -101,7 +124,9 @@ export function dcaWorld(seed = 'dca'): DcaWorld {
       });
     },
     withdrawals(mint) {
-      return w.sim.control.dumpLedger().entries.filter((e) => e.reason === 'withdrawal' && e.wallet === w.wallet.address && e.mint === mint && BigInt(e.delta) > 0n).length;
+      return w.sim.control
+        .dumpLedger()
+        .entries.filter((e) => e.reason === 'withdrawal' && e.wallet === w.wallet.address && e.mint === mint && BigInt(e.delta) > 0n).length;
     },
   };
 }
@@ -129,11 +154,21 @@ export function dcaVaultIntent(overrides: Partial<PlaceDcaVaultOrderIntent> = {}
 /** Cancel a DCA order (two steps). */
 export function dcaCancelIntent(orderId: string): PlanInput {
   const key = { strategy: 'dca-vault', version: 'ef'.repeat(32), rule: 'cancel', trigger: orderId };
-  return vaultCancelPlan({ kind: 'cancel-vault-order', key, id: `${key.strategy}/${key.version.slice(0, 12)}/cancel/${orderId}`, reason: 'stop the DCA', evidence: {}, orderId, family: 'dca' });
+  return vaultCancelPlan({
+    kind: 'cancel-vault-order',
+    key,
+    id: `${key.strategy}/${key.version.slice(0, 12)}/cancel/${orderId}`,
+    reason: 'stop the DCA',
+    evidence: {},
+    orderId,
+    family: 'dca',
+  });
 }
 
 /** Both history reads, as the feeds would hand them over. */
-export async function histories(authed: AuthedJupiterClient): Promise<{ price: Awaited<ReturnType<typeof getAllOrderHistory>>; dca: Awaited<ReturnType<typeof getAllDcaHistory>> }> {
+export async function histories(
+  authed: AuthedJupiterClient,
+): Promise<{ price: Awaited<ReturnType<typeof getAllOrderHistory>>; dca: Awaited<ReturnType<typeof getAllDcaHistory>> }> {
   return { price: await getAllOrderHistory(authed), dca: await getAllDcaHistory(authed) };
 }
 

@@ -23,7 +23,9 @@ describe('executor: a swap intent', () => {
     expect(fill).toMatchObject({ signature: row.signature, idx: 0, in_mint: USDC, out_mint: SOL });
     // Both legs agree with the simulator's ledger (network fees aside, paid in SOL).
     expect(usdcBefore - w.sim.control.balance(w.wallet.address, USDC)).toBe(BigInt(fill?.in_amount ?? -1));
-    const ledgerSol = w.sim.control.dumpLedger().entries.filter((e) => e.ref === row.signature && e.wallet === w.wallet.address && e.mint === SOL && e.reason === 'swap');
+    const ledgerSol = w.sim.control
+      .dumpLedger()
+      .entries.filter((e) => e.ref === row.signature && e.wallet === w.wallet.address && e.mint === SOL && e.reason === 'swap');
     expect(ledgerSol.reduce((sum, e) => sum + BigInt(e.delta), 0n)).toBe(BigInt(fill?.out_amount ?? -1));
     expect(w.sim.control.balance(w.wallet.address, SOL)).toBeGreaterThan(solBefore);
 
@@ -67,7 +69,7 @@ describe('executor: a swap intent', () => {
     expect(w.swapsLanded()).toEqual([]);
   });
 
-  it('enforces the intent\'s price-impact limit on the quote before signing', async () => {
+  it("enforces the intent's price-impact limit on the quote before signing", async () => {
     const w = world();
     const s = w.boot();
     const row = await s.executor.execute(plan(dcaIntent({ amount: 400_000_000n, maxPriceImpactBps: 0 })));

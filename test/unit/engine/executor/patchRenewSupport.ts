@@ -40,7 +40,14 @@ export function bootFull(w: VaultWorld, seed = 'patch-renew'): FullVaultStack {
   const audit = new AuditLog(db, w.clock);
   const journal = new Journal(db, audit, w.clock);
   const fetch = simFetch(w.sim);
-  const client = createJupiterClient({ baseUrl: 'http://sim.local', apiKey: 'vault-test-key', requestsPerSecond: 10, clock: w.clock, random: createRandom(seed), fetch });
+  const client = createJupiterClient({
+    baseUrl: 'http://sim.local',
+    apiKey: 'vault-test-key',
+    requestsPerSecond: 10,
+    clock: w.clock,
+    random: createRandom(seed),
+    fetch,
+  });
   const routes: string[] = [];
   client.events.on('request', (e) => routes.push(`${e.method} ${e.route}`));
   const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
@@ -60,8 +67,13 @@ export function crash(s: FullVaultStack): void {
 }
 
 /** The simulator's view of one of our price orders. */
-export function simOrder(w: VaultWorld, id: string): { id: string; orderState: string; triggerPriceUsd: number | null; initialInputAmount: string; expiresAt: number | null } | undefined {
-  const dump = w.sim.control.dumpOrders() as { price?: Array<{ id: string; orderState: string; triggerPriceUsd: number | null; initialInputAmount: string; expiresAt: number | null }> };
+export function simOrder(
+  w: VaultWorld,
+  id: string,
+): { id: string; orderState: string; triggerPriceUsd: number | null; initialInputAmount: string; expiresAt: number | null } | undefined {
+  const dump = w.sim.control.dumpOrders() as {
+    price?: Array<{ id: string; orderState: string; triggerPriceUsd: number | null; initialInputAmount: string; expiresAt: number | null }>;
+  };
   return (dump.price ?? []).find((o) => o.id === id);
 }
 

@@ -36,7 +36,16 @@ describe('prediction sell handler', () => {
     const fills = predictionFills(s.db, row.id);
     expect(fills).toHaveLength(1);
     const gained = w.sim.control.balance(w.wallet.address, USDC) - usdcBefore;
-    expect(fills[0]).toMatchObject({ signature: row.signature, idx: 0, source: 'prediction', position_pubkey: position.pubkey, in_mint: `prediction:${NBA_MARKET}:yes`, in_amount: '20000000', out_mint: USDC, out_amount: gained.toString() });
+    expect(fills[0]).toMatchObject({
+      signature: row.signature,
+      idx: 0,
+      source: 'prediction',
+      position_pubkey: position.pubkey,
+      in_mint: `prediction:${NBA_MARKET}:yes`,
+      in_amount: '20000000',
+      out_mint: USDC,
+      out_amount: gained.toString(),
+    });
     expect(BigInt(fills[0]?.fee_amount ?? '0')).toBeGreaterThan(0n);
     expect((await w.positions(s.client)).some((p) => p.pubkey === position.pubkey)).toBe(false);
 
@@ -45,7 +54,16 @@ describe('prediction sell handler', () => {
     expect((await s.executor.execute(sellIntent(position))).state).toBe('confirmed');
     expect(s.routes.length).toBe(before);
     expect(predictionFills(s.db, row.id)).toHaveLength(1);
-    expect(actionKinds(s.db, row.id)).toEqual(['intent.planned', 'prediction.built', 'intent.signed', 'intent.sent', 'intent.outcome_unknown', 'intent.waiting', 'intent.confirmed', 'fill']);
+    expect(actionKinds(s.db, row.id)).toEqual([
+      'intent.planned',
+      'prediction.built',
+      'intent.signed',
+      'intent.sent',
+      'intent.outcome_unknown',
+      'intent.waiting',
+      'intent.confirmed',
+      'fill',
+    ]);
     expect(w.simOrders()).toHaveLength(1);
   });
 
@@ -81,7 +99,10 @@ describe('prediction sell handler', () => {
     const row = await s.executor.execute(sellIntent(position));
     expect(row.state).toBe('failed');
     expect(row.errorCode).toBe('GUARD_REFUSED');
-    expect(JSON.parse(actions(s.db, 'guard.refused')[0]?.data ?? '{}')).toMatchObject({ reason: 'PROGRAM_NOT_ALLOWED', expectation: { kind: 'prediction-sell' } });
+    expect(JSON.parse(actions(s.db, 'guard.refused')[0]?.data ?? '{}')).toMatchObject({
+      reason: 'PROGRAM_NOT_ALLOWED',
+      expectation: { kind: 'prediction-sell' },
+    });
     expect(w.simOrders()).toEqual([]);
   });
 
@@ -109,7 +130,7 @@ describe('prediction sell handler', () => {
     expect(w.simOrders()).toHaveLength(1);
   });
 
-  it('a lost /execute answer is settled by the signature: one order, then the keeper\'s fill', async () => {
+  it("a lost /execute answer is settled by the signature: one order, then the keeper's fill", async () => {
     const w = predictionWorld();
     const s = w.bootPrediction();
     const position = await nbaPosition(w, s);
@@ -168,7 +189,9 @@ describe('prediction claim handler', () => {
     const row = await s.executor.drive(early.id);
     expect(row.state).toBe('confirmed');
     expect(w.sim.control.balance(w.wallet.address, USDC) - usdcBefore).toBe(20_000_000n);
-    expect(predictionFills(s.db, row.id)).toEqual([expect.objectContaining({ signature: row.signature, source: 'prediction', position_pubkey: position.pubkey, out_amount: '20000000', fee_amount: null })]);
+    expect(predictionFills(s.db, row.id)).toEqual([
+      expect.objectContaining({ signature: row.signature, source: 'prediction', position_pubkey: position.pubkey, out_amount: '20000000', fee_amount: null }),
+    ]);
     await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock });
     expect(predictionFills(s.db, row.id)).toHaveLength(1);
   });

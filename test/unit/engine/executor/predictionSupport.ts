@@ -54,11 +54,24 @@ export function predictionWorld(seed = 'prediction'): PredictionWorld {
       const audit = new AuditLog(db, w.clock);
       const journal = new Journal(db, audit, w.clock);
       const fetch = simFetch(w.sim);
-      const client = createJupiterClient({ baseUrl: 'http://sim.local', apiKey: 'prediction-test-key', requestsPerSecond: 10, clock: w.clock, random: createRandom(seed), fetch });
+      const client = createJupiterClient({
+        baseUrl: 'http://sim.local',
+        apiKey: 'prediction-test-key',
+        requestsPerSecond: 10,
+        clock: w.clock,
+        random: createRandom(seed),
+        fetch,
+      });
       const routes: string[] = [];
       client.events.on('request', (e) => routes.push(e.route));
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch });
-      const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock, predictionPrograms: options.predictionPrograms ?? [PREDICTION_PROGRAM] });
+      const signer = createRpcGuardedSigner({
+        wallet: w.wallet,
+        audit,
+        rpc,
+        clock: w.clock,
+        predictionPrograms: options.predictionPrograms ?? [PREDICTION_PROGRAM],
+      });
       const deps = { client, rpc, signer, journal, clock: w.clock };
       const handlers = [createPredictionSellHandler(deps), createPredictionPartialSellHandler(deps), createPredictionClaimHandler(deps)];
       const executor = createExecutor({ journal, rpc, clock: w.clock, handlers });
@@ -118,6 +131,19 @@ export function claimIntent(position: Position): PlanInput {
   return claimPositionRoute.plan(intent) as PlanInput;
 }
 
-export function predictionFills(db: Db, intentId: string): Array<{ signature: string; idx: number; source: string; position_pubkey: string | null; in_mint: string; in_amount: string; out_mint: string; out_amount: string; fee_amount: string | null }> {
+export function predictionFills(
+  db: Db,
+  intentId: string,
+): Array<{
+  signature: string;
+  idx: number;
+  source: string;
+  position_pubkey: string | null;
+  in_mint: string;
+  in_amount: string;
+  out_mint: string;
+  out_amount: string;
+  fee_amount: string | null;
+}> {
   return db.prepare('SELECT * FROM fills WHERE intent_id = ? ORDER BY id').all(intentId) as never;
 }

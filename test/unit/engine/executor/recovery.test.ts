@@ -10,7 +10,9 @@ function crash(s: Stack): void {
 }
 
 const signedAudit = (s: Stack, id: string): string[] =>
-  (s.db.prepare("SELECT signature FROM actions WHERE intent_id = ? AND kind = 'intent.signed' ORDER BY id").all(id) as { signature: string }[]).map((r) => r.signature);
+  (s.db.prepare("SELECT signature FROM actions WHERE intent_id = ? AND kind = 'intent.signed' ORDER BY id").all(id) as { signature: string }[]).map(
+    (r) => r.signature,
+  );
 
 describe('executor: crashes, unknown outcomes and expiry', () => {
   it('a crash after recordSigned, before submit: reconciliation sends the same bytes, one swap', async () => {
@@ -41,7 +43,13 @@ describe('executor: crashes, unknown outcomes and expiry', () => {
     first.executor.events.on('signed', () => first.executor.stop());
     const stuck = await first.executor.execute(plan(dcaIntent()));
     crash(first);
-    w.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'status', status: 200, body: { status: 'Failed', code: -1, error: 'Order not found, it might have expired', slot: '0' }, count: 1 });
+    w.sim.control.injectFault({
+      path: '/swap/v2/execute',
+      kind: 'status',
+      status: 200,
+      body: { status: 'Failed', code: -1, error: 'Order not found, it might have expired', slot: '0' },
+      count: 1,
+    });
 
     const second = w.boot();
     await reconcile({ journal: second.journal, executor: second.executor, clock: w.clock });
@@ -139,7 +147,18 @@ describe('executor: crashes, unknown outcomes and expiry', () => {
     const [fill] = fills(second.db, stuck.id);
     expect(fill).toBeDefined();
     // Replaying the same fill (a re-poll, a history import) inserts nothing and audits nothing.
-    const replay = { signature: fill?.signature ?? '', idx: 0, source: 'swap' as const, inMint: fill?.in_mint ?? '', inAmount: fill?.in_amount ?? '0', inDecimals: 6, outMint: fill?.out_mint ?? '', outAmount: fill?.out_amount ?? '0', outDecimals: 9, at: w.clock.now() };
+    const replay = {
+      signature: fill?.signature ?? '',
+      idx: 0,
+      source: 'swap' as const,
+      inMint: fill?.in_mint ?? '',
+      inAmount: fill?.in_amount ?? '0',
+      inDecimals: 6,
+      outMint: fill?.out_mint ?? '',
+      outAmount: fill?.out_amount ?? '0',
+      outDecimals: 9,
+      at: w.clock.now(),
+    };
     expect(second.journal.recordFills(stuck.id, [replay, replay])).toBe(0);
     crash(second);
 

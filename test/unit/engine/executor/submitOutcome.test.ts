@@ -15,7 +15,12 @@ describe('submitOutcome', () => {
 
   it('keeps the node error code of an RPC refusal', () => {
     const error = new RpcError('RPC_ERROR', 'sendTransaction', '-32002 blockhash not found', { rpcCode: -32002, sends: true });
-    expect(submitOutcome(error, { via: 'rpc' })).toEqual({ kind: 'rejected', code: 'RPC_ERROR', message: error.message, data: { via: 'rpc', rpcCode: -32002 } });
+    expect(submitOutcome(error, { via: 'rpc' })).toEqual({
+      kind: 'rejected',
+      code: 'RPC_ERROR',
+      message: error.message,
+      data: { via: 'rpc', rpcCode: -32002 },
+    });
   });
 
   it('counts an error of no known kind as unknown: guessing "rejected" could sign twice', () => {
@@ -24,6 +29,11 @@ describe('submitOutcome', () => {
 
   it('reports parameters the client refused as PARAMS_INVALID, whatever the handler', () => {
     const error = new ParamsError('/trigger/v2/orders/price', [{ field: 'expiresAt', message: 'must be in the future' }]);
-    expect(paramsRefused(error, { expiresAt: 5 })).toEqual({ kind: 'failed', code: 'PARAMS_INVALID', message: error.message, data: { expiresAt: 5, client: 'JUPITER_INVALID_PARAMS' } });
+    expect(paramsRefused(error, { expiresAt: 5 })).toEqual({
+      kind: 'failed',
+      code: 'PARAMS_INVALID',
+      message: error.message,
+      data: { expiresAt: 5, client: 'JUPITER_INVALID_PARAMS' },
+    });
   });
 });

@@ -34,7 +34,13 @@ export function simFetch(sim: Simulator): typeof globalThis.fetch {
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
     if (init?.signal?.aborted) throw init.signal.reason;
-    const answer = await sim.dispatch({ method: init?.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, rawBody: typeof init?.body === 'string' ? init.body : '' });
+    const answer = await sim.dispatch({
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      rawBody: typeof init?.body === 'string' ? init.body : '',
+    });
     if (answer.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };
@@ -82,7 +88,14 @@ export function world(seed = 'executor'): World {
       const audit = new AuditLog(db, clock);
       const journal = new Journal(db, audit, clock);
       const fetch = simFetch(sim);
-      const client = createJupiterClient({ baseUrl: 'http://sim.local', apiKey: 'executor-test-key', requestsPerSecond: 10, clock, random: createRandom(seed), fetch });
+      const client = createJupiterClient({
+        baseUrl: 'http://sim.local',
+        apiKey: 'executor-test-key',
+        requestsPerSecond: 10,
+        clock,
+        random: createRandom(seed),
+        fetch,
+      });
       const routes: string[] = [];
       client.events.on('request', (e) => routes.push(e.route));
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc?api-key=secret-rpc-key', clock, fetch });
@@ -125,6 +138,9 @@ export function actionKinds(db: Db, intentId: string): string[] {
   return (db.prepare('SELECT kind FROM actions WHERE intent_id = ? ORDER BY id').all(intentId) as { kind: string }[]).map((r) => r.kind);
 }
 
-export function fills(db: Db, intentId: string): { signature: string; idx: number; in_amount: string; out_amount: string; in_mint: string; out_mint: string }[] {
+export function fills(
+  db: Db,
+  intentId: string,
+): { signature: string; idx: number; in_amount: string; out_amount: string; in_mint: string; out_mint: string }[] {
   return db.prepare('SELECT * FROM fills WHERE intent_id = ? ORDER BY id').all(intentId) as never;
 }

@@ -19,7 +19,9 @@ describe('vault handler: the two-step cancel', () => {
     const orderId = placed.orderId ?? '';
     const early = await s.executor.execute(cancelIntent(orderId));
     expect(early.state).toBe('planned');
-    expect(actions(s.db, 'intent.error').map((a) => JSON.parse(a.data) as { code: string })).toEqual([expect.objectContaining({ code: 'TRIGGER_BAD_REQUEST' })]);
+    expect(actions(s.db, 'intent.error').map((a) => JSON.parse(a.data) as { code: string })).toEqual([
+      expect.objectContaining({ code: 'TRIGGER_BAD_REQUEST' }),
+    ]);
 
     await w.sim.control.advance(6_000);
     const report = await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock });

@@ -20,7 +20,16 @@ async function placedStop(w: VaultWorld, s: FullVaultStack): Promise<string> {
 
 function patchIntent(orderId: string, triggerPriceUsd: string): PlanInput {
   const key = { strategy: 'tp-sol', version: 'cd'.repeat(32), rule: 'trailing_stop', trigger: `ratchet:${triggerPriceUsd}` };
-  return vaultPatchPlan({ kind: 'patch-vault-order', key, id: `tp-sol/${key.version.slice(0, 12)}/trailing_stop/${key.trigger}`, reason: 'raise the stop', evidence: {}, orderId, orderType: 'single', triggerPriceUsd });
+  return vaultPatchPlan({
+    kind: 'patch-vault-order',
+    key,
+    id: `tp-sol/${key.version.slice(0, 12)}/trailing_stop/${key.trigger}`,
+    reason: 'raise the stop',
+    evidence: {},
+    orderId,
+    orderType: 'single',
+    triggerPriceUsd,
+  });
 }
 
 const patches = (s: FullVaultStack): number => s.routes.filter((r) => r === PATCH).length;

@@ -52,7 +52,13 @@ describe('vault handler: placing a Trigger V2 order', () => {
     const crafted = JSON.parse(actions(s.db, 'deposit.crafted')[0]?.data ?? '{}') as { depositRequestId: string; transaction: string };
     expect(crafted.depositRequestId).toBe(row.depositRequestId);
     expect(crafted.transaction.length).toBeGreaterThan(0);
-    expect(s.routes).toEqual(['/trigger/v2/vault', '/trigger/v2/vault/register', '/trigger/v2/deposit/craft', '/trigger/v2/orders/price', '/trigger/v2/orders/history']);
+    expect(s.routes).toEqual([
+      '/trigger/v2/vault',
+      '/trigger/v2/vault/register',
+      '/trigger/v2/deposit/craft',
+      '/trigger/v2/orders/price',
+      '/trigger/v2/orders/history',
+    ]);
     // The vault is known from then on: the next order goes straight to its deposit.
     s.routes.length = 0;
     await s.executor.execute(vaultIntent({}, 'take_profit[1]'));

@@ -42,7 +42,8 @@ async function placed(w: VaultWorld, s: FullVaultStack): Promise<string> {
   return row.orderId ?? '';
 }
 
-const withdrawals = (w: VaultWorld): number => w.sim.control.dumpLedger().entries.filter((e) => e.reason === 'withdrawal' && e.wallet === w.wallet.address && e.mint === SOL && BigInt(e.delta) > 0n).length;
+const withdrawals = (w: VaultWorld): number =>
+  w.sim.control.dumpLedger().entries.filter((e) => e.reason === 'withdrawal' && e.wallet === w.wallet.address && e.mint === SOL && BigInt(e.delta) > 0n).length;
 
 describe('vault renewal: cancel, then the replacement, chained in the journal', () => {
   it('cancels the old order and places the replacement in one drive: one new deposit, of the old amount', async () => {
@@ -62,7 +63,11 @@ describe('vault renewal: cancel, then the replacement, chained in the journal', 
     expect(withdrawals(w)).toBe(1);
     expect(w.simOrders()).toHaveLength(2);
     // The successor was planned in the transaction that confirmed the cancel: adjacent audit rows.
-    const rows = s.db.prepare("SELECT id, kind, intent_id FROM actions WHERE kind IN ('intent.confirmed', 'intent.planned') ORDER BY id").all() as Array<{ id: number; kind: string; intent_id: string }>;
+    const rows = s.db.prepare("SELECT id, kind, intent_id FROM actions WHERE kind IN ('intent.confirmed', 'intent.planned') ORDER BY id").all() as Array<{
+      id: number;
+      kind: string;
+      intent_id: string;
+    }>;
     const confirmedAt = rows.findIndex((r) => r.kind === 'intent.confirmed' && r.intent_id === plan.id);
     expect(rows[confirmedAt + 1]).toMatchObject({ kind: 'intent.planned', intent_id: next.id, id: (rows[confirmedAt]?.id ?? 0) + 1 });
     expect(JSON.parse(actions(s.db, 'intent.confirmed').find((a) => a.intent_id === plan.id)?.data ?? '{}')).toMatchObject({ successor: next.id });
@@ -146,7 +151,13 @@ describe('vault renewal: cancel, then the replacement, chained in the journal', 
     const s = bootFull(w);
     const place = vaultIntent();
     s.executor.plan(place);
-    const patch = { id: 'tp-sol/cdcdcdcdcdcd/trailing_stop/ratchet:140', kind: 'patch-vault-order', strategy: 'tp-sol', rule: 'trailing_stop', params: { orderId: 'x', orderType: 'single', triggerPriceUsd: '140' } };
+    const patch = {
+      id: 'tp-sol/cdcdcdcdcdcd/trailing_stop/ratchet:140',
+      kind: 'patch-vault-order',
+      strategy: 'tp-sol',
+      rule: 'trailing_stop',
+      params: { orderId: 'x', orderType: 'single', triggerPriceUsd: '140' },
+    };
     s.executor.plan(patch);
     await w.clock.advance(10 * 60_000);
     const report = await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock, staleAfterMs: STALE_PRICE_MS });

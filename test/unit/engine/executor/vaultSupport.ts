@@ -55,7 +55,14 @@ export function vaultWorld(seed = 'vault'): VaultWorld {
       const audit = new AuditLog(db, w.clock);
       const journal = new Journal(db, audit, w.clock);
       const fetch = options.fetch ?? simFetch(w.sim);
-      const client = createJupiterClient({ baseUrl: 'http://sim.local', apiKey: 'vault-test-key', requestsPerSecond: 10, clock: w.clock, random: createRandom(seed), fetch });
+      const client = createJupiterClient({
+        baseUrl: 'http://sim.local',
+        apiKey: 'vault-test-key',
+        requestsPerSecond: 10,
+        clock: w.clock,
+        random: createRandom(seed),
+        fetch,
+      });
       const routes: string[] = [];
       client.events.on('request', (e) => routes.push(e.route));
       const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
@@ -106,7 +113,9 @@ export function vaultIntent(order: { [K in keyof VaultOrderParams]?: VaultOrderP
     },
   };
   // Fields the override names as undefined are dropped (an OCO has no trigger price or condition).
-  const dropped = Object.entries(order).filter(([, v]) => v === undefined).map(([k]) => k);
+  const dropped = Object.entries(order)
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
   const mutable = intent.order as unknown as Record<string, unknown>;
   for (const k of dropped) Reflect.deleteProperty(mutable, k);
   return vaultPlacePlan(intent);
@@ -115,7 +124,15 @@ export function vaultIntent(order: { [K in keyof VaultOrderParams]?: VaultOrderP
 /** Cancel a price order (two steps). */
 export function cancelIntent(orderId: string): PlanInput {
   const key = { strategy: 'tp-sol', version: 'cd'.repeat(32), rule: 'cancel', trigger: orderId };
-  return vaultCancelPlan({ kind: 'cancel-vault-order', key, id: `${key.strategy}/${key.version.slice(0, 12)}/cancel/${orderId}`, reason: 'cancel the take-profit', evidence: {}, orderId, family: 'price' });
+  return vaultCancelPlan({
+    kind: 'cancel-vault-order',
+    key,
+    id: `${key.strategy}/${key.version.slice(0, 12)}/cancel/${orderId}`,
+    reason: 'cancel the take-profit',
+    evidence: {},
+    orderId,
+    family: 'price',
+  });
 }
 
 export function actions(db: Db, kind: string): Array<{ intent_id: string | null; data: string }> {

@@ -76,7 +76,13 @@ describe('createFeedSet', () => {
 
   it('has no order or positions feed without an authed client or a wallet', () => {
     const h = startFeedHarness();
-    const feeds = createFeedSet({ client: h.client, clock: h.clock, poll: { prices: 1_000, scores: 1_000, positions: 1_000, orders: 1_000 }, mints: () => [], eventIds: () => [] });
+    const feeds = createFeedSet({
+      client: h.client,
+      clock: h.clock,
+      poll: { prices: 1_000, scores: 1_000, positions: 1_000, orders: 1_000 },
+      mints: () => [],
+      eventIds: () => [],
+    });
     expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'markets', 'scores', 'trading-status']);
     expect(feeds.orders).toBeNull();
     expect(feeds.positions).toBeNull();

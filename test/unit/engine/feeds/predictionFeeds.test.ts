@@ -27,7 +27,13 @@ describe('markets feed against the simulator', () => {
     const first = await started(feed);
     expect(h.routes.filter((r) => r === MARKETS)).toHaveLength(4);
     expect([...first.keys()].sort()).toEqual(['BTC-1006-M1', 'BTC-1006-M2', 'NBA-1001-M1']);
-    expect(first.get('NBA-1001-M1')).toEqual({ marketId: 'NBA-1001-M1', eventId: 'NBA-1001', status: 'open', closeTime: expect.any(Number) as number, result: null });
+    expect(first.get('NBA-1001-M1')).toEqual({
+      marketId: 'NBA-1001-M1',
+      eventId: 'NBA-1001',
+      status: 'open',
+      closeTime: expect.any(Number) as number,
+      result: null,
+    });
     expect((first.get('NBA-1001-M1')?.closeTime ?? 0) % 1000).toBe(0);
 
     h.routes.length = 0;
@@ -60,7 +66,12 @@ describe('markets feed against the simulator', () => {
     const h = startFeedHarness();
     const feed = createMarketsFeed({ client: h.client, clock: h.clock, intervalMs: 15_000, marketIds: () => ['NBA-1001-M1'] });
     await started(feed);
-    h.sim.control.injectFault({ path: '/prediction/v1/markets/*', kind: 'status', status: 400, body: { type: 'invalid_request_error', message: 'nope', request_id: 'x' } });
+    h.sim.control.injectFault({
+      path: '/prediction/v1/markets/*',
+      kind: 'status',
+      status: 400,
+      body: { type: 'invalid_request_error', message: 'nope', request_id: 'x' },
+    });
     const failed = feed.events.next('failed');
     await h.clock.advance(15_000);
     expect((await failed).consecutiveFailures).toBe(1);
@@ -96,7 +107,16 @@ describe('prediction views for the strategies', () => {
   });
 
   it('scores: "home-away", periods and elapsed time read exactly; unreadable scores are left out', () => {
-    const base = { gameId: null, leagueAbbreviation: null, homeTeam: null, awayTeam: null, status: null, ended: false, finishedTimestamp: null, updatedAt: null };
+    const base = {
+      gameId: null,
+      leagueAbbreviation: null,
+      homeTeam: null,
+      awayTeam: null,
+      status: null,
+      ended: false,
+      finishedTimestamp: null,
+      updatedAt: null,
+    };
     const scores: ScoreMap = new Map([
       ['E1', { ...base, eventId: 'E1', score: '80-60', period: 'P4', elapsed: '12:30', live: true }],
       ['E2', { ...base, eventId: 'E2', score: null, period: null, elapsed: null, live: false }],

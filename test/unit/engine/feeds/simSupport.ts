@@ -12,7 +12,13 @@ export function simFetch(sim: Simulator): typeof globalThis.fetch {
     new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
     const signal = init?.signal;
     if (signal?.aborted) throw signal.reason;
-    const answer = await sim.dispatch({ method: init?.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, rawBody: typeof init?.body === 'string' ? init.body : '' });
+    const answer = await sim.dispatch({
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      rawBody: typeof init?.body === 'string' ? init.body : '',
+    });
     if (signal?.aborted) throw signal.reason;
     if (answer.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
     return new Response(answer.body, { status: answer.status, headers: answer.headers });

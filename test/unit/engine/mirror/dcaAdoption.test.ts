@@ -41,11 +41,22 @@ describe('adoption: Trigger orders history shows but the database does not know'
     await w.sim.control.advance(1_000);
     await poll(first, w.clock.now());
     await poll(first, w.clock.now());
-    expect(first.orders.get(foreign.id)).toMatchObject({ adopted: true, intentId: null, strategy: null, family: 'dca', orderType: 'time_based', depositSignature: foreign.txSignature, inputDecimals: 6, outputDecimals: 9 });
+    expect(first.orders.get(foreign.id)).toMatchObject({
+      adopted: true,
+      intentId: null,
+      strategy: null,
+      family: 'dca',
+      orderType: 'time_based',
+      depositSignature: foreign.txSignature,
+      inputDecimals: 6,
+      outputDecimals: 9,
+    });
     const adopted = actions(first.db, 'order.adopted');
     expect(adopted).toHaveLength(1);
     expect(JSON.parse(adopted[0]?.data ?? '{}')).toMatchObject({ orderId: foreign.id, family: 'dca', depositSignature: foreign.txSignature });
-    expect(rows<FillRow>(first, 'SELECT * FROM fills')).toEqual([expect.objectContaining({ source: 'dca', intent_id: null, strategy: null, trigger_order_id: foreign.id })]);
+    expect(rows<FillRow>(first, 'SELECT * FROM fills')).toEqual([
+      expect.objectContaining({ source: 'dca', intent_id: null, strategy: null, trigger_order_id: foreign.id }),
+    ]);
     expect(first.orders.live()).toEqual([]);
 
     // The daemon never cancels it: a cancel intent for it fails before any call.
@@ -74,7 +85,14 @@ describe('adoption: Trigger orders history shows but the database does not know'
     const price = w.sim.control.price(SOL);
     const foreign = await w.foreignPrice(s.authed, Number((price * 1.1).toFixed(2)));
     await poll(s, w.clock.now());
-    expect(s.orders.get(foreign.id)).toMatchObject({ adopted: true, intentId: null, family: 'price', orderType: 'single', inputDecimals: 9, outputDecimals: 6 });
+    expect(s.orders.get(foreign.id)).toMatchObject({
+      adopted: true,
+      intentId: null,
+      family: 'price',
+      orderType: 'single',
+      inputDecimals: 9,
+      outputDecimals: 6,
+    });
     await w.sim.control.advance(2_000);
     w.sim.control.setPrice(SOL, price * 1.2);
     await w.sim.control.advance(3_000);

@@ -54,7 +54,9 @@ describe('DCA vault handler: rounds executed by the keeper, recorded once', () =
     expect(actions(second.db, 'fill')).toHaveLength(3);
     expect(second.orders.get(orderId)).toMatchObject({ state: 'completed', family: 'dca' });
     expect(actions(second.db, 'order.completed')).toHaveLength(1);
-    expect(rows<{ input_used: string; output_amount: string }>(second, 'SELECT input_used, output_amount FROM trigger_orders WHERE id = ?', orderId)[0]?.input_used).toBe('60000000');
+    expect(
+      rows<{ input_used: string; output_amount: string }>(second, 'SELECT input_used, output_amount FROM trigger_orders WHERE id = ?', orderId)[0]?.input_used,
+    ).toBe('60000000');
   });
 
   it('a skipped round (price out of bounds) is not a fill', async () => {

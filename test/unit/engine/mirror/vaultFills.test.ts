@@ -13,10 +13,21 @@ describe('vault handler: an OCO placed, filled and recorded once', () => {
     const s = w.bootVault();
     const price = w.sim.control.price(SOL);
     const row = await s.executor.execute(
-      vaultIntent({ orderType: 'oco', triggerCondition: undefined, triggerPriceUsd: undefined, tpPriceUsd: (price * 1.1).toFixed(2), slPriceUsd: (price * 0.9).toFixed(2) }, 'oco'),
+      vaultIntent(
+        {
+          orderType: 'oco',
+          triggerCondition: undefined,
+          triggerPriceUsd: undefined,
+          tpPriceUsd: (price * 1.1).toFixed(2),
+          slPriceUsd: (price * 0.9).toFixed(2),
+        },
+        'oco',
+      ),
     );
     expect(row.state).toBe('confirmed');
-    const legs = (s.db.prepare('SELECT id, state FROM trigger_orders WHERE intent_id = ? ORDER BY id').all(row.id) as Array<{ id: string; state: string }>).map((l) => l.id);
+    const legs = (s.db.prepare('SELECT id, state FROM trigger_orders WHERE intent_id = ? ORDER BY id').all(row.id) as Array<{ id: string; state: string }>).map(
+      (l) => l.id,
+    );
     expect(legs).toHaveLength(2);
     expect(legs).toContain(row.orderId);
     expect(actions(s.db, 'order.placed')).toHaveLength(1);
@@ -33,7 +44,10 @@ describe('vault handler: an OCO placed, filled and recorded once', () => {
     expect(syncVaultOrders(await getAllOrderHistory(s.authed), sync)).toBe(0);
 
     expect(s.journal.fillCount(row.id)).toBe(1);
-    const fill = s.db.prepare('SELECT source, trigger_order_id, in_mint, in_amount, out_amount FROM fills WHERE intent_id = ?').get(row.id) as Record<string, string>;
+    const fill = s.db.prepare('SELECT source, trigger_order_id, in_mint, in_amount, out_amount FROM fills WHERE intent_id = ?').get(row.id) as Record<
+      string,
+      string
+    >;
     expect(fill).toMatchObject({ source: 'trigger', trigger_order_id: row.orderId, in_mint: SOL, in_amount: '1000000000' });
     expect(BigInt(fill['out_amount'] ?? '0')).toBeGreaterThan(0n);
     expect(actions(s.db, 'fill')).toHaveLength(1);

@@ -41,7 +41,14 @@ describe('prediction exits end to end, through the decide loop', () => {
     const data = JSON.parse(planned[0]?.data ?? '{}') as { kind: string; evidence: Record<string, unknown>; reason: string };
     expect(data.kind).toBe('sell-position');
     // The score the rule fired on, as the scores feed read it.
-    expect(data.evidence).toMatchObject({ marketId: NBA_MARKET, isYes: true, contractsMicro: '20000000', score: '80-60', period: expect.any(Number) as number, trigger: pubkey });
+    expect(data.evidence).toMatchObject({
+      marketId: NBA_MARKET,
+      isYes: true,
+      contractsMicro: '20000000',
+      score: '80-60',
+      period: expect.any(Number) as number,
+      trigger: pubkey,
+    });
     expect(data.reason).toContain('lock_in');
 
     // Sold: the next polls show no position, and nothing more is decided.

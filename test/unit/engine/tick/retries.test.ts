@@ -29,7 +29,12 @@ describe('retries of failed decisions', () => {
     const next = nextAttempt(j, input, 1_000 + RETRY_AFTER_MS);
     expect(next).toEqual({
       kind: 'plan',
-      input: { ...input, id: `${ID}~r1`, evidence: { priceUsd: '90', retry: 1, retryOf: ID, previousError: 'LANDED_FAILED' }, reason: 'stop (retry 1 of 3 after LANDED_FAILED)' },
+      input: {
+        ...input,
+        id: `${ID}~r1`,
+        evidence: { priceUsd: '90', retry: 1, retryOf: ID, previousError: 'LANDED_FAILED' },
+        reason: 'stop (retry 1 of 3 after LANDED_FAILED)',
+      },
     });
   });
 
@@ -65,7 +70,9 @@ describe('retries of failed decisions', () => {
     const failed = { ...row(RUN, 'cancelled', 'STALE_INTENT', at + 120_000), rule: 'run', kind: 'swap', strategy: 'd', params: { amount: '25' } } as IntentRow;
     const j = journal(failed);
     expect(runRetries(j, [failed], 600_000, at + 121_000, instantOf)).toEqual([]); // cooling down
-    expect(runRetries(j, [failed], 600_000, at + 180_000, instantOf)).toMatchObject([{ id: `${RUN}~r1`, kind: 'swap', params: { amount: '25' }, evidence: { retry: 1, previousError: 'STALE_INTENT' } }]);
+    expect(runRetries(j, [failed], 600_000, at + 180_000, instantOf)).toMatchObject([
+      { id: `${RUN}~r1`, kind: 'swap', params: { amount: '25' }, evidence: { retry: 1, previousError: 'STALE_INTENT' } },
+    ]);
     expect(runRetries(j, [failed], 600_000, at + 600_001, instantOf)).toEqual([]); // no longer on time
     const refused = { ...failed, state: 'failed', errorCode: 'GUARD_REFUSED' } as IntentRow;
     expect(runRetries(journal(refused), [refused], 600_000, at + 180_000, instantOf)).toEqual([]);

@@ -10,7 +10,18 @@ import { SOL_MINT, USDC_MINT, usd } from '../../strategies/helpers.js';
 const T = Date.UTC(2026, 0, 1, 12);
 
 function feed<T>(value: T | undefined, over: Partial<FeedState<T>> = {}): FeedState<T> {
-  return { name: 'f', value, at: value === undefined ? null : T, ageMs: value === undefined ? null : 0, lastError: null, consecutiveFailures: 0, fresh: value !== undefined, intervalMs: 10_000, polling: false, ...over };
+  return {
+    name: 'f',
+    value,
+    at: value === undefined ? null : T,
+    ageMs: value === undefined ? null : 0,
+    lastError: null,
+    consecutiveFailures: 0,
+    fresh: value !== undefined,
+    intervalMs: 10_000,
+    polling: false,
+    ...over,
+  };
 }
 
 const price = (mint: string, usdPrice: number | null): [string, TokenPrice] => [mint, { mint, symbol: 'X', decimals: 9, usdPrice, priceBlockId: null }];
@@ -20,13 +31,18 @@ describe('buildSnapshot', () => {
   it('has no snapshot without fresh balances, or with balances read before the last swap', () => {
     const prices = feed(new Map([price(SOL_MINT, 150)]));
     expect(buildSnapshot({ prices, balances: feed<Balances>(undefined) })).toEqual({ ok: false, reason: 'wallet balances not read yet' });
-    expect(buildSnapshot({ prices, balances: feed(balances(), { fresh: false, ageMs: 45_000 }) })).toEqual({ ok: false, reason: 'wallet balances are stale (45s old)' });
+    expect(buildSnapshot({ prices, balances: feed(balances(), { fresh: false, ageMs: 45_000 }) })).toEqual({
+      ok: false,
+      reason: 'wallet balances are stale (45s old)',
+    });
     expect(buildSnapshot({ prices, balances: feed(balances(T)) }, T)).toEqual({ ok: false, reason: 'wallet balances not read again since the last swap' });
     expect(buildSnapshot({ prices, balances: feed(balances(T + 1)) }, T).ok).toBe(true);
   });
 
   it('stamps prices with the poll that read them and leaves out what it cannot price', () => {
-    const prices = feed(new Map([price(SOL_MINT, 150.25), price(USDC_MINT, null), price('JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN', Number.NaN)]), { at: T - 130_000 });
+    const prices = feed(new Map([price(SOL_MINT, 150.25), price(USDC_MINT, null), price('JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN', Number.NaN)]), {
+      at: T - 130_000,
+    });
     const built = buildSnapshot({ prices, balances: feed(balances()) });
     if (!built.ok) throw new Error(built.reason);
     expect([...built.snapshot.prices]).toEqual([[SOL_MINT, { usd: usd('150.25'), at: T - 130_000 }]]);
@@ -40,9 +56,27 @@ describe('buildSnapshot', () => {
 
 function row(over: Partial<IntentRow>): IntentRow {
   return {
-    id: '', strategy: 's', strategyVersion: null, rule: null, kind: 'swap', params: {}, state: 'planned', signedTx: null, signature: null, blockhash: null,
-    lastValidBlockHeight: null, requestId: null, depositRequestId: null, cancelRequestId: null, orderId: null, attempts: 0, errorCode: null, errorMessage: null,
-    createdAt: T, updatedAt: T, ...over,
+    id: '',
+    strategy: 's',
+    strategyVersion: null,
+    rule: null,
+    kind: 'swap',
+    params: {},
+    state: 'planned',
+    signedTx: null,
+    signature: null,
+    blockhash: null,
+    lastValidBlockHeight: null,
+    requestId: null,
+    depositRequestId: null,
+    cancelRequestId: null,
+    orderId: null,
+    attempts: 0,
+    errorCode: null,
+    errorMessage: null,
+    createdAt: T,
+    updatedAt: T,
+    ...over,
   };
 }
 
@@ -72,10 +106,19 @@ describe('strategyProgress', () => {
 
   it('a vault rule is filled when its order fills, not when it is placed; a renewal’s replacement counts in its generation', () => {
     const placed = row({ id: 's/abcdefabcdef/stop_loss/g0', kind: 'place-vault-order', rule: 'stop_loss', state: 'confirmed' });
-    const renewed = row({ id: 's/abcdefabcdef/take_profit[0]/renew:o1@99#place', kind: 'place-vault-order', rule: 'take_profit[0]', state: 'confirmed', createdAt: T + 1 });
+    const renewed = row({
+      id: 's/abcdefabcdef/take_profit[0]/renew:o1@99#place',
+      kind: 'place-vault-order',
+      rule: 'take_profit[0]',
+      state: 'confirmed',
+      createdAt: T + 1,
+    });
     const tp = row({ id: 's/abcdefabcdef/take_profit[0]/g0', kind: 'place-vault-order', rule: 'take_profit[0]', state: 'confirmed' });
     expect([...strategyProgress([placed, tp, renewed], T, () => undefined).filledRules]).toEqual([]);
-    expect([...strategyProgress([placed, tp, renewed], T, () => undefined, new Set([placed.id, renewed.id])).filledRules].sort()).toEqual(['stop_loss', 'take_profit[0]']);
+    expect([...strategyProgress([placed, tp, renewed], T, () => undefined, new Set([placed.id, renewed.id])).filledRules].sort()).toEqual([
+      'stop_loss',
+      'take_profit[0]',
+    ]);
   });
 
   it('a placement whose orders all ended unfilled no longer handles its slot', () => {

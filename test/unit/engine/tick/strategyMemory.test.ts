@@ -84,14 +84,20 @@ describe('StrategyMemory kept in strategy_state', () => {
     // No bid now: the peak stays.
     expect(memory.state(strategy, progress, snapshot({ positions: [position(null)] }), T0 + 2000).positionPeaks?.get('pos1')).toBe(700_000n);
     memory.flush(T0 + 2000);
-    expect(new StrategyMemory({ store }).state(strategy, progress, snapshot({ positions: [position(600_000n)] }), T0 + 3000).positionPeaks?.get('pos1')).toBe(700_000n);
+    expect(new StrategyMemory({ store }).state(strategy, progress, snapshot({ positions: [position(600_000n)] }), T0 + 3000).positionPeaks?.get('pos1')).toBe(
+      700_000n,
+    );
     expect(memory.state(strategy, progress, snapshot({ positions: [] }), T0 + 4000).positionPeaks?.size).toBe(0);
   });
 
   it('ignores a stored document it cannot read, field by field, rather than failing the strategy', async () => {
     const { db } = freshStore();
     const strategy = await load(PRICE_ORDER);
-    db.prepare('INSERT INTO strategy_state (strategy, state, updated_at) VALUES (?, ?, ?)').run('tp', JSON.stringify({ startedAt: T0 - 1000, generation: 0, referencePriceUsd: 'lots', armedAmount: '5', peakPriceUsd: '1e9' }), T0);
+    db.prepare('INSERT INTO strategy_state (strategy, state, updated_at) VALUES (?, ?, ?)').run(
+      'tp',
+      JSON.stringify({ startedAt: T0 - 1000, generation: 0, referencePriceUsd: 'lots', armedAmount: '5', peakPriceUsd: '1e9' }),
+      T0,
+    );
     const state = new StrategyMemory({ store: new StrategyStates(db) }).state(strategy, progress, snapshot({ sol: '150' }), T0);
     expect(state.startedAt).toBe(T0 - 1000);
     // The broken arming is dropped and re-armed from now; the broken peak too.

@@ -23,7 +23,10 @@ export const INTERVAL = 10_000;
 
 const VAULT_ROUTES: readonly AnyIntentRoute[] = [
   { kind: 'place-vault-order', plan: vaultPlacePlan } satisfies IntentRoute<'place-vault-order'>,
-  { kind: 'cancel-vault-order', plan: (intent) => (intent.family === 'price' ? vaultCancelPlan(intent) : undefined) } satisfies IntentRoute<'cancel-vault-order'>,
+  {
+    kind: 'cancel-vault-order',
+    plan: (intent) => (intent.family === 'price' ? vaultCancelPlan(intent) : undefined),
+  } satisfies IntentRoute<'cancel-vault-order'>,
 ];
 
 /** What the tick harness needs of a stack: the swap stack has it all; a vault stack supplies its client and rpc. */
@@ -63,7 +66,12 @@ export interface TickOptions {
 }
 
 /** The same as {@link run}, on a stack the caller booted (a vault stack, say). */
-export async function runOn<S extends TickParts>(w: World, stack: S, loaded: ReadonlyMap<string, LoadedStrategy>, options: TickOptions = {}): Promise<Running<S>> {
+export async function runOn<S extends TickParts>(
+  w: World,
+  stack: S,
+  loaded: ReadonlyMap<string, LoadedStrategy>,
+  options: TickOptions = {},
+): Promise<Running<S>> {
   const intervalMs = options.intervalMs ?? INTERVAL;
   const abort = new AbortController();
   const pricesAbort = new AbortController();
@@ -75,7 +83,14 @@ export async function runOn<S extends TickParts>(w: World, stack: S, loaded: Rea
   prices.start(pricesAbort.signal);
   balances.start(abort.signal);
   await first;
-  const reconcile = startReconcileLoop({ journal: stack.journal, executor: stack.executor, clock: w.clock, audit: stack.audit, intervalMs: 30_000, signal: abort.signal });
+  const reconcile = startReconcileLoop({
+    journal: stack.journal,
+    executor: stack.executor,
+    clock: w.clock,
+    audit: stack.audit,
+    intervalMs: 30_000,
+    signal: abort.signal,
+  });
   const ticks = startTickLoop({
     clock: w.clock,
     db: stack.db,

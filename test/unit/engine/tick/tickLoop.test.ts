@@ -224,10 +224,12 @@ take_profit:
     await ticks(w, second, 3, 60_000);
     expect(intentRows(second.stack.db)).toEqual([]);
     // The memory row says they were accounted for: another restart does not run them either.
-    expect(JSON.parse((second.stack.db.prepare("SELECT state FROM strategy_state WHERE strategy = 'sol-dca'").get() as { state: string }).state)).toMatchObject({
-      startedAt: Date.UTC(2026, 0, 1, 12),
-      lastScheduledRun: Date.UTC(2026, 0, 2, 12, 5),
-    });
+    expect(JSON.parse((second.stack.db.prepare("SELECT state FROM strategy_state WHERE strategy = 'sol-dca'").get() as { state: string }).state)).toMatchObject(
+      {
+        startedAt: Date.UTC(2026, 0, 1, 12),
+        lastScheduledRun: Date.UTC(2026, 0, 2, 12, 5),
+      },
+    );
     await w.clock.advance(Date.UTC(2026, 0, 3, 12) - w.clock.now());
     const executed = second.ticks.events.next('executed');
     await ticks(w, second, 6, 60_000);

@@ -72,7 +72,14 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
   const audit = new AuditLog(db, clock);
   const fetch = simFetch(w.sim);
   // A generous rate: the limiter would otherwise park polls on the manual clock between advances.
-  const client = createJupiterClient({ baseUrl: 'http://sim.local', apiKey: 'trading-test-key', requestsPerSecond: 1000, clock, random: createRandom('trading'), fetch });
+  const client = createJupiterClient({
+    baseUrl: 'http://sim.local',
+    apiKey: 'trading-test-key',
+    requestsPerSecond: 1000,
+    clock,
+    random: createRandom('trading'),
+    fetch,
+  });
   const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
   const abort = new AbortController();
 
@@ -93,7 +100,12 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
 
   // The daemon's own composition from here on; every poll and the tick share one interval.
   const seconds = intervalMs / 1000;
-  const config = parseConfigText(`poll: { prices: ${seconds}s, orders: ${seconds}s }\n`, 'trading-test.yaml', {}, mkdtempSync(join(tmpdir(), 'jupbot-trading-')));
+  const config = parseConfigText(
+    `poll: { prices: ${seconds}s, orders: ${seconds}s }\n`,
+    'trading-test.yaml',
+    {},
+    mkdtempSync(join(tmpdir(), 'jupbot-trading-')),
+  );
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock, fetch });
   const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock });
   const log = createLogger({ level: 'silent', redactor: new Redactor() });

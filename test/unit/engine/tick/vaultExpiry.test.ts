@@ -61,7 +61,10 @@ describe('a vault order that expired while the daemon was down', () => {
     const second = await run(w, loaded);
     await ticks(w, second.running, 4);
 
-    const rows = second.stack.db.prepare("SELECT id, state FROM intents WHERE kind = 'place-vault-order' ORDER BY created_at").all() as { id: string; state: string }[];
+    const rows = second.stack.db.prepare("SELECT id, state FROM intents WHERE kind = 'place-vault-order' ORDER BY created_at").all() as {
+      id: string;
+      state: string;
+    }[];
     expect(rows.map((r) => [r.id.replace(/^.*\/stop_loss\//, ''), r.state])).toEqual([
       ['g0', 'confirmed'],
       ['g0~r1', 'confirmed'],

@@ -18,7 +18,10 @@ take_profit:
 `;
 
 /** Feeds, reconciliation and ticks on a vault stack (the vault handlers wired: vaultOrders true). */
-async function run(w: VaultWorld, loaded: ReadonlyMap<string, LoadedStrategy>): Promise<{ stack: ReturnType<VaultWorld['bootVault']>; next: () => Promise<void>; stop: () => Promise<void> }> {
+async function run(
+  w: VaultWorld,
+  loaded: ReadonlyMap<string, LoadedStrategy>,
+): Promise<{ stack: ReturnType<VaultWorld['bootVault']>; next: () => Promise<void>; stop: () => Promise<void> }> {
   const stack = w.bootVault();
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: simFetch(w.sim) });
   const running = await runOn(w, { ...stack, client: stack.authed, rpc }, loaded, { vaultOrders: true });
@@ -40,10 +43,29 @@ describe('vaultOrderViews', () => {
       kind: 'place-vault-order',
       strategy: 's',
       rule: 'stop_loss',
-      params: { orderType: 'single', inputMint: SOL, inputDecimals: 9, outputMint: SOL, inputAmount: '5', triggerMint: SOL, triggerPriceUsd: '135.5', expiresAt: 99 },
+      params: {
+        orderType: 'single',
+        inputMint: SOL,
+        inputDecimals: 9,
+        outputMint: SOL,
+        inputAmount: '5',
+        triggerMint: SOL,
+        triggerPriceUsd: '135.5',
+        expiresAt: 99,
+      },
     });
     expect(vaultOrderViews(stack.db).get('s')).toEqual([
-      { id: 's/abc/stop_loss/g0', rule: 'stop_loss', family: 'price', orderType: 'single', state: 'pending', expiresAt: 99, triggerPriceUsd: 135_500_000_000_000_000_000n, trailingBps: null, inputAmount: 5n },
+      {
+        id: 's/abc/stop_loss/g0',
+        rule: 'stop_loss',
+        family: 'price',
+        orderType: 'single',
+        state: 'pending',
+        expiresAt: 99,
+        triggerPriceUsd: 135_500_000_000_000_000_000n,
+        trailingBps: null,
+        inputAmount: 5n,
+      },
     ]);
     stack.journal.markFailed('s/abc/stop_loss/g0', { code: 'X', message: 'x' });
     expect(vaultOrderViews(stack.db).size).toBe(0);
@@ -58,7 +80,11 @@ describe('tick loop: vault orders', () => {
     const loaded = await strategies(VAULT_TP);
     const first = await run(w, loaded);
     for (let i = 0; i < 4; i++) await first.next();
-    const rows = first.stack.db.prepare("SELECT id, state, order_id FROM intents WHERE kind = 'place-vault-order'").all() as Array<{ id: string; state: string; order_id: string }>;
+    const rows = first.stack.db.prepare("SELECT id, state, order_id FROM intents WHERE kind = 'place-vault-order'").all() as Array<{
+      id: string;
+      state: string;
+      order_id: string;
+    }>;
     expect(rows).toHaveLength(1);
     expect(rows[0]?.state).toBe('confirmed');
     expect(first.stack.db.prepare("SELECT count(*) AS n FROM actions WHERE kind = 'intent.deferred'").get()).toEqual({ n: 0 });
