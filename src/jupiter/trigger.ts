@@ -129,6 +129,21 @@ function call<S extends z.ZodType>(
   return client.request({ ...rest, priority: options.priority ?? defaultPriority, signal: options.signal, mapError: triggerErrors(overrides) });
 }
 
+/**
+ * A Trigger call with the session's JWT. `route` is the path template; `id` fills its one `{…}`
+ * segment (validated before, encoded here), so the template and the path cannot disagree.
+ */
+function authedCall<S extends z.ZodType>(
+  client: AuthedJupiterClient,
+  route: string,
+  spec: Pick<RequestSpec<S>, 'method' | 'body' | 'query' | 'schema' | 'idempotent'> & { id?: string; priority: number; overrides?: Overrides },
+  options: CallOptions,
+): Promise<z.output<S>> {
+  const { id, priority, overrides, ...rest } = spec;
+  const path = id === undefined ? route : route.replace(/\{\w+\}/, segment(id));
+  return call(client, { ...rest, path, route, bearer: client.bearer, defaultPriority: priority, ...(overrides === undefined ? {} : { overrides }) }, options);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Auth (no JWT)
 
@@ -175,17 +190,10 @@ export async function verifyChallenge(client: JupiterClient, params: VerifyParam
 /** `GET /vault`. 404 → `TRIGGER_VAULT_NOT_FOUND` (call {@link registerVault}). */
 export async function getVault(client: AuthedJupiterClient, options: CallOptions = {}): Promise<Vault> {
   const route = `${BASE}/vault`;
-  return await call(
+  return await authedCall(
     client,
-    {
-      method: 'GET',
-      path: route,
-      route,
-      schema: Vault,
-      bearer: client.bearer,
-      defaultPriority: Priority.PollState,
-      overrides: { 404: 'TRIGGER_VAULT_NOT_FOUND' },
-    },
+    route,
+    { method: 'GET', schema: Vault, priority: Priority.PollState, overrides: { 404: 'TRIGGER_VAULT_NOT_FOUND' } },
     options,
   );
 }
@@ -196,18 +204,10 @@ export async function getVault(client: AuthedJupiterClient, options: CallOptions
  */
 export async function registerVault(client: AuthedJupiterClient, options: CallOptions = {}): Promise<Vault> {
   const route = `${BASE}/vault/register`;
-  return await call(
+  return await authedCall(
     client,
-    {
-      method: 'GET',
-      path: route,
-      route,
-      schema: RegisterVaultResponse,
-      bearer: client.bearer,
-      idempotent: false,
-      defaultPriority: Priority.Place,
-      overrides: { 409: 'TRIGGER_VAULT_EXISTS' },
-    },
+    route,
+    { method: 'GET', schema: RegisterVaultResponse, priority: Priority.Place, idempotent: false, overrides: { 409: 'TRIGGER_VAULT_EXISTS' } },
     options,
   );
 }
@@ -228,11 +228,7 @@ export function existingVault(error: unknown): Vault | null {
 export async function craftDeposit(client: AuthedJupiterClient, params: DepositCraftParams, options: CallOptions = {}): Promise<DepositCraftResponse> {
   const route = `${BASE}/deposit/craft`;
   const body = validateParams(route, DepositCraftParams, params);
-  return await call(
-    client,
-    { method: 'POST', path: route, route, body, schema: DepositCraftResponse, bearer: client.bearer, defaultPriority: Priority.Place },
-    options,
-  );
+  return await authedCall(client, route, { method: 'POST', body, schema: DepositCraftResponse, priority: Priority.Place }, options);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -252,11 +248,7 @@ export async function createPriceOrder(
   if (body.expiresAt <= client.clock.now()) {
     throw new ParamsError(route, [{ field: 'expiresAt', message: `must be in the future (epoch ms), got ${body.expiresAt} at ${client.clock.now()}` }]);
   }
-  return await call(
-    client,
-    { method: 'POST', path: route, route, body, schema: CreatePriceOrderResponse, bearer: client.bearer, defaultPriority: Priority.Place },
-    options,
-  );
+  return await authedCall(client, route, { method: 'POST', body, schema: CreatePriceOrderResponse, priority: Priority.Place }, options);
 }
 
 export interface UpdatePriceOrderParams extends z.input<typeof UpdatePriceOrderBody> {
@@ -273,37 +265,14 @@ export async function updatePriceOrder(
   const { orderId, ...rest } = params;
   const id = validateParams(route, z.object({ orderId: ID }), { orderId }).orderId;
   const body = validateParams(route, UpdatePriceOrderBody, rest);
-  return await call(
-    client,
-    {
-      method: 'PATCH',
-      path: `${BASE}/orders/price/${segment(id)}`,
-      route,
-      body,
-      schema: UpdatePriceOrderResponse,
-      bearer: client.bearer,
-      defaultPriority: Priority.Place,
-    },
-    options,
-  );
+  return await authedCall(client, route, { method: 'PATCH', id: id, body, schema: UpdatePriceOrderResponse, priority: Priority.Place }, options);
 }
 
 /** Step 1 of a cancel: `POST /orders/price/cancel/{orderId}` → an unsigned withdrawal and its `requestId`. */
 export async function cancelPriceOrder(client: AuthedJupiterClient, params: { orderId: string }, options: CallOptions = {}): Promise<CancelOrderResponse> {
   const route = `${BASE}/orders/price/cancel/{orderId}`;
   const { orderId } = validateParams(route, z.strictObject({ orderId: ID }), params);
-  return await call(
-    client,
-    {
-      method: 'POST',
-      path: `${BASE}/orders/price/cancel/${segment(orderId)}`,
-      route,
-      schema: CancelOrderResponse,
-      bearer: client.bearer,
-      defaultPriority: Priority.Exit,
-    },
-    options,
-  );
+  return await authedCall(client, route, { method: 'POST', id: orderId, schema: CancelOrderResponse, priority: Priority.Exit }, options);
 }
 
 export interface ConfirmCancelParams extends ConfirmCancelBody {
@@ -320,30 +289,14 @@ export async function confirmCancelPriceOrder(
   const { orderId, ...rest } = params;
   const id = validateParams(route, z.object({ orderId: ID }), { orderId }).orderId;
   const body = validateParams(route, ConfirmCancelBody, rest);
-  return await call(
-    client,
-    {
-      method: 'POST',
-      path: `${BASE}/orders/price/confirm-cancel/${segment(id)}`,
-      route,
-      body,
-      schema: TxSignatureResponse,
-      bearer: client.bearer,
-      defaultPriority: Priority.Exit,
-    },
-    options,
-  );
+  return await authedCall(client, route, { method: 'POST', id: id, body, schema: TxSignatureResponse, priority: Priority.Exit }, options);
 }
 
 /** `GET /orders/history`: price orders of the JWT's wallet, offset-paginated. */
 export async function getOrderHistory(client: AuthedJupiterClient, params: OrderHistoryQuery = {}, options: CallOptions = {}): Promise<OrderHistoryResponse> {
   const route = `${BASE}/orders/history`;
   const query = validateParams(route, OrderHistoryQuery, params);
-  return await call(
-    client,
-    { method: 'GET', path: route, route, query, schema: OrderHistoryResponse, bearer: client.bearer, defaultPriority: Priority.PollState },
-    options,
-  );
+  return await authedCall(client, route, { method: 'GET', query, schema: OrderHistoryResponse, priority: Priority.PollState }, options);
 }
 
 /**
@@ -353,18 +306,7 @@ export async function getOrderHistory(client: AuthedJupiterClient, params: Order
 export async function getPriceOrder(client: AuthedJupiterClient, params: { orderId: string }, options: CallOptions = {}): Promise<OrderHistoryItem> {
   const route = `${BASE}/orders/history/{orderId}`;
   const { orderId } = validateParams(route, z.strictObject({ orderId: ID.refine((s) => s !== 'dca', 'dca is not an order id') }), params);
-  return await call(
-    client,
-    {
-      method: 'GET',
-      path: `${BASE}/orders/history/${segment(orderId)}`,
-      route,
-      schema: OrderHistoryItem,
-      bearer: client.bearer,
-      defaultPriority: Priority.PollState,
-    },
-    options,
-  );
+  return await authedCall(client, route, { method: 'GET', id: orderId, schema: OrderHistoryItem, priority: Priority.PollState }, options);
 }
 
 /** Every page of price-order history, following `pagination` (offset += limit until total). */
@@ -399,22 +341,14 @@ async function allPages<T>(limit: number, page: (offset: number) => Promise<{ or
 export async function createDcaOrder(client: AuthedJupiterClient, params: CreateDcaOrderParams, options: CallOptions = {}): Promise<TxSignatureResponse> {
   const route = `${BASE}/orders/dca`;
   const body = validateParams(route, CreateDcaOrderParams, params);
-  return await call(
-    client,
-    { method: 'POST', path: route, route, body, schema: TxSignatureResponse, bearer: client.bearer, defaultPriority: Priority.Place },
-    options,
-  );
+  return await authedCall(client, route, { method: 'POST', body, schema: TxSignatureResponse, priority: Priority.Place }, options);
 }
 
 /** `GET /orders/history/dca`. */
 export async function getDcaHistory(client: AuthedJupiterClient, params: DcaHistoryQuery = {}, options: CallOptions = {}): Promise<DcaHistoryResponse> {
   const route = `${BASE}/orders/history/dca`;
   const query = validateParams(route, DcaHistoryQuery, params);
-  return await call(
-    client,
-    { method: 'GET', path: route, route, query, schema: DcaHistoryResponse, bearer: client.bearer, defaultPriority: Priority.PollState },
-    options,
-  );
+  return await authedCall(client, route, { method: 'GET', query, schema: DcaHistoryResponse, priority: Priority.PollState }, options);
 }
 
 /** Every page of DCA history for `params` (all of `state: 'active'`, say), read in order. */
@@ -431,36 +365,14 @@ export async function getAllDcaHistory(
 export async function getDcaOrder(client: AuthedJupiterClient, params: { id: string }, options: CallOptions = {}): Promise<DcaHistoryItem> {
   const route = `${BASE}/orders/history/dca/{id}`;
   const { id } = validateParams(route, z.strictObject({ id: ID }), params);
-  return await call(
-    client,
-    {
-      method: 'GET',
-      path: `${BASE}/orders/history/dca/${segment(id)}`,
-      route,
-      schema: DcaHistoryItem,
-      bearer: client.bearer,
-      defaultPriority: Priority.PollState,
-    },
-    options,
-  );
+  return await authedCall(client, route, { method: 'GET', id: id, schema: DcaHistoryItem, priority: Priority.PollState }, options);
 }
 
 /** Step 1 of a DCA cancel: `POST /orders/dca/cancel/{id}` → withdrawal transaction, rounds left, refund. */
 export async function cancelDcaOrder(client: AuthedJupiterClient, params: { id: string }, options: CallOptions = {}): Promise<CancelDcaOrderResponse> {
   const route = `${BASE}/orders/dca/cancel/{id}`;
   const { id } = validateParams(route, z.strictObject({ id: ID }), params);
-  return await call(
-    client,
-    {
-      method: 'POST',
-      path: `${BASE}/orders/dca/cancel/${segment(id)}`,
-      route,
-      schema: CancelDcaOrderResponse,
-      bearer: client.bearer,
-      defaultPriority: Priority.Exit,
-    },
-    options,
-  );
+  return await authedCall(client, route, { method: 'POST', id: id, schema: CancelDcaOrderResponse, priority: Priority.Exit }, options);
 }
 
 export interface ConfirmCancelDcaParams extends ConfirmCancelBody {
@@ -477,17 +389,5 @@ export async function confirmCancelDcaOrder(
   const { id, ...rest } = params;
   const orderId = validateParams(route, z.object({ id: ID }), { id }).id;
   const body = validateParams(route, ConfirmCancelBody, rest);
-  return await call(
-    client,
-    {
-      method: 'POST',
-      path: `${BASE}/orders/dca/confirm-cancel/${segment(orderId)}`,
-      route,
-      body,
-      schema: TxSignatureResponse,
-      bearer: client.bearer,
-      defaultPriority: Priority.Exit,
-    },
-    options,
-  );
+  return await authedCall(client, route, { method: 'POST', id: orderId, body, schema: TxSignatureResponse, priority: Priority.Exit }, options);
 }
