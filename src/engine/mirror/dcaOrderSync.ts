@@ -1,5 +1,5 @@
 /**
- * The DCA family of the order sync (vaultSync.ts has the shared pass): our DCA orders and adopted ones
+ * The DCA family of the order sync (orderSync.ts has the shared pass): our DCA orders and adopted ones
  * mirrored in `trigger_orders` (family `dca`, order type `time_based` / `price_conditional`), and each
  * executed round recorded exactly once as a fill (source `dca`, natural key (txSignature, 0): every
  * round is its own keeper transaction) with a `fill` action. A round that was skipped (price out of

@@ -10,7 +10,7 @@
  * before a cancel or a completion is still recorded. Orders the mirror does not know are adoption's
  * business (orderAdoption.ts), which follows each sync; what it adopts is synced at once, so an
  * adopted order's fills are recorded by the same read. This file is the price-order family and the
- * feed plumbing; dcaSync.ts is the DCA family.
+ * feed plumbing; dcaOrderSync.ts is the DCA family.
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
@@ -36,7 +36,7 @@ export interface VaultSyncOptions {
   readonly decimalsOf?: ((mint: string) => number | Promise<number>) | undefined;
 }
 
-/** How one family's history items are read (price orders here, DCA in dcaSync.ts). */
+/** How one family's history items are read (price orders here, DCA in dcaOrderSync.ts). */
 export interface OrderFamilyReader<T> {
   readonly family: OrderFamily;
   id(item: T): string;

@@ -2,15 +2,14 @@
  * `place-dca-vault-order` through Trigger V2: ensure the vault, craft a `dca` deposit of the total,
  * guard it as a `vault-deposit` of exactly the intent's mint and amount into our vault, sign; then
  * `POST /orders/dca` with the signed deposit (Jupiter lands it during that call). Jupiter's keeper
- * fills the rounds from then on; dcaSync.ts records them.
+ * fills the rounds from then on; mirror/dcaOrderSync.ts records them.
  *
- * The same write-ahead discipline as price orders (vaultPlaceHandler.ts), with the shared pieces in
- * vaultOrders.ts: the deposit's `requestId` and unsigned bytes are journaled before signing, the
+ * The same write-ahead discipline as price orders (vault/placeVaultOrder.ts), with the shared pieces in
+ * vault/vaultDeposit.ts: the deposit's `requestId` and unsigned bytes are journaled before signing, the
  * signed bytes before the create call, and an unknown create outcome is settled by finding the order
  * whose deposit event carries our deposit's signature in DCA history (or by the chain proving the
  * deposit expired) — never by crafting a second deposit while the first may still land.
  */
-import { ParamsError } from '../../../jupiter/errors.js';
 import { Priority } from '../../../jupiter/transport.js';
 import { CreateDcaOrderParams } from '../../../jupiter/schemas/trigger.js';
 import { createDcaOrder, type DcaHistoryItem } from '../../../jupiter/trigger.js';
@@ -24,8 +23,8 @@ import { dcaOrderColumns } from '../../mirror/orderColumns.js';
 import { IntentRefusedError } from '../errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
 import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
-import { paramsRefused, submitOutcome } from '../submitOutcome.js';
-import { beforeCreate, signDeposit } from '../vault/vaultDeposit.js';
+import { paramsRefused } from '../submitOutcome.js';
+import { createFromDeposit, signDeposit } from '../vault/vaultDeposit.js';
 import type { VaultHandlerOptions } from '../vault/vaultHandlerOptions.js';
 
 export const DCA_PLACE_KIND = 'place-dca-vault-order';
@@ -125,34 +124,14 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
 
     async submit(row, mode): Promise<SubmitResult> {
       const params = parseDcaPlaceParams(row.params);
-      // No depositRequestId journaled, or a re-send whose order history already shows: settled here.
-      const ready = await beforeCreate(row, mode, () => lookUp(row, params));
-      if (!('depositRequestId' in ready)) return ready;
-      const { depositRequestId } = ready;
-      let answer;
-      try {
-        // No stop signal: a create that started finishes, so its answer is not lost needlessly.
-        answer = await createDcaOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), {
-          priority: Priority.Place,
-        });
-      } catch (error) {
-        // Refused locally, before any request: the deposit never left this process.
-        if (error instanceof ParamsError) return paramsRefused(error);
-        return submitOutcome(error, { mode });
-      }
-      journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', txSignature: answer.txSignature });
-      try {
-        const found = await lookUp(row, params);
-        if (found) return { kind: 'confirmed', data: { ...found, via: 'create' }, fills: [] };
-      } catch {
-        // Mirrored on the next pass: the deposit's signature then decides (landed → history again).
-      }
-      return {
-        kind: 'unknown',
-        code: 'ORDER_NOT_IN_HISTORY',
-        message: `DCA order ${answer.id} created; history does not show it yet`,
-        data: { orderId: answer.id },
-      };
+      return createFromDeposit(journal, row, mode, {
+        label: 'DCA order',
+        lookUp: () => lookUp(row, params),
+        create: (depositRequestId, signed) =>
+          createDcaOrder(authed, createBody(params, signer.address, depositRequestId, signed), { priority: Priority.Place }),
+        summary: (answer) => ({ txSignature: answer.txSignature }),
+        refused: (error) => paramsRefused(error),
+      });
     },
 
     async landed(row): Promise<LandedReport> {

@@ -11,7 +11,6 @@
  */
 import { z } from 'zod';
 import { Bps, Decimals, PositiveBaseUnits, Pubkey, UsdDecimal } from '../../../jupiter/schemas/common.js';
-import { ParamsError } from '../../../jupiter/errors.js';
 import { Priority } from '../../../jupiter/transport.js';
 import { createPriceOrder, type CreatePriceOrderParams, type OrderHistoryItem } from '../../../jupiter/trigger.js';
 import type { IntentRow, PlanInput, SignedRecord } from '../../../store/journal.js';
@@ -21,8 +20,8 @@ import { priceOrderColumns } from '../../mirror/orderColumns.js';
 import { IntentRefusedError } from '../errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
 import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
-import { paramsRefused, submitOutcome } from '../submitOutcome.js';
-import { beforeCreate, signDeposit } from './vaultDeposit.js';
+import { paramsRefused } from '../submitOutcome.js';
+import { createFromDeposit, signDeposit } from './vaultDeposit.js';
 import type { VaultHandlerOptions } from './vaultHandlerOptions.js';
 
 export const VAULT_PLACE_KIND = 'place-vault-order';
@@ -117,43 +116,18 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
 
     async submit(row, mode): Promise<SubmitResult> {
       const params = parseVaultPlaceParams(row.params);
-      // No depositRequestId journaled, or a re-send whose order history already shows: settled here.
-      const ready = await beforeCreate(row, mode, () => lookUp(row, params));
-      if (!('depositRequestId' in ready)) return ready;
-      const { depositRequestId } = ready;
-      let answer;
-      try {
-        // No stop signal: a create that started finishes, so its answer is not lost needlessly.
-        answer = await createPriceOrder(authed, createBody(params, signer.address, depositRequestId, Buffer.from(row.signedTx).toString('base64')), {
-          priority: Priority.Place,
-        });
-      } catch (error) {
-        if (error instanceof ParamsError) {
+      return createFromDeposit(journal, row, mode, {
+        label: 'order',
+        lookUp: () => lookUp(row, params),
+        create: (depositRequestId, signed) =>
+          createPriceOrder(authed, createBody(params, signer.address, depositRequestId, signed), { priority: Priority.Place }),
+        summary: (answer) => ({ txSignature: answer.txSignature, depositConfirmed: answer.depositConfirmed, message: answer.message ?? null }),
+        refused: (error) =>
           // An expiry that passed while the row waited is the usual cause, and has its own code.
-          if (params.expiresAt <= clock.now())
-            return { kind: 'failed', code: 'VAULT_ORDER_EXPIRED', message: error.message, data: { expiresAt: params.expiresAt } };
-          return paramsRefused(error, { expiresAt: params.expiresAt });
-        }
-        return submitOutcome(error, { mode });
-      }
-      journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', {
-        source: 'create',
-        txSignature: answer.txSignature,
-        depositConfirmed: answer.depositConfirmed,
-        message: answer.message ?? null,
+          params.expiresAt <= clock.now()
+            ? { kind: 'failed', code: 'VAULT_ORDER_EXPIRED', message: error.message, data: { expiresAt: params.expiresAt } }
+            : paramsRefused(error, { expiresAt: params.expiresAt }),
       });
-      try {
-        const found = await lookUp(row, params);
-        if (found) return { kind: 'confirmed', data: { ...found, via: 'create' }, fills: [] };
-      } catch {
-        // Mirrored on the next pass: the deposit's signature then decides (landed → history again).
-      }
-      return {
-        kind: 'unknown',
-        code: 'ORDER_NOT_IN_HISTORY',
-        message: `order ${answer.id} created; history does not show it yet`,
-        data: { orderId: answer.id },
-      };
     },
 
     async landed(row): Promise<LandedReport> {

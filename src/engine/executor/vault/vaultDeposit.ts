@@ -4,13 +4,14 @@
  * create call that follows it, which never posts the same deposit twice.
  */
 import { VersionedTransaction } from '@solana/web3.js';
+import { ParamsError } from '../../../jupiter/errors.js';
 import { type AuthedJupiterClient, Priority } from '../../../jupiter/transport.js';
 import { craftDeposit, type DepositCraftParams } from '../../../jupiter/trigger.js';
 import type { GuardedSigner } from '../../../solana/guardedSigner.js';
 import { BLOCKHASH_VALID_BLOCKS, type SolanaRpc } from '../../../solana/rpc.js';
 import type { IntentRow, Journal, SignedRecord } from '../../../store/journal.js';
 import { IntentRefusedError } from '../errors.js';
-import type { SubmitResult } from '../handler.js';
+import type { SignedRow, SubmitResult } from '../handler.js';
 import { submitOutcome } from '../submitOutcome.js';
 import { ensureVault } from './vaultAccount.js';
 
@@ -81,26 +82,59 @@ export async function signedRecord(rpc: SolanaRpc, signed: { signed: string; sig
   };
 }
 
+/** How one family creates its order once the deposit is signed (price orders and DCA differ only here). */
+export interface CreateSteps<A extends { readonly id: string }> {
+  /** What the order is called in messages ("order", "DCA order"). */
+  readonly label: string;
+  /** The order our deposit funded, from history, or undefined while history does not show it. */
+  lookUp(): Promise<Record<string, unknown> | undefined>;
+  /** The create call with the signed deposit (no stop signal: a create that started finishes, so its answer is not lost). */
+  create(depositRequestId: string, signedTransaction: string): Promise<A>;
+  /** What the `order.id` note keeps of the answer. */
+  summary(answer: A): Record<string, unknown>;
+  /** The client refused the create's parameters before sending: what that means for this family. */
+  refused(error: ParamsError): SubmitResult;
+}
+
 /**
- * The start of a vault create's submit: the deposit's `depositRequestId` must be journaled, and a
- * re-send (the last call's outcome unknown) asks history first — only if it shows no order are the
- * SAME bytes posted again (one signature lands once). Returns the settled result, or the request id
- * to post with.
+ * submit for a vault create: the deposit's `depositRequestId` must be journaled; a re-send (the last
+ * call's outcome unknown) asks history first, and only if it shows no order are the SAME bytes posted
+ * again (one signature lands once). The created order's id is journaled at once; it is confirmed
+ * when history shows it, else the outcome stays unknown and the next pass looks again.
  */
-export async function beforeCreate(
-  row: IntentRow,
+export async function createFromDeposit<A extends { readonly id: string }>(
+  journal: Journal,
+  row: SignedRow,
   mode: 'first' | 'resend',
-  lookUp: () => Promise<Record<string, unknown> | undefined>,
-): Promise<SubmitResult | { readonly depositRequestId: string }> {
+  steps: CreateSteps<A>,
+): Promise<SubmitResult> {
   const depositRequestId = row.depositRequestId ?? row.requestId;
   if (depositRequestId === null) return { kind: 'rejected', code: 'NO_DEPOSIT_REQUEST', message: 'no depositRequestId recorded', data: {} };
-  if (mode === 'resend') {
-    try {
-      const found = await lookUp();
-      if (found) return { kind: 'confirmed', data: { ...found, via: 'history' }, fills: [] };
-    } catch (error) {
-      return submitOutcome(error, { mode });
-    }
+  try {
+    const found = mode === 'resend' ? await steps.lookUp() : undefined;
+    if (found) return { kind: 'confirmed', data: { ...found, via: 'history' }, fills: [] };
+  } catch (error) {
+    return submitOutcome(error, { mode });
   }
-  return { depositRequestId };
+  let answer: A;
+  try {
+    answer = await steps.create(depositRequestId, Buffer.from(row.signedTx).toString('base64'));
+  } catch (error) {
+    // Refused locally, before any request: the deposit never left this process.
+    if (error instanceof ParamsError) return steps.refused(error);
+    return submitOutcome(error, { mode });
+  }
+  journal.recordTriggerIds(row.id, { orderId: answer.id }, 'order.id', { source: 'create', ...steps.summary(answer) });
+  try {
+    const found = await steps.lookUp();
+    if (found) return { kind: 'confirmed', data: { ...found, via: 'create' }, fills: [] };
+  } catch {
+    // Mirrored on the next pass: the deposit's signature then decides (landed → history again).
+  }
+  return {
+    kind: 'unknown',
+    code: 'ORDER_NOT_IN_HISTORY',
+    message: `${steps.label} ${answer.id} created; history does not show it yet`,
+    data: { orderId: answer.id },
+  };
 }
