@@ -16,25 +16,20 @@ const ULTRA_SEARCH = '/ultra/v1/search';
 
 /** Searches tokens by symbol, name, or up to 100 comma-separated mints on Tokens V2. `[]` when nothing matches. */
 export async function searchTokens(client: JupiterClient, params: SearchParams, options: CallOptions = {}): Promise<SearchResponse> {
-  const query = validateParams(TOKENS_SEARCH, SearchQuery, params);
-  return await client.request({
-    method: 'GET',
-    path: TOKENS_SEARCH,
-    route: TOKENS_SEARCH,
-    query,
-    schema: SearchResponse,
-    priority: options.priority ?? Priority.PollMarket,
-    signal: options.signal,
-  });
+  return await search(client, TOKENS_SEARCH, params, options);
 }
 
 /** The same search on the legacy Ultra route (unmaintained, kept for parity). */
 export async function searchUltra(client: JupiterClient, params: SearchParams, options: CallOptions = {}): Promise<SearchResponse> {
-  const query = validateParams(ULTRA_SEARCH, SearchQuery, params);
+  return await search(client, ULTRA_SEARCH, params, options);
+}
+
+async function search(client: JupiterClient, route: string, params: SearchParams, options: CallOptions): Promise<SearchResponse> {
+  const query = validateParams(route, SearchQuery, params);
   return await client.request({
     method: 'GET',
-    path: ULTRA_SEARCH,
-    route: ULTRA_SEARCH,
+    path: route,
+    route,
     query,
     schema: SearchResponse,
     priority: options.priority ?? Priority.PollMarket,

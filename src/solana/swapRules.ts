@@ -31,22 +31,8 @@ export function programAuthority(id: number): string {
 
 /** Decodes and checks one Aggregator v6 instruction of a swap; returns what it states. */
 export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpectation, options: SwapRuleOptions): JupiterSwapInstruction {
-  const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown> = {}): never => {
-    throw new GuardRefusal(reason, `instruction ${ix.index}: ${message}`, { instruction: ix.index, program: ix.program, kind: 'swap', ...details });
-  };
-  let swap: JupiterSwapInstruction;
-  try {
-    swap = decodeJupiterSwap(
-      ix.program,
-      ix.accounts.map((a) => a.address),
-      ix.data,
-    );
-  } catch (error) {
-    if (!(error instanceof SwapDecodeError)) throw error;
-    if (error.failure === 'INSTRUCTION_NOT_ALLOWED')
-      return refuse('INSTRUCTION_NOT_ALLOWED', 'is a Jupiter instruction that is not a swap entry point jupbot knows');
-    return refuse(error.failure, error.message);
-  }
+  const refuse = refuser(ix, { kind: 'swap' });
+  const swap = decodeOrRefuse(ix, refuse);
   const { wallet } = options;
   if (swap.mode !== 'ExactIn' || swap.tokenLedger) {
     refuse(
@@ -144,20 +130,8 @@ export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpec
  * What it spends is proven by simulation, since a plain `route` does not name its input mint.
  */
 export function checkInnerJupiterSwap(ix: ResolvedInstruction, wallet: string): JupiterSwapInstruction {
-  const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown> = {}): never => {
-    throw new GuardRefusal(reason, `instruction ${ix.index}: ${message}`, { instruction: ix.index, program: ix.program, ...details });
-  };
-  let swap: JupiterSwapInstruction;
-  try {
-    swap = decodeJupiterSwap(
-      ix.program,
-      ix.accounts.map((a) => a.address),
-      ix.data,
-    );
-  } catch (error) {
-    if (!(error instanceof SwapDecodeError)) throw error;
-    return refuse(error.failure, error.message);
-  }
+  const refuse = refuser(ix, {});
+  const swap = decodeOrRefuse(ix, refuse);
   if (swap.mode !== 'ExactIn' || swap.tokenLedger) refuse('SWAP_MODE_NOT_ALLOWED', `${swap.name} is not a plain ExactIn route`, { name: swap.name });
   if (swap.accounts['userTransferAuthority'] !== wallet)
     refuse('SWAP_ACCOUNT_MISMATCH', `is authorised by ${swap.accounts['userTransferAuthority']}, not our wallet`);
@@ -171,4 +145,28 @@ export function checkInnerJupiterSwap(ix: ResolvedInstruction, wallet: string): 
   if (swap.platformFeeBps > 0 || (swap.accounts['platformFeeAccount'] ?? null) !== null)
     refuse('PLATFORM_FEE_NOT_ALLOWED', 'a route inside a prediction order carries a platform fee');
   return swap;
+}
+
+type Refuse = (reason: RefusalReason, message: string, details?: Record<string, unknown>) => never;
+
+/** A refusal naming the instruction, its program and `extra`. */
+function refuser(ix: ResolvedInstruction, extra: Record<string, unknown>): Refuse {
+  return (reason, message, details = {}) => {
+    throw new GuardRefusal(reason, `instruction ${ix.index}: ${message}`, { instruction: ix.index, program: ix.program, ...extra, ...details });
+  };
+}
+
+/** The instruction decoded by its exact layout, or the decoder's reason as a refusal. */
+function decodeOrRefuse(ix: ResolvedInstruction, refuse: Refuse): JupiterSwapInstruction {
+  try {
+    return decodeJupiterSwap(
+      ix.program,
+      ix.accounts.map((a) => a.address),
+      ix.data,
+    );
+  } catch (error) {
+    if (!(error instanceof SwapDecodeError)) throw error;
+    const message = error.failure === 'INSTRUCTION_NOT_ALLOWED' ? 'is a Jupiter instruction that is not a swap entry point jupbot knows' : error.message;
+    return refuse(error.failure, message);
+  }
 }

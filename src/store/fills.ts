@@ -1,8 +1,9 @@
 /**
  * Inserting into `fills`: the natural key (signature, idx) is unique and the insert is
  * `ON CONFLICT DO NOTHING`, so a replayed reconcile or a restart can never count a fill twice
- * (peer lesson 6). The caller learns whether the row is new, and audits only new ones.
+ * so a fill can never be counted twice. Only a new row gets its `fill` action.
  */
+import type { AuditLog } from './audit.js';
 import type { Db } from './db.js';
 
 export interface FillInput {
@@ -60,4 +61,38 @@ export function insertFill(
       recordedAt,
     );
   return result.changes === 1;
+}
+
+/**
+ * Inserts one fill and, when it is new, its `fill` action (the output leg as the action's amount,
+ * both legs and the fee in its data, plus `extra`). Call inside the caller's transaction so the row
+ * and its action commit together. True when it was new.
+ */
+export function recordFill(
+  db: Db,
+  audit: AuditLog,
+  fill: FillInput & { positionPubkey?: string | null },
+  owner: { readonly intentId: string | null; readonly strategy: string | null },
+  recordedAt: number,
+  extra: Record<string, unknown> = {},
+): boolean {
+  if (!insertFill(db, { ...fill, ...owner }, recordedAt)) return false;
+  audit.append({
+    kind: 'fill',
+    strategy: owner.strategy,
+    intentId: owner.intentId,
+    mint: fill.outMint,
+    amount: fill.outAmount,
+    decimals: fill.outDecimals,
+    signature: fill.signature,
+    data: {
+      idx: fill.idx,
+      source: fill.source,
+      ...extra,
+      in: { mint: fill.inMint, amount: fill.inAmount, decimals: fill.inDecimals },
+      out: { mint: fill.outMint, amount: fill.outAmount, decimals: fill.outDecimals },
+      fee: fill.fee ?? null,
+    },
+  });
+  return true;
 }

@@ -11,7 +11,7 @@ import type { AuditLog } from './audit.js';
 import { canonicalJson } from './canonicalJson.js';
 import type { Db } from './db.js';
 import { StoreError } from './errors.js';
-import { type FillInput, insertFill } from './fills.js';
+import { type FillInput, recordFill } from './fills.js';
 import { type INTENT_STATES, type IntentRow, parseIntentRow } from './intentRow.js';
 import { z } from 'zod';
 import { parseOptionalRow, parseRow } from './parseRows.js';
@@ -242,26 +242,7 @@ export class Journal {
   }
 
   #fill(row: IntentRow, fill: FillInput): boolean {
-    const inserted = insertFill(this.#db, { ...fill, intentId: row.id, strategy: row.strategy }, this.#clock.now());
-    if (inserted) {
-      this.#audit.append({
-        kind: 'fill',
-        strategy: row.strategy,
-        intentId: row.id,
-        mint: fill.outMint,
-        amount: fill.outAmount,
-        decimals: fill.outDecimals,
-        signature: fill.signature,
-        data: {
-          idx: fill.idx,
-          source: fill.source,
-          in: { mint: fill.inMint, amount: fill.inAmount, decimals: fill.inDecimals },
-          out: { mint: fill.outMint, amount: fill.outAmount, decimals: fill.outDecimals },
-          fee: fill.fee ?? null,
-        },
-      });
-    }
-    return inserted;
+    return recordFill(this.#db, this.#audit, fill, { intentId: row.id, strategy: row.strategy }, this.#clock.now());
   }
 
   #transition(

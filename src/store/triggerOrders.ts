@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { AuditLog } from './audit.js';
 import type { Db } from './db.js';
-import { type FillInput, insertFill } from './fills.js';
+import { type FillInput, recordFill } from './fills.js';
 import { parseOptionalRow, parseRows } from './parseRows.js';
 
 /** Every state the mirror knows; anything else is stored as `unknown`. */
@@ -157,26 +157,7 @@ export class TriggerOrders {
     return this.transaction(() => {
       let added = 0;
       for (const fill of fills) {
-        if (!insertFill(this.#db, { ...fill, intentId: null, strategy: order.strategy }, now)) continue;
-        added += 1;
-        audit.append({
-          kind: 'fill',
-          strategy: order.strategy,
-          intentId: null,
-          mint: fill.outMint,
-          amount: fill.outAmount,
-          decimals: fill.outDecimals,
-          signature: fill.signature,
-          data: {
-            idx: fill.idx,
-            source: fill.source,
-            orderId: order.id,
-            adopted: order.adopted,
-            in: { mint: fill.inMint, amount: fill.inAmount, decimals: fill.inDecimals },
-            out: { mint: fill.outMint, amount: fill.outAmount, decimals: fill.outDecimals },
-            fee: fill.fee ?? null,
-          },
-        });
+        if (recordFill(this.#db, audit, fill, { intentId: null, strategy: order.strategy }, now, { orderId: order.id, adopted: order.adopted })) added += 1;
       }
       return added;
     });

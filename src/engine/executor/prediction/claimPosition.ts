@@ -17,7 +17,7 @@ import { positionHistory } from '../../../jupiter/predictionHistory.js';
 import { claimFill } from './predictionFills.js';
 import type { PredictionHandlerOptions } from './predictionHandlerOptions.js';
 import { isBuildRefusal, positionNow } from './buildRefusal.js';
-import { type ExecutionContexts, lifetimeOf, sendSigned } from './predictionSend.js';
+import { type ExecutionContexts, sendSigned, signedBuild } from './predictionSend.js';
 import { z } from 'zod';
 import { Pubkey } from '../../../jupiter/schemas/common.js';
 import type { ClaimPositionIntent } from '../../../strategies/intents.js';
@@ -107,21 +107,15 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
         { kind: 'prediction-claim', position: params.positionPubkey },
         { strategy: row.strategy, intentId: row.id },
       );
-      const bytes = Buffer.from(signed.signed, 'base64');
       const execution = (build as { execution?: { context?: unknown } }).execution;
       if (execution && typeof execution.context === 'object' && execution.context !== null)
         contexts.set(signed.signature, execution.context as Record<string, unknown>);
       else contexts.set(signed.signature, {});
-      return {
-        bytes,
-        signature: signed.signature,
-        ...(await lifetimeOf(rpc, bytes, build.txMeta)),
-        requestId: null,
-        data: {
-          build: { contractsMicro: p.contractsMicro?.toString() ?? null, payoutAmountUsd: p.payoutAmountUsd?.toString() ?? null, isYes: p.isYes },
-          guard: { programs: signed.summary.programs, priorityFeeLamports: signed.summary.priorityFeeLamports, feePayer: signed.summary.feePayer },
-        },
-      };
+      return signedBuild(rpc, signed, build.txMeta, {
+        contractsMicro: p.contractsMicro?.toString() ?? null,
+        payoutAmountUsd: p.payoutAmountUsd?.toString() ?? null,
+        isYes: p.isYes,
+      });
     },
 
     async submit(row, mode): Promise<SubmitResult> {

@@ -8,7 +8,9 @@ import { VersionedTransaction } from '@solana/web3.js';
 import { ExecuteFailedError } from '../../../jupiter/errors.js';
 import { executePrediction } from '../../../jupiter/prediction.js';
 import { type JupiterClient, Priority } from '../../../jupiter/transport.js';
+import type { SignedBase64 } from '../../../solana/guardedSigner.js';
 import { BLOCKHASH_VALID_BLOCKS, type SolanaRpc } from '../../../solana/rpc.js';
+import type { SignedRecord } from '../../../store/journal.js';
 import type { SignedRow, SubmitResult } from '../handler.js';
 import { submitOutcome } from '../submitOutcome.js';
 
@@ -70,4 +72,21 @@ export async function lifetimeOf(
   const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
   const lastValidBlockHeight = txMeta ? txMeta.lastValidBlockHeight : (await rpc.getBlockHeight()) + BLOCKHASH_VALID_BLOCKS;
   return { blockhash, lastValidBlockHeight };
+}
+
+/** The journal record of a prediction build the guard let through: its bytes, lifetime, and what was built. */
+export async function signedBuild(
+  rpc: SolanaRpc,
+  signed: SignedBase64,
+  txMeta: { lastValidBlockHeight: number } | null | undefined,
+  build: object,
+): Promise<SignedRecord> {
+  const bytes = Buffer.from(signed.signed, 'base64');
+  return {
+    bytes,
+    signature: signed.signature,
+    ...(await lifetimeOf(rpc, bytes, txMeta)),
+    requestId: null,
+    data: { build, guard: { programs: signed.summary.programs, priorityFeeLamports: signed.summary.priorityFeeLamports, feePayer: signed.summary.feePayer } },
+  };
 }

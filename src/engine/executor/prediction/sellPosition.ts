@@ -15,7 +15,7 @@ import type { PredictionSellExpectation } from '../../../solana/expectation.js';
 import type { PlanInput, SignedRecord } from '../../../store/journal.js';
 import { IntentRefusedError, IntentWaitingError } from '../errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
-import { type ExecutionContexts, lifetimeOf, sendSigned } from './predictionSend.js';
+import { type ExecutionContexts, sendSigned, signedBuild } from './predictionSend.js';
 import { z } from 'zod';
 import { PositiveBaseUnits, Pubkey } from '../../../jupiter/schemas/common.js';
 import { positionHistory } from '../../../jupiter/predictionHistory.js';
@@ -148,18 +148,8 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
         externalOrderId: build.externalOrderId ?? null,
       };
       const signed = await signer.signBase64(transaction, expectation, { strategy: row.strategy, intentId: row.id });
-      const bytes = Buffer.from(signed.signed, 'base64');
       if (build.execution?.context) contexts.set(signed.signature, build.execution.context);
-      return {
-        bytes,
-        signature: signed.signature,
-        ...(await lifetimeOf(rpc, bytes, build.txMeta)),
-        requestId: null,
-        data: {
-          build: summary,
-          guard: { programs: signed.summary.programs, priorityFeeLamports: signed.summary.priorityFeeLamports, feePayer: signed.summary.feePayer },
-        },
-      };
+      return signedBuild(rpc, signed, build.txMeta, summary);
     },
 
     async submit(row, mode): Promise<SubmitResult> {
