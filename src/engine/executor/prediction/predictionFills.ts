@@ -15,15 +15,33 @@ export function contractMint(marketId: string, isYes: boolean): string {
 
 export type PredictionFill = FillInput & { readonly positionPubkey: string };
 
+/** Which position a history event belongs to, and what to use where the event is silent. */
+interface Leg {
+  readonly positionPubkey: string;
+  readonly marketId: string;
+  readonly isYes: boolean;
+  readonly fallbackSignature: string;
+  readonly now: number;
+}
+
 /** The fill of a keeper's `order_filled` event for a sell: contracts in, net USDC out, the fee apart. */
-export function sellFill(
-  event: HistoryEvent,
-  leg: { positionPubkey: string; marketId: string; isYes: boolean; fallbackSignature: string; now: number },
-): PredictionFill | undefined {
+export function sellFill(event: HistoryEvent, leg: Leg): PredictionFill | undefined {
   const contracts = event.filledContractsMicro ?? event.contractsMicro;
   const net = event.netProceedsUsd;
   if (contracts === null || contracts === undefined || net === null || net === undefined || contracts <= 0n || net < 0n) return undefined;
   const fee = event.feeUsd;
+  return historyFill(event, leg, contracts, net, fee === null || fee === undefined || fee <= 0n ? null : { mint: USDC_MINT, amount: fee, decimals: 6 });
+}
+
+/** The fill of a `payout_claimed` event: the contracts settled, the payout in USDC (claims are free). */
+export function claimFill(event: HistoryEvent, leg: Leg & { readonly contractsMicro: bigint }): PredictionFill | undefined {
+  const payout = event.payoutAmountUsd;
+  if (payout === null || payout === undefined || payout < 0n) return undefined;
+  return historyFill(event, leg, leg.contractsMicro, payout, null);
+}
+
+/** Contracts (6 decimals) in, USDC (6 decimals) out, as the event states them. */
+function historyFill(event: HistoryEvent, leg: Leg, contracts: bigint, usdc: bigint, fee: FillInput['fee']): PredictionFill {
   return {
     signature: event.signature || leg.fallbackSignature,
     idx: 0,
@@ -33,33 +51,9 @@ export function sellFill(
     inAmount: contracts,
     inDecimals: 6,
     outMint: USDC_MINT,
-    outAmount: net,
+    outAmount: usdc,
     outDecimals: 6,
-    fee: fee === null || fee === undefined || fee <= 0n ? null : { mint: USDC_MINT, amount: fee, decimals: 6 },
-    raw: canonicalJson(summary(event)),
-    at: typeof event.timestamp === 'number' ? event.timestamp * 1000 : leg.now,
-  };
-}
-
-/** The fill of a `payout_claimed` event: the contracts settled, the payout in USDC (claims are free). */
-export function claimFill(
-  event: HistoryEvent,
-  leg: { positionPubkey: string; marketId: string; isYes: boolean; contractsMicro: bigint; fallbackSignature: string; now: number },
-): PredictionFill | undefined {
-  const payout = event.payoutAmountUsd;
-  if (payout === null || payout === undefined || payout < 0n) return undefined;
-  return {
-    signature: event.signature || leg.fallbackSignature,
-    idx: 0,
-    source: 'prediction',
-    positionPubkey: leg.positionPubkey,
-    inMint: contractMint(leg.marketId, leg.isYes),
-    inAmount: leg.contractsMicro,
-    inDecimals: 6,
-    outMint: USDC_MINT,
-    outAmount: payout,
-    outDecimals: 6,
-    fee: null,
+    fee,
     raw: canonicalJson(summary(event)),
     at: typeof event.timestamp === 'number' ? event.timestamp * 1000 : leg.now,
   };
