@@ -1,25 +1,15 @@
-import { closeSync, existsSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { iterateActions, type ActionFilter } from '../store/actionQueries.js';
 import { canonicalJson } from '../store/canonicalJson.js';
 import { walkAuditChain, type ChainAnchor, type VerifyResult } from '../store/chainVerifier.js';
-import { openDatabase, type Db } from '../store/db.js';
-import { StoreError } from '../store/errors.js';
-import { schemaStatus } from '../store/migrate.js';
 import { actionCsvHeader, actionCsvRow, actionJson, actionsTable, isoTime, storedAction } from './auditOutput.js';
 import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
+import { pnlSubcommand, tradesSubcommand } from './auditTrades.js';
+import { type ResolveDb, withAuditDb } from './auditDatabase.js';
 import { parseTimeArg } from './timeArg.js';
-
-/** Options of `jupbot audit` itself, shared by its subcommands. */
-interface AuditOptions {
-  db?: string;
-  config?: string;
-}
-
-/** Finds the database file from `--db` or the config (its data_dir and mode). */
-export type ResolveDb = (options: { db?: string; config?: string }) => Promise<string>;
 
 /** Exports write in chunks this size: one write per row would dominate a large export. */
 const WRITE_CHUNK = 64 * 1024;
@@ -34,49 +24,6 @@ function anchorArg(text: string): ChainAnchor {
   const match = /^(\d+):([0-9a-f]{64})$/.exec(text.trim());
   if (!match) throw new InvalidArgumentError('expected <id>:<64 hex hash>, as printed by `audit verify`');
   return { id: Number(match[1]), hash: match[2] ?? '' };
-}
-
-/**
- * Opens the database read-only after checking it is there and not newer than this code. Never
- * migrates: an auditor's copy must not change by being looked at.
- */
-async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: AuditOptions): Promise<Db> {
-  const file = resolve(
-    ctx.cwd,
-    await resolveDb({
-      ...(options.db === undefined ? {} : { db: options.db }),
-      ...(options.config === undefined ? {} : { config: options.config }),
-    }),
-  );
-  if (!existsSync(file)) throw new CliExit(ExitCode.NotFound, `no database at ${file}`);
-  let db: Db;
-  try {
-    db = openDatabase(file, { readonly: true });
-  } catch (error) {
-    if (error instanceof StoreError && error.code === 'STORE_OPEN_FAILED') throw new CliExit(ExitCode.NotFound, error.message);
-    throw error;
-  }
-  try {
-    const status = schemaStatus(db);
-    if (!status.initialised) throw new CliExit(ExitCode.NotFound, `${file} holds no jupbot schema (no schema_migrations table)`);
-    if (status.pending.length > 0) {
-      ctx.stderr(`note: ${file} has schema version ${status.version}; this jupbot knows ${status.latest}. Reading it as it is.\n`);
-    }
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
-function withAuditDb<T>(ctx: CliContext, resolveDb: ResolveDb, command: Command, use: (db: Db) => T): Promise<T> {
-  return openForAudit(ctx, resolveDb, command.optsWithGlobals<AuditOptions>()).then((db) => {
-    try {
-      return use(db);
-    } finally {
-      db.close();
-    }
-  });
 }
 
 /** A sink that batches text to stdout or to a file written via a temporary name and renamed at the end. */
@@ -235,5 +182,7 @@ export function auditCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
     .option('--config <file>', 'config file whose data_dir and mode locate the database')
     .addCommand(actionsSubcommand(ctx, resolveDb))
     .addCommand(verifySubcommand(ctx, resolveDb))
-    .addCommand(exportSubcommand(ctx, resolveDb));
+    .addCommand(exportSubcommand(ctx, resolveDb))
+    .addCommand(tradesSubcommand(ctx, resolveDb))
+    .addCommand(pnlSubcommand(ctx, resolveDb));
 }

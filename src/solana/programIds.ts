@@ -28,6 +28,10 @@ export const JUPITER_ORDER_ENGINE = new PublicKey('61DFfeTKM7trxYcPQCM78bJ794ddZ
 export const JUPITER_PREDICTION_PROGRAM = '3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp';
 /** Wrapped SOL: native SOL's mint in token accounts. */
 export const SOL_MINT = 'So11111111111111111111111111111111111111112';
+/** Circle's USDC: the dollar of prediction markets, and a quote currency. */
+export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+/** Tether's USDT. */
+export const USDT_MINT = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
 
 export const TOKEN_PROGRAMS: readonly PublicKey[] = [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
 

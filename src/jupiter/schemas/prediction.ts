@@ -17,8 +17,7 @@ export const PROVIDERS = ['polymarket', 'kalshi', 'bisonfi'] as const;
 export const Provider = z.enum(PROVIDERS);
 export type Provider = z.output<typeof Provider>;
 
-/** USDC, the default deposit mint. */
-export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+export { USDC_MINT } from '../../solana/programIds.js';
 /** JupUSD, the other accepted deposit mint. */
 export const JUPUSD_MINT = 'JuprjznTrTSp2UFa3ZBUFgwdAmtZCq4MQCwysN55USD';
 

@@ -1,10 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
-import { auditCommand } from '../../../src/cli/audit.js';
-import { CliExit, type CliContext } from '../../../src/cli/context.js';
 import { ExitCode } from '../../../src/exitCodes.js';
 import { hashActionRow, type ActionRow } from '../../../src/store/actionRow.js';
 import { AuditLog } from '../../../src/store/audit.js';
@@ -12,44 +9,9 @@ import { openDatabase } from '../../../src/store/db.js';
 import { SchemaTooNewError } from '../../../src/store/errors.js';
 import { openStore } from '../../../src/store/migrate.js';
 import { sha256File, tempDir } from '../store/helpers.js';
+import { audit, START } from './auditHarness.js';
 
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
-const START = Date.UTC(2026, 0, 1);
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  error?: unknown;
-}
-
-/** Runs `jupbot audit …` in-process the way src/cli/index.ts wires it, returning what it printed. */
-async function audit(args: string[], options: { cwd?: string } = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const ctx: CliContext = {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env: {},
-    cwd: options.cwd ?? '/',
-    clock: new ManualClock(START + 3_600_000),
-  };
-  const resolveDb = ({ db }: { db?: string }): Promise<string> => Promise.resolve(db ?? join(ctx.cwd, 'data', 'jupbot-paper.sqlite'));
-  const program = new Command('jupbot').exitOverride().configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr });
-  program.addCommand(auditCommand(ctx, resolveDb));
-  for (const command of program.commands) {
-    command.exitOverride().configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr });
-    for (const sub of command.commands) sub.exitOverride().configureOutput({ writeOut: ctx.stdout, writeErr: ctx.stderr });
-  }
-  try {
-    await program.parseAsync(['audit', ...args], { from: 'user' });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    if (error instanceof CliExit) return { code: error.exitCode, stdout, stderr: stderr + error.message, error };
-    if (error instanceof CommanderError) return { code: ExitCode.Usage, stdout, stderr, error };
-    return { code: -1, stdout, stderr, error };
-  }
-}
 
 /** A closed database with `n` actions, one a minute from START. */
 function database(n: number): string {

@@ -1,0 +1,233 @@
+/**
+ * `jupbot audit trades` and `jupbot audit pnl`: the fills as trades (token by symbol, human amounts,
+ * dollar price, fee) and the P&L they add up to, per strategy and in total (docs/audit.md defines it).
+ * Read-only, like every audit command.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { computePnl, latestPrices, type PnlReport, type StrategyPnl } from '../audit/pnl.js';
+import { tokenNamer } from '../audit/tokenNames.js';
+import { toTrade, type Trade, tradeJson } from '../audit/trades.js';
+import type { Db } from '../store/db.js';
+import { type FillFilter, listFills, pinnedSymbols } from '../store/fillRecords.js';
+import { formatFixed, type Fixed } from '../strategies/decimal.js';
+import { type ResolveDb, withAuditDb } from './auditDatabase.js';
+import type { CliContext } from './context.js';
+import { csvRecord } from './csv.js';
+import { renderTable } from './table.js';
+import { parseTimeArg } from './timeArg.js';
+
+interface TradeOptions {
+  json?: true;
+  csv?: true;
+  since?: number;
+  until?: number;
+  strategy?: string;
+  token?: string;
+}
+
+/** Trades of the database matching the options; a `--token` symbol is looked up among the names fills use. */
+function tradesOf(db: Db, options: TradeOptions): Trade[] {
+  const name = tokenNamer(pinnedSymbols(db));
+  const filter: FillFilter = { since: options.since, until: options.until, strategy: options.strategy };
+  const trades = listFills(db, filter).map((fill) => toTrade(fill, name));
+  if (options.token === undefined) return trades;
+  const wanted = options.token;
+  return trades.filter((t) => [t.token, t.counter].some((leg) => leg.mint === wanted || leg.symbol.toLowerCase() === wanted.toLowerCase()));
+}
+
+/** Dollars to the cent for people; exact text in --json and --csv. */
+function usd(value: Fixed | null): string {
+  if (value === null) return '—';
+  const cents = (value < 0n ? value - 5n * 10n ** 15n : value + 5n * 10n ** 15n) / 10n ** 16n;
+  const sign = cents < 0n ? '-' : '';
+  const abs = cents < 0n ? -cents : cents;
+  return `${sign}$${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+/** A token amount for people: at most 6 decimals, trailing zeros dropped. */
+function amount(value: Fixed): string {
+  const text = formatFixed(value);
+  const [whole, fraction] = text.split('.');
+  return fraction === undefined ? text : `${whole}.${fraction.slice(0, 6).replace(/0+$/, '')}`.replace(/\.$/, '');
+}
+
+function timeOption(ctx: CliContext): (text: string) => number {
+  return (text) => {
+    try {
+      return parseTimeArg(text, ctx.clock.now());
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+}
+
+function filterOptions(command: Command, ctx: CliContext): Command {
+  const time = timeOption(ctx);
+  return command
+    .option('--since <time>', 'at or after: epoch ms, 2026-01-31, 2026-01-31T09:30Z, or a duration ago (24h, 7d)', time)
+    .option('--until <time>', 'before (same forms as --since)', time)
+    .option('--strategy <name>', 'only this strategy')
+    .option('--token <symbol|mint>', 'only fills with this token on either side');
+}
+
+const CSV_HEADER = [
+  'at',
+  'strategy',
+  'strategy_version',
+  'source',
+  'side',
+  'token',
+  'token_mint',
+  'token_amount',
+  'counter',
+  'counter_mint',
+  'counter_amount',
+  'price_usd',
+  'fee_token',
+  'fee_amount',
+  'fee_usd',
+  'intent_id',
+  'order_id',
+  'signature',
+  'idx',
+];
+
+export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
+  return filterOptions(
+    new Command('trades')
+      .description('every fill as a trade: side, tokens and amounts, dollar price, fee; oldest first')
+      .addOption(new Option('--json', 'one JSON array, amounts as exact decimal text').conflicts('csv'))
+      .addOption(new Option('--csv', 'RFC 4180 CSV').conflicts('json')),
+    ctx,
+  ).action(async (options: TradeOptions, command: Command) => {
+    await withAuditDb(ctx, resolveDb, command, (db) => {
+      const trades = tradesOf(db, options);
+      if (options.json) ctx.stdout(`${JSON.stringify(trades.map(tradeJson), null, 2)}\n`);
+      else if (options.csv) {
+        ctx.stdout(csvRecord(CSV_HEADER) + trades.map((t) => csvRecord(csvRow(t))).join(''));
+      } else if (trades.length === 0) ctx.stdout('no trades match\n');
+      else {
+        const rows = trades.map((t) => [
+          new Date(t.at).toISOString().replace('.000Z', 'Z'),
+          t.strategy ?? '(adopted)',
+          t.side,
+          `${amount(t.token.amount)} ${t.token.symbol}`,
+          `${amount(t.counter.amount)} ${t.counter.symbol}`,
+          t.priceUsd === null ? '—' : `$${formatFixed(t.priceUsd)}`,
+          t.fee === null ? '—' : `${amount(t.fee.amount)} ${t.fee.symbol}`,
+          t.signature.slice(0, 12),
+        ]);
+        ctx.stdout(
+          renderTable(['time (UTC)', 'strategy', 'side', 'token', 'for', 'price', 'fee', 'signature'], rows, [
+            'left',
+            'left',
+            'left',
+            'right',
+            'right',
+            'right',
+            'right',
+          ]),
+        );
+      }
+    });
+  });
+}
+
+function csvRow(t: Trade): (string | number | null)[] {
+  return [
+    new Date(t.at).toISOString(),
+    t.strategy,
+    t.strategyVersion,
+    t.source,
+    t.side,
+    t.token.symbol,
+    t.token.mint,
+    formatFixed(t.token.amount),
+    t.counter.symbol,
+    t.counter.mint,
+    formatFixed(t.counter.amount),
+    t.priceUsd === null ? null : formatFixed(t.priceUsd),
+    t.fee?.symbol ?? null,
+    t.fee === null ? null : formatFixed(t.fee.amount),
+    t.fee?.usd === null || t.fee === null ? null : formatFixed(t.fee.usd),
+    t.intentId,
+    t.orderId,
+    t.signature,
+    t.idx,
+  ];
+}
+
+const exact = (value: Fixed | null): string | null => (value === null ? null : formatFixed(value));
+
+function strategyJson(s: Omit<StrategyPnl, 'strategy' | 'holdings'> & Partial<Pick<StrategyPnl, 'strategy' | 'holdings'>>): Record<string, unknown> {
+  return {
+    ...(s.strategy === undefined ? {} : { strategy: s.strategy }),
+    trades: s.trades,
+    realizedUsd: formatFixed(s.realizedUsd),
+    unrealizedUsd: exact(s.unrealizedUsd),
+    feesUsd: formatFixed(s.feesUsd),
+    unpricedFees: s.unpricedFees,
+    unmatchedProceedsUsd: formatFixed(s.unmatchedProceedsUsd),
+    ...(s.holdings === undefined
+      ? {}
+      : {
+          holdings: s.holdings.map((h) => ({
+            mint: h.mint,
+            symbol: h.symbol,
+            units: h.units.toString(),
+            costUsd: formatFixed(h.costUsd),
+            priceUsd: exact(h.priceUsd),
+            valueUsd: exact(h.valueUsd),
+            unrealizedUsd: exact(h.unrealizedUsd),
+          })),
+        }),
+  };
+}
+
+/** The report as JSON: every figure exact decimal text. */
+export function pnlJson(report: PnlReport): Record<string, unknown> {
+  return { strategies: report.strategies.map(strategyJson), total: strategyJson(report.total) };
+}
+
+export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
+  return filterOptions(
+    new Command('pnl').description('realized and unrealized P&L per strategy and in total (FIFO; docs/audit.md)').option('--json', 'exact figures as JSON'),
+    ctx,
+  ).action(async (options: TradeOptions, command: Command) => {
+    await withAuditDb(ctx, resolveDb, command, (db) => {
+      // Holdings are valued at the latest price any fill shows, whatever the filters.
+      const prices = latestPrices(tradesOf(db, {}));
+      const report = computePnl(tradesOf(db, options), prices);
+      if (options.json) {
+        ctx.stdout(`${JSON.stringify(pnlJson(report), null, 2)}\n`);
+        return;
+      }
+      const row = (name: string, s: Omit<StrategyPnl, 'strategy' | 'holdings'>): string[] => [
+        name,
+        String(s.trades),
+        usd(s.realizedUsd),
+        usd(s.unrealizedUsd),
+        usd(s.feesUsd),
+        usd(s.unmatchedProceedsUsd),
+      ];
+      const rows = [...report.strategies.map((s) => row(s.strategy ?? '(adopted)', s)), row('total', report.total)];
+      ctx.stdout(
+        renderTable(['strategy', 'trades', 'realized', 'unrealized', 'fees', 'no known cost'], rows, ['left', 'right', 'right', 'right', 'right', 'right']),
+      );
+      const holdings = report.strategies.flatMap((s) =>
+        s.holdings.map((h) => [
+          s.strategy ?? '(adopted)',
+          h.symbol,
+          amount((h.units * 10n ** 18n) / 10n ** BigInt(h.decimals)),
+          usd(h.costUsd),
+          usd(h.valueUsd),
+          usd(h.unrealizedUsd),
+        ]),
+      );
+      if (holdings.length > 0)
+        ctx.stdout(
+          `\n${renderTable(['strategy', 'holding', 'amount', 'cost', 'value', 'unrealized'], holdings, ['left', 'left', 'right', 'right', 'right', 'right'])}`,
+        );
+    });
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * `jupbot audit trades` and `audit pnl` on a database holding docs/audit.md's worked example: the
+ * figures the commands print are the hand-computed ones (test/unit/audit/pnl.test.ts works them out).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import { SOL_MINT, USDC_MINT } from '../../../src/solana/programIds.js';
+import { AuditLog } from '../../../src/store/audit.js';
+import { type FillInput, recordFill } from '../../../src/store/fills.js';
+import { openStore } from '../../../src/store/migrate.js';
+import { TokenPins } from '../../../src/store/tokenPins.js';
+import { tempDir } from '../store/helpers.js';
+import { audit, START } from './auditHarness.js';
+
+const JUP = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
+type Leg = [string, string, number];
+const USDC = (units: string): Leg => [USDC_MINT, units, 6];
+const SOL = (units: string): Leg => [SOL_MINT, units, 9];
+const JUPS = (units: string): Leg => [JUP, units, 6];
+
+/** A closed database with the worked example's six fills, one a minute from START. */
+function exampleDatabase(): string {
+  const clock = new ManualClock(START);
+  const file = join(tempDir(), 'jupbot-paper.sqlite');
+  const { db } = openStore(file, { clock, synchronous: 'NORMAL' });
+  const log = new AuditLog(db, clock);
+  new TokenPins(db).pin({ strategy: 'sol-tp', symbol: 'JUP', mint: JUP, decimals: 6 }, START);
+  const fills: [string, Leg, Leg, Leg?][] = [
+    ['sol-tp', USDC('300000000'), SOL('2000000000'), USDC('300000')],
+    ['sol-tp', USDC('160000000'), SOL('1000000000')],
+    ['sol-tp', SOL('2500000000'), USDC('425000000'), USDC('425000')],
+    ['sol-tp', SOL('250000000'), JUPS('1000000000')],
+    ['sol-tp', JUPS('400000000'), USDC('20000000')],
+    ['nba-exit', ['prediction:m1:yes', '2000000', 6], USDC('1800000'), USDC('36000')],
+  ];
+  fills.forEach(([strategy, given, got, fee], i) => {
+    const fill: FillInput = {
+      signature: `sig${i + 1}`,
+      idx: 0,
+      source: strategy === 'nba-exit' ? 'prediction' : 'swap',
+      inMint: given[0],
+      inAmount: given[1],
+      inDecimals: given[2],
+      outMint: got[0],
+      outAmount: got[1],
+      outDecimals: got[2],
+      fee: fee ? { mint: fee[0], amount: fee[1], decimals: fee[2] } : null,
+      at: START + (i + 1) * 60_000,
+    };
+    db.transaction(() => recordFill(db, log, fill, { intentId: null, strategy }, START))();
+  });
+  db.close();
+  return file;
+}
+
+describe('jupbot audit trades', () => {
+  it('lists every fill as a trade, exact in --json, by symbol and human amount in the table', async () => {
+    const file = exampleDatabase();
+    const json = await audit(['--db', file, 'trades', '--json']);
+    expect(json.code).toBe(0);
+    const trades = JSON.parse(json.stdout) as { side: string; token: { symbol: string; amount: string }; priceUsd: string | null }[];
+    expect(trades.map((t) => `${t.side} ${t.token.amount} ${t.token.symbol} @ ${t.priceUsd ?? '-'}`)).toEqual([
+      'buy 2 SOL @ 150',
+      'buy 1 SOL @ 160',
+      'sell 2.5 SOL @ 170',
+      'swap 0.25 SOL @ -',
+      'sell 400 JUP @ 0.05',
+      'sell 2 m1 YES @ 0.9',
+    ]);
+    const table = await audit(['--db', file, 'trades', '--strategy', 'sol-tp', '--token', 'JUP']);
+    expect(table.stdout.trim().split('\n')).toHaveLength(3);
+    expect(table.stdout).toContain('0.25 SOL');
+    expect(table.stdout).toContain('1000 JUP');
+    expect(table.stdout).toMatch(/400 JUP\s+20 USDC\s+\$0\.05/);
+  });
+
+  it('writes RFC 4180 CSV with a header', async () => {
+    const csv = (await audit(['--db', exampleDatabase(), 'trades', '--csv', '--until', String(START + 90_000)])).stdout;
+    expect(csv.split('\r\n')[0]).toBe(
+      'at,strategy,strategy_version,source,side,token,token_mint,token_amount,counter,counter_mint,counter_amount,price_usd,fee_token,fee_amount,fee_usd,intent_id,order_id,signature,idx',
+    );
+    expect(csv.split('\r\n')[1]).toContain(',sol-tp,,swap,buy,SOL,So11111111111111111111111111111111111111112,2,USDC,');
+    expect(csv.split('\r\n').filter((l) => l !== '')).toHaveLength(2);
+  });
+});
+
+describe('jupbot audit pnl', () => {
+  it('prints the hand-computed figures, per strategy and in total', async () => {
+    const file = exampleDatabase();
+    const run = await audit(['--db', file, 'pnl', '--json']);
+    const report = JSON.parse(run.stdout) as {
+      total: Record<string, unknown>;
+      strategies: { strategy: string; realizedUsd: string; holdings: { symbol: string }[] }[];
+    };
+    expect(report.total).toEqual({
+      trades: 6,
+      realizedUsd: '48.275',
+      unrealizedUsd: '8.5',
+      feesUsd: '0.761',
+      unpricedFees: 0,
+      unmatchedProceedsUsd: '1.764',
+    });
+    expect(report.strategies.map((s) => [s.strategy, s.realizedUsd, s.holdings.map((h) => h.symbol)])).toEqual([
+      ['nba-exit', '0', []],
+      ['sol-tp', '48.275', ['JUP', 'SOL']],
+    ]);
+    const table = (await audit(['--db', file, 'pnl'])).stdout;
+    expect(table).toMatch(/total\s+6\s+\$48\.28\s+\$8\.50\s+\$0\.76\s+\$1\.76/);
+    expect(table).toMatch(/sol-tp\s+SOL\s+0\.25\s+\$40\.00\s+\$42\.50\s+\$2\.50/);
+  });
+});
