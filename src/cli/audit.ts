@@ -9,6 +9,7 @@ import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 import { pnlSubcommand, tradesSubcommand } from './auditTrades.js';
 import { type ResolveDb, withAuditDb } from './auditDatabase.js';
+import { ordersSubcommand } from './auditOrders.js';
 import { parseTimeArg } from './timeArg.js';
 
 /** Exports write in chunks this size: one write per row would dominate a large export. */
@@ -184,5 +185,6 @@ export function auditCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
     .addCommand(verifySubcommand(ctx, resolveDb))
     .addCommand(exportSubcommand(ctx, resolveDb))
     .addCommand(tradesSubcommand(ctx, resolveDb))
-    .addCommand(pnlSubcommand(ctx, resolveDb));
+    .addCommand(pnlSubcommand(ctx, resolveDb))
+    .addCommand(ordersSubcommand(ctx, resolveDb));
 }

@@ -110,3 +110,11 @@ describe('jupbot audit pnl', () => {
     expect(table).toMatch(/sol-tp\s+SOL\s+0\.25\s+\$40\.00\s+\$42\.50\s+\$2\.50/);
   });
 });
+
+describe('jupbot audit orders', () => {
+  it('says so when the database holds no order, and lists none in --json', async () => {
+    const file = exampleDatabase();
+    expect((await audit(['--db', file, 'orders'])).stdout).toBe('no orders\n');
+    expect(JSON.parse((await audit(['--db', file, 'orders', '--json'])).stdout)).toEqual([]);
+  });
+});

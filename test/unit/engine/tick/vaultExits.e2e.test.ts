@@ -13,6 +13,7 @@ import { HEADER } from '../../strategies/helpers.js';
 import { depositAmounts, simOrder } from '../executor/patchRenewSupport.js';
 import { SOL, vaultWorld } from '../executor/vaultSupport.js';
 import { strategies } from './support.js';
+import { orderViews } from '../../../../src/cli/auditOrders.js';
 import { countRows, startTradingStack } from './tradingSupport.js';
 
 const OCO = `${HEADER}name: sol-oco
@@ -115,8 +116,15 @@ describe('vault exits end to end, through the decide loop', () => {
     await s.tick(4);
     expect(placeRows(s.db)).toHaveLength(1);
     expect(countRows(s.db, "SELECT count(*) AS n FROM actions WHERE kind = 'fill'")).toBe(1);
+    // `jupbot audit orders`: the placed leg cancelled with its sibling's fill, the stop leg filled.
+    const views = orderViews(s.db);
+    expect(views.map((o) => [o.id === stopLeg ? 'stop' : 'take', o.state, o.input.amount, o.input.symbol, o.events.map((e) => e.event)]).sort()).toEqual([
+      ['stop', 'filled', '1', 'SOL', ['filled']],
+      ['take', 'cancelled', '1', 'SOL', ['placed', 'cancelled']],
+    ]);
     await s.stop();
   });
+
   it('a trailing stop (ratchet) raised by PATCH as the price rises, filled by the keeper as it falls, the fill recorded once', async () => {
     const w = vaultWorld('e2e-ratchet');
     w.sim.control.setPrice(SOL, 150);
@@ -160,6 +168,10 @@ describe('vault exits end to end, through the decide loop', () => {
     expect(placeRows(s.db)).toHaveLength(1);
     expect(patchRows(s.db)).toHaveLength(2);
     expect(depositAmounts(w)).toEqual([1_000_000_000n]);
+    // `jupbot audit orders`: placed, raised twice, filled.
+    expect(orderViews(s.db).map((o) => [o.id, o.state, o.events.map((e) => e.event)])).toEqual([
+      [orderId, 'filled', ['placed', 'patched', 'patched', 'filled']],
+    ]);
     await s.stop();
   });
 
@@ -196,6 +208,11 @@ describe('vault exits end to end, through the decide loop', () => {
     expect(placeRows(s.db)).toHaveLength(2);
     expect(depositAmounts(w)).toEqual([1_000_000_000n, 1_000_000_000n]);
     expect(w.simOrders().filter((o) => o.orderState === 'open')).toHaveLength(1);
+    // `jupbot audit orders`: the old order placed, renewed and cancelled; its replacement placed and open.
+    expect(orderViews(s.db).map((o) => [o.id, o.state, o.events.map((e) => e.event)])).toEqual([
+      [oldId, 'cancelled', ['placed', 'cancelled', 'renewed']],
+      [replacementId, 'open', ['placed']],
+    ]);
     // One SOL out to the vault, back, and out again: the wallet holds 1 SOL less than funded (fees aside).
     expect(w.sim.control.balance(w.wallet.address, SOL)).toBeGreaterThan(990_000_000n);
     expect(w.sim.control.balance(w.wallet.address, SOL)).toBeLessThan(1_000_000_000n);

@@ -1,0 +1,69 @@
+/**
+ * The Trigger orders the mirror holds and the events of their lives, for `jupbot audit orders`:
+ * the `order.*` actions (placed, adopted, cancelled, expired, completed), confirmed PATCHes, renewals
+ * (a cancel that planned a replacement) and fills, each keyed by the order's id.
+ */
+import { z } from 'zod';
+import type { Db } from './db.js';
+import { parseRows } from './parseRows.js';
+
+const Digits = z.string().regex(/^\d+$/);
+
+const OrderRow = z.object({
+  id: z.string(),
+  family: z.enum(['price', 'dca']),
+  order_type: z.string(),
+  state: z.string(),
+  strategy: z.string().nullable(),
+  intent_id: z.string().nullable(),
+  adopted: z.union([z.literal(0), z.literal(1)]),
+  input_mint: z.string(),
+  input_decimals: z.number().int(),
+  output_mint: z.string(),
+  output_decimals: z.number().int(),
+  input_amount: Digits,
+  remaining_input_amount: Digits.nullable(),
+  output_amount: Digits.nullable(),
+  trigger_price_usd: z.string().nullable(),
+  expires_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type OrderRecord = z.output<typeof OrderRow>;
+
+const EventRow = z.object({
+  order_id: z.string(),
+  at: z.number().int(),
+  event: z.string(),
+  detail: z
+    .union([z.string(), z.number()])
+    .nullable()
+    .transform((v) => (v === null ? null : String(v))),
+});
+export type OrderEventRecord = z.output<typeof EventRow>;
+
+/** Every mirrored order, oldest first; `strategy` narrows to one strategy's. */
+export function listOrders(db: Db, strategy?: string): OrderRecord[] {
+  const sql = `SELECT id, family, order_type, state, strategy, intent_id, adopted, input_mint, input_decimals, output_mint, output_decimals,
+                      input_amount, remaining_input_amount, output_amount, trigger_price_usd, expires_at, created_at, updated_at
+               FROM trigger_orders ${strategy === undefined ? '' : 'WHERE strategy = ?'} ORDER BY created_at, id`;
+  return parseRows(OrderRow, db.prepare(sql).all(...(strategy === undefined ? [] : [strategy])), 'orders');
+}
+
+/** Every recorded event of every order, oldest first. `detail` is what the event says beyond its name. */
+export function listOrderEvents(db: Db): OrderEventRecord[] {
+  const sql = `
+    SELECT json_extract(data, '$.orderId') AS order_id, at, substr(kind, 7) AS event, json_extract(data, '$.via') AS detail
+      FROM actions WHERE kind LIKE 'order.%' AND kind <> 'order.id' AND json_extract(data, '$.orderId') IS NOT NULL
+    UNION ALL
+    SELECT json_extract(params, '$.orderId'), updated_at, 'patched',
+           coalesce(json_extract(params, '$.slPriceUsd'), json_extract(params, '$.triggerPriceUsd'), json_extract(params, '$.tpPriceUsd'))
+      FROM intents WHERE kind = 'patch-vault-order' AND state = 'confirmed'
+    UNION ALL
+    SELECT json_extract(params, '$.orderId'), updated_at, 'renewed', id || '#place'
+      FROM intents WHERE kind = 'cancel-vault-order' AND state = 'confirmed' AND json_extract(params, '$.then') IS NOT NULL
+    UNION ALL
+    SELECT trigger_order_id, at, 'filled', out_amount FROM fills WHERE trigger_order_id IS NOT NULL
+    ORDER BY 2, 1`;
+  return parseRows(EventRow, db.prepare(sql).all(), 'order events');
+}
