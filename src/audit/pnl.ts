@@ -61,14 +61,19 @@ export function latestPrices(trades: readonly Trade[]): Map<string, Fixed> {
 }
 
 /** P&L of `trades` (oldest first), valued at `prices` (by default the latest each trade shows). */
-export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string, Fixed> = latestPrices(trades)): PnlReport {
+/** Called after each sale with the strategy's realized P&L so far (for charts). */
+export type RealizedListener = (strategy: string | null, at: number, realizedUsd: Fixed) => void;
+
+export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string, Fixed> = latestPrices(trades), onRealized?: RealizedListener): PnlReport {
   const byStrategy = new Map<string | null, Trade[]>();
   for (const trade of trades) {
     const list = byStrategy.get(trade.strategy) ?? [];
     list.push(trade);
     byStrategy.set(trade.strategy, list);
   }
-  const strategies = [...byStrategy].sort(([a], [b]) => (a ?? '').localeCompare(b ?? '')).map(([strategy, list]) => strategyPnl(strategy, list, prices));
+  const strategies = [...byStrategy]
+    .sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''))
+    .map(([strategy, list]) => strategyPnl(strategy, list, prices, onRealized));
   const unrealized = strategies.some((s) => s.unrealizedUsd === null) ? null : strategies.reduce((sum, s) => sum + (s.unrealizedUsd ?? 0n), 0n);
   return {
     strategies,
@@ -83,7 +88,7 @@ export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string,
   };
 }
 
-function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: ReadonlyMap<string, Fixed>): StrategyPnl {
+function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: ReadonlyMap<string, Fixed>, onRealized?: RealizedListener): StrategyPnl {
   const lots = new Map<string, Lot[]>();
   const tokens = new Map<string, { symbol: string; decimals: number }>();
   let realized = 0n;
@@ -128,6 +133,7 @@ function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: 
       const unmatchedShare = uncovered === 0n ? 0n : (proceeds * uncovered) / trade.token.units;
       unmatched += unmatchedShare;
       realized += proceeds - unmatchedShare - cost;
+      onRealized?.(strategy, trade.at, realized);
     } else {
       const { cost } = consume(trade.token.mint, trade.token.units);
       addLot(trade.counter, cost);

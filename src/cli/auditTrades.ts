@@ -4,7 +4,8 @@
  * Read-only, like every audit command.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { computePnl, latestPrices, type PnlReport, type StrategyPnl } from '../audit/pnl.js';
+import { computePnl, latestPrices, type StrategyPnl } from '../audit/pnl.js';
+import { pnlJson } from '../audit/pnlJson.js';
 import { tokenNamer } from '../audit/tokenNames.js';
 import { toTrade, type Trade, tradeJson } from '../audit/trades.js';
 import type { Db } from '../store/db.js';
@@ -155,38 +156,6 @@ function csvRow(t: Trade): (string | number | null)[] {
     t.signature,
     t.idx,
   ];
-}
-
-const exact = (value: Fixed | null): string | null => (value === null ? null : formatFixed(value));
-
-function strategyJson(s: Omit<StrategyPnl, 'strategy' | 'holdings'> & Partial<Pick<StrategyPnl, 'strategy' | 'holdings'>>): Record<string, unknown> {
-  return {
-    ...(s.strategy === undefined ? {} : { strategy: s.strategy }),
-    trades: s.trades,
-    realizedUsd: formatFixed(s.realizedUsd),
-    unrealizedUsd: exact(s.unrealizedUsd),
-    feesUsd: formatFixed(s.feesUsd),
-    unpricedFees: s.unpricedFees,
-    unmatchedProceedsUsd: formatFixed(s.unmatchedProceedsUsd),
-    ...(s.holdings === undefined
-      ? {}
-      : {
-          holdings: s.holdings.map((h) => ({
-            mint: h.mint,
-            symbol: h.symbol,
-            units: h.units.toString(),
-            costUsd: formatFixed(h.costUsd),
-            priceUsd: exact(h.priceUsd),
-            valueUsd: exact(h.valueUsd),
-            unrealizedUsd: exact(h.unrealizedUsd),
-          })),
-        }),
-  };
-}
-
-/** The report as JSON: every figure exact decimal text. */
-export function pnlJson(report: PnlReport): Record<string, unknown> {
-  return { strategies: report.strategies.map(strategyJson), total: strategyJson(report.total) };
 }
 
 export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {

@@ -1,6 +1,6 @@
 import type { Db, Statement } from './db.js';
 import { z } from 'zod';
-import { parseOptionalRow, parseRow } from './parseRows.js';
+import { parseOptionalRow, parseRow, parseRows } from './parseRows.js';
 
 export interface StrategyVersionInput {
   readonly strategy: string;
@@ -56,4 +56,16 @@ export class StrategyVersions {
     if (!row) return undefined;
     return { strategy: row.strategy, version: row.version, sha256: row.yaml_sha256, yaml: row.yaml, sourceFile: row.source_file, appliedAt: row.applied_at };
   }
+}
+
+const VersionHistoryRow = z.object({ strategy: z.string(), version: z.number().int(), yaml_sha256: z.string(), applied_at: z.number().int() });
+
+/** Every version of every strategy, in the order they were first applied. */
+export function versionHistory(db: Db): { strategy: string; version: number; sha256: string; appliedAt: number }[] {
+  const rows = parseRows(
+    VersionHistoryRow,
+    db.prepare('SELECT strategy, version, yaml_sha256, applied_at FROM strategy_versions ORDER BY applied_at, strategy, version').all(),
+    'strategy versions',
+  );
+  return rows.map((r) => ({ strategy: r.strategy, version: r.version, sha256: r.yaml_sha256, appliedAt: r.applied_at }));
 }

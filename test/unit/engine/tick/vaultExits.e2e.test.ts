@@ -13,7 +13,7 @@ import { HEADER } from '../../strategies/helpers.js';
 import { depositAmounts, simOrder } from '../executor/patchRenewSupport.js';
 import { SOL, vaultWorld } from '../executor/vaultSupport.js';
 import { strategies } from './support.js';
-import { orderViews } from '../../../../src/cli/auditOrders.js';
+import { orderViews } from '../../../../src/audit/orderViews.js';
 import { countRows, startTradingStack } from './tradingSupport.js';
 
 const OCO = `${HEADER}name: sol-oco

@@ -1,0 +1,32 @@
+/**
+ * `jupbot report --out report.html`: the audit database as one self-contained page (P&L, charts,
+ * exposure, open orders, strategy versions), the hash chain verified in the same run. Read-only.
+ * Exit 3 when the chain is broken (the report is still written, and says so first).
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { reportData } from '../audit/reportData.js';
+import { renderReport } from '../audit/reportHtml.js';
+import { ExitCode } from '../exitCodes.js';
+import { type ResolveDb, withAuditDb } from './auditDatabase.js';
+import { CliExit, type CliContext } from './context.js';
+
+export function reportCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
+  return new Command('report')
+    .description('write the audit database as one self-contained HTML report (no network needed to open it)')
+    .option('--db <file>', 'database file (default: <data_dir>/jupbot-<mode>.sqlite from the config)')
+    .option('--config <file>', 'config file whose data_dir and mode name the database')
+    .option('--out <file>', 'the HTML file to write', 'report.html')
+    .action(async (options: { out: string }, command: Command) => {
+      const data = await withAuditDb(ctx, resolveDb, command, (db) => reportData(db, ctx.clock.now()));
+      const target = resolve(ctx.cwd, options.out);
+      // Written under a temporary name and renamed: a reader never opens half a report.
+      writeFileSync(`${target}.partial`, renderReport(data));
+      renameSync(`${target}.partial`, target);
+      const trades = (data.pnl as { total: { trades: number } }).total.trades;
+      if (!data.chain.ok)
+        throw new CliExit(ExitCode.AuditChainBroken, `report written to ${target}, but the audit chain is broken at ${data.chain.firstBreak ?? '?'}`);
+      ctx.stdout(`report written to ${target}: ${trades} trades, audit chain verified (${data.chain.actions} actions, head ${data.chain.headId})\n`);
+    });
+}
