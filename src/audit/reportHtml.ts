@@ -34,7 +34,8 @@ function table(headers: readonly string[], rows: readonly (readonly string[])[],
 }
 
 /** A cell; `field` names the figure for readers and tests (`total.realizedUsd`). */
-const cell = (value: string | number | null | undefined, field?: string): string => `<td${field === undefined ? '' : ` data-field="${esc(field)}"`}>${esc(value ?? '—')}</td>`;
+const cell = (value: string | number | null | undefined, field?: string): string =>
+  `<td${field === undefined ? '' : ` data-field="${esc(field)}"`}>${esc(value ?? '—')}</td>`;
 
 interface PnlRow {
   strategy?: string | null;

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { CliExit, type CliContext } from '../../src/cli/context.js';
@@ -19,7 +19,7 @@ import { tempDir } from '../unit/store/helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
-if (!present) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+if (!present) process.stderr.write(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)\n`);
 
 /** Runs `jupbot report` in-process; returns its exit code and output. */
 async function report(db: string, out: string): Promise<{ code: number; stdout: string; message: string }> {
@@ -56,7 +56,7 @@ describe.skipIf(!present)('the HTML report in headless Chromium', () => {
     await browser?.close();
   });
 
-  async function open(file: string): Promise<{ page: import('playwright-core').Page; errors: string[]; requests: string[] }> {
+  async function open(file: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     const errors: string[] = [];
     const requests: string[] = [];
@@ -81,7 +81,7 @@ describe.skipIf(!present)('the HTML report in headless Chromium', () => {
     expect(errors).toEqual([]);
     expect(requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
 
-    const charts = (await page.evaluate('window.jupbotCharts')) as unknown;
+    const charts = await page.evaluate<unknown>('window.jupbotCharts');
     // Realized P&L: sol-tp sold twice, nba-exit once. Prices: five fills with a dollar leg.
     expect(charts).toEqual([
       { id: 'realized-chart', points: 3, series: 2, drawn: 3 },
