@@ -17,6 +17,8 @@ import { createSimulator } from './sim/simulator.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
+import { reportData } from './audit/reportData.js';
+import { renderReport } from './audit/reportHtml.js';
 import { hasAnyAction } from './store/actionQueries.js';
 import { archiveDatabase } from './store/archiveDatabase.js';
 import { type DataDirLock, lockDataDir } from './store/dataDirLock.js';
@@ -180,6 +182,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       listen: config.http.listen,
       checks: [databaseWritable(store.db, file), ...started.readiness()],
       metrics,
+      // The live report: the same page as `jupbot report`, read from the daemon's own connection.
+      pages: { '/': () => renderReport(reportData(store.db, clock.now()), { refreshSeconds: 30 }) },
       documents: {
         '/status': () => ({
           version,

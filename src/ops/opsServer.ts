@@ -13,6 +13,8 @@ export interface OpsServerOptions {
   checks: readonly ReadinessCheck[];
   /** Extra JSON documents served as GET routes, e.g. `/status`. Computed per request. */
   documents?: Readonly<Record<string, () => unknown>>;
+  /** HTML pages served as GET routes, e.g. the live report on `/`. Rendered per request. */
+  pages?: Readonly<Record<string, () => string>>;
   /** Served on `/metrics` as Prometheus text (see metrics.ts); 404 when absent. */
   metrics?: { readonly contentType: string; scrape(): Promise<string> };
 }
@@ -87,6 +89,17 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
         },
         (error: unknown) => sendJson(res, 500, { error: `metrics: ${error instanceof Error ? error.message : String(error)}` }),
       );
+      return;
+    }
+    const page = options.pages?.[path];
+    if (page) {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        // Everything the page needs is inline: it may load nothing from anywhere.
+        'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:",
+      });
+      res.end(page());
       return;
     }
     const document = documents[path];

@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { CliExit, type CliContext } from '../../src/cli/context.js';
 import { reportCommand } from '../../src/cli/report.js';
+import { reportData } from '../../src/audit/reportData.js';
+import { renderReport } from '../../src/audit/reportHtml.js';
+import { startOpsServer } from '../../src/ops/opsServer.js';
 import { openDatabase } from '../../src/store/db.js';
 import { exampleDatabase } from '../unit/audit/exampleDatabase.js';
 import { audit, START } from '../unit/cli/auditHarness.js';
@@ -117,5 +120,38 @@ describe.skipIf(!present)('the HTML report in headless Chromium', () => {
     expect(box?.y ?? Infinity).toBeLessThan(800);
     expect(await page.evaluate("getComputedStyle(document.querySelector('#chain')).color")).toBe('rgb(165, 14, 14)');
     await page.close();
+  }, 60_000);
+});
+
+describe.skipIf(!present)('the live report on the ops server, in headless Chromium', () => {
+  it('serves the same page at /, drawing its charts under its own content policy', async () => {
+    const db = exampleDatabase();
+    const handle = openDatabase(db, { readonly: true });
+    const ops = await startOpsServer({
+      listen: { host: '127.0.0.1', port: 0 },
+      checks: [],
+      pages: { '/': () => renderReport(reportData(handle, START), { refreshSeconds: 30 }) },
+    });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${ops.url}/`);
+      await page.waitForFunction('window.jupbotCharts && window.jupbotCharts.length === 2');
+      expect(errors).toEqual([]);
+      expect(await page.evaluate<unknown>('window.jupbotCharts.map((c) => c.points)')).toEqual([3, 5]);
+      expect(await page.locator('[data-field="total.realizedUsd"]').textContent()).toBe('48.275');
+    } finally {
+      await browser.close();
+      await ops.close();
+      handle.close();
+    }
   }, 60_000);
 });

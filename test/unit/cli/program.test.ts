@@ -71,6 +71,14 @@ describe('jupbot program', () => {
     expect(startLine).toMatchObject({ level: 'info', mode: 'paper', time: clock.now(), schemaVersion: 3 });
     const health = await fetch(`${String(startLine['ops'])}/healthz`);
     expect(health.status).toBe(200);
+    // The live report: the same page as `jupbot report`, self-contained, forbidden to load anything.
+    const live = await fetch(`${String(startLine['ops'])}/`);
+    expect(live.status).toBe(200);
+    expect(live.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(live.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+    const html = await live.text();
+    expect(html).toContain('<meta http-equiv="refresh" content="30">');
+    expect(html).toMatch(/Audit chain verified: \d+ actions/);
     // Ready once every feed has polled once (the order feeds log in to the simulator first).
     // Each probe is a real round trip, so this waits on the daemon's work, not on a timer.
     let ready: { status: string; checks: { name: string; ok: boolean }[] } | undefined;
