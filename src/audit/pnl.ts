@@ -10,10 +10,11 @@
  *   are reported apart (`unmatchedProceedsUsd`), not as profit.
  * - A swap between two tokens neither of which is a dollar realises nothing: the lots it consumes
  *   pass their cost to the lot it buys.
- * - What remains is valued at the latest dollar price any fill in the database shows for the token:
+ * - What remains is valued at the latest dollar price any fill in the database shows for the token
+ *   (as that fill's dollars for tokens, rounded once):
  *   unrealized P&L is that value less the remaining cost; a token with no such price stays unvalued.
  */
-import { type Fixed, mulFixed, unitsToFixed } from '../strategies/decimal.js';
+import { type Fixed, unitsToFixed } from '../strategies/decimal.js';
 import type { Trade } from './trades.js';
 
 interface Lot {
@@ -53,10 +54,22 @@ export interface PnlReport {
   readonly total: Omit<StrategyPnl, 'strategy' | 'holdings'>;
 }
 
+/**
+ * A price as the fill that shows it: dollars for tokens. Holdings are valued through the ratio, not
+ * the rounded price, so a holding bought in that very fill is worth exactly what it cost.
+ */
+export interface Quote {
+  readonly usd: Fixed;
+  readonly tokens: Fixed;
+  /** usd ÷ tokens, rounded toward zero at 18 places: for display. */
+  readonly priceUsd: Fixed;
+}
+
 /** The latest dollar price each token's fills show, over every strategy. */
-export function latestPrices(trades: readonly Trade[]): Map<string, Fixed> {
-  const prices = new Map<string, Fixed>();
-  for (const trade of trades) if (trade.priceUsd !== null) prices.set(trade.token.mint, trade.priceUsd);
+export function latestPrices(trades: readonly Trade[]): Map<string, Quote> {
+  const prices = new Map<string, Quote>();
+  for (const trade of trades)
+    if (trade.priceUsd !== null) prices.set(trade.token.mint, { usd: trade.counter.amount, tokens: trade.token.amount, priceUsd: trade.priceUsd });
   return prices;
 }
 
@@ -64,7 +77,7 @@ export function latestPrices(trades: readonly Trade[]): Map<string, Fixed> {
 /** Called after each sale with the strategy's realized P&L so far (for charts). */
 export type RealizedListener = (strategy: string | null, at: number, realizedUsd: Fixed) => void;
 
-export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string, Fixed> = latestPrices(trades), onRealized?: RealizedListener): PnlReport {
+export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string, Quote> = latestPrices(trades), onRealized?: RealizedListener): PnlReport {
   const byStrategy = new Map<string | null, Trade[]>();
   for (const trade of trades) {
     const list = byStrategy.get(trade.strategy) ?? [];
@@ -88,7 +101,7 @@ export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string,
   };
 }
 
-function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: ReadonlyMap<string, Fixed>, onRealized?: RealizedListener): StrategyPnl {
+function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: ReadonlyMap<string, Quote>, onRealized?: RealizedListener): StrategyPnl {
   const lots = new Map<string, Lot[]>();
   const tokens = new Map<string, { symbol: string; decimals: number }>();
   let realized = 0n;
@@ -146,8 +159,9 @@ function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: 
     if (units === 0n) continue;
     const { symbol, decimals } = tokens.get(mint) ?? { symbol: mint, decimals: 0 };
     const costUsd = queue.reduce((sum, lot) => sum + lot.cost, 0n);
-    const priceUsd = prices.get(mint) ?? null;
-    const valueUsd = priceUsd === null ? null : mulFixed(unitsToFixed(units, decimals), priceUsd);
+    const quote = prices.get(mint);
+    const priceUsd = quote?.priceUsd ?? null;
+    const valueUsd = quote === undefined || quote.tokens === 0n ? null : (unitsToFixed(units, decimals) * quote.usd) / quote.tokens;
     holdings.push({ mint, symbol, decimals, units, costUsd, priceUsd, valueUsd, unrealizedUsd: valueUsd === null ? null : valueUsd - costUsd });
   }
   holdings.sort((a, b) => a.symbol.localeCompare(b.symbol));

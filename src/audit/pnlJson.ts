@@ -1,5 +1,5 @@
 /** The P&L report as JSON: every figure exact decimal text (`jupbot audit pnl --json`, the HTML report). */
-import { formatFixed, type Fixed } from '../strategies/decimal.js';
+import { formatFixed, type Fixed, unitsToFixed } from '../strategies/decimal.js';
 import type { PnlReport, StrategyPnl } from './pnl.js';
 
 const exact = (value: Fixed | null): string | null => (value === null ? null : formatFixed(value));
@@ -19,6 +19,7 @@ function strategyJson(s: Omit<StrategyPnl, 'strategy' | 'holdings'> & Partial<Pi
           holdings: s.holdings.map((h) => ({
             mint: h.mint,
             symbol: h.symbol,
+            amount: formatFixed(unitsToFixed(h.units, h.decimals)),
             units: h.units.toString(),
             costUsd: formatFixed(h.costUsd),
             priceUsd: exact(h.priceUsd),

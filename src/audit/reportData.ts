@@ -36,7 +36,9 @@ export function reportData(db: Db, now: number): ReportData {
   const realized = new Map<string, [number, number][]>();
   const report = computePnl(trades, undefined, (strategy, at, value) => {
     const key = strategy ?? '(adopted)';
-    realized.set(key, [...(realized.get(key) ?? []), [at / 1000, Number(formatFixed(value))]]);
+    const list = realized.get(key) ?? [];
+    list.push([at / 1000, Number(formatFixed(value))]);
+    realized.set(key, list);
   });
   const prices = new Map<string, [number, number][]>();
   for (const trade of trades) {

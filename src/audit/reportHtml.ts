@@ -44,7 +44,15 @@ interface PnlRow {
   unrealizedUsd: string | null;
   feesUsd: string;
   unmatchedProceedsUsd: string;
-  holdings?: { symbol: string; units: string; costUsd: string; priceUsd: string | null; valueUsd: string | null; unrealizedUsd: string | null }[];
+  holdings?: {
+    symbol: string;
+    amount: string;
+    units: string;
+    costUsd: string;
+    priceUsd: string | null;
+    valueUsd: string | null;
+    unrealizedUsd: string | null;
+  }[];
 }
 
 export function renderReport(data: ReportData, options: { readonly refreshSeconds?: number } = {}): string {
@@ -65,7 +73,7 @@ export function renderReport(data: ReportData, options: { readonly refreshSecond
     (s.holdings ?? []).map((h) => [
       cell(s.strategy ?? '(adopted)'),
       cell(h.symbol),
-      cell(h.units),
+      cell(h.amount),
       cell(h.costUsd),
       cell(h.priceUsd),
       cell(h.valueUsd),
@@ -103,7 +111,7 @@ ${table(['strategy', 'trades', 'realized', 'unrealized', 'fees', 'no known cost'
 <h2>Realized P&amp;L over time</h2><div id="realized-chart" class="chart"></div>
 <h2>Prices at fills</h2><div id="price-chart" class="chart"></div>
 <h2>Exposure</h2>
-${table(['strategy', 'token', 'base units', 'cost', 'price', 'value', 'unrealized'], holdings, 'nothing held')}
+${table(['strategy', 'token', 'amount', 'cost', 'price', 'value', 'unrealized'], holdings, 'nothing held')}
 <h2>Open orders</h2>
 ${table(['order', 'type', 'strategy', 'state', 'amount', 'trigger', 'expires'], orders, 'no open orders')}
 <h2>Strategy versions</h2>

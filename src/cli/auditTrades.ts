@@ -52,6 +52,15 @@ function amount(value: Fixed): string {
   return fraction === undefined ? text : `${whole}.${fraction.slice(0, 6).replace(/0+$/, '')}`.replace(/\.$/, '');
 }
 
+/** A price for people: six significant digits (exact figures are in --json and --csv). */
+function significant(value: Fixed): string {
+  const text = formatFixed(value);
+  const [whole = '0', fraction = ''] = text.split('.');
+  if (whole !== '0') return whole.length >= 6 ? whole : `${whole}.${fraction.slice(0, 6 - whole.length)}`.replace(/\.?0+$/, '');
+  const lead = /^0*/.exec(fraction)?.[0].length ?? 0;
+  return `0.${fraction.slice(0, lead + 6)}`.replace(/\.?0+$/, '');
+}
+
 function timeOption(ctx: CliContext): (text: string) => number {
   return (text) => {
     try {
@@ -109,12 +118,12 @@ export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
       } else if (trades.length === 0) ctx.stdout('no trades match\n');
       else {
         const rows = trades.map((t) => [
-          new Date(t.at).toISOString().replace('.000Z', 'Z'),
+          `${new Date(t.at).toISOString().slice(0, 19)}Z`,
           t.strategy ?? '(adopted)',
           t.side,
           `${amount(t.token.amount)} ${t.token.symbol}`,
           `${amount(t.counter.amount)} ${t.counter.symbol}`,
-          t.priceUsd === null ? '—' : `$${formatFixed(t.priceUsd)}`,
+          t.priceUsd === null ? '—' : `$${significant(t.priceUsd)}`,
           t.fee === null ? '—' : `${amount(t.fee.amount)} ${t.fee.symbol}`,
           t.signature.slice(0, 12),
         ]);
