@@ -3,9 +3,10 @@
  * are rounded toward zero at each multiplication or division, never through a float). docs/audit.md
  * defines every figure and works an example through; the tests check it by hand-computed numbers.
  *
- * - A buy (dollars for a token) adds a lot: its units and its cost, fee included.
- * - A sell (a token for dollars) consumes the oldest lots first; realized P&L grows by the proceeds,
- *   fee deducted, less the cost of the units consumed. Units sold beyond the lots jupbot bought (a
+ * - A fill's amounts are what left and what reached the wallet: a fee is already inside them.
+ * - A buy (dollars for a token) adds a lot: its units and the dollars paid.
+ * - A sell (a token for dollars) consumes the oldest lots first; realized P&L grows by the dollars
+ *   received less the cost of the units consumed. Units sold beyond the lots jupbot bought (a
  *   balance held before, prediction contracts bought elsewhere) have no known cost: their proceeds
  *   are reported apart (`unmatchedProceedsUsd`), not as profit.
  * - A swap between two tokens neither of which is a dollar realises nothing: the lots it consumes
@@ -39,7 +40,7 @@ export interface StrategyPnl {
   readonly strategy: string | null;
   readonly trades: number;
   readonly realizedUsd: Fixed;
-  /** Fees in dollars, already inside cost and proceeds: how much of the result they took. */
+  /** Fees in dollars: already inside the amounts of the fills (what left and what arrived), shown for what they took. */
   readonly feesUsd: Fixed;
   /** Fees whose dollar value is unknown (paid in a token without a price at that fill). */
   readonly unpricedFees: number;
@@ -138,9 +139,9 @@ function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: 
     if (trade.fee !== null && trade.fee.usd === null) unpricedFees += 1;
     fees += feeUsd;
     if (trade.side === 'buy') {
-      addLot(trade.token, trade.counter.amount + feeUsd);
+      addLot(trade.token, trade.counter.amount);
     } else if (trade.side === 'sell') {
-      const proceeds = trade.counter.amount - feeUsd;
+      const proceeds = trade.counter.amount;
       const { cost, uncovered } = consume(trade.token.mint, trade.token.units);
       // The proceeds of units without a known cost are set apart in proportion.
       const unmatchedShare = uncovered === 0n ? 0n : (proceeds * uncovered) / trade.token.units;

@@ -147,7 +147,7 @@ describe.skipIf(!present)('the live report on the ops server, in headless Chromi
       await page.waitForFunction('window.jupbotCharts && window.jupbotCharts.length === 2');
       expect(errors).toEqual([]);
       expect(await page.evaluate<unknown>('window.jupbotCharts.map((c) => c.points)')).toEqual([3, 5]);
-      expect(await page.locator('[data-field="total.realizedUsd"]').textContent()).toBe('48.275');
+      expect(await page.locator('[data-field="total.realizedUsd"]').textContent()).toBe('49');
     } finally {
       await browser.close();
       await ops.close();

@@ -43,7 +43,7 @@ const SOL = (units: string): [string, string, number] => [SOL_MINT, units, 9];
 const JUPS = (units: string): [string, string, number] => [JUP, units, 6];
 
 const fills = [
-  fill('sol-tp', USDC('300000000'), SOL('2000000000'), USDC('300000')), // buy 2 SOL for 300, fee 0.3: lot 2 @ 300.3
+  fill('sol-tp', USDC('300000000'), SOL('2000000000'), USDC('300000')), // buy 2 SOL for 300 (a 0.3 fee inside): lot 2 @ 300
   fill('sol-tp', USDC('160000000'), SOL('1000000000')), // buy 1 SOL for 160: lot 1 @ 160
   fill('sol-tp', SOL('2500000000'), USDC('425000000'), USDC('425000')), // sell 2.5 SOL for 425, fee 0.425
   fill('sol-tp', SOL('250000000'), JUPS('1000000000')), // swap 0.25 SOL for 1000 JUP
@@ -76,10 +76,10 @@ describe('P&L, first in first out', () => {
   const nba = report.strategies.find((s) => s.strategy === 'nba-exit');
   const text = (v: bigint | null | undefined): string | null => (v === null || v === undefined ? null : formatFixed(v));
 
-  it('realizes each sale against the oldest lots, fees inside cost and proceeds', () => {
-    // 2.5 SOL sold: lot 1 (2 SOL, 300.3) + half of lot 2 (80) = 380.3; proceeds 425 - 0.425 = 424.575 → 44.275.
+  it('realizes each sale against the oldest lots; fees are inside what was paid and received', () => {
+    // 2.5 SOL sold: lot 1 (2 SOL, 300) + half of lot 2 (80) = 380; 425 received → 45.
     // 400 of 1000 JUP sold: the JUP lot cost 40 (0.25 SOL of the 80 left), 400/1000 of it = 16; 20 - 16 = 4.
-    expect(text(sol?.realizedUsd)).toBe('48.275');
+    expect(text(sol?.realizedUsd)).toBe('49');
     expect(text(sol?.feesUsd)).toBe('0.725');
     expect(text(sol?.unmatchedProceedsUsd)).toBe('0');
   });
@@ -97,7 +97,7 @@ describe('P&L, first in first out', () => {
 
   it('sets apart the proceeds of units with no known cost', () => {
     expect(text(nba?.realizedUsd)).toBe('0');
-    expect(text(nba?.unmatchedProceedsUsd)).toBe('1.764');
+    expect(text(nba?.unmatchedProceedsUsd)).toBe('1.8');
     expect(text(nba?.feesUsd)).toBe('0.036');
     expect(nba?.holdings).toEqual([]);
   });
@@ -109,7 +109,7 @@ describe('P&L, first in first out', () => {
       unmatched: text(report.total.unmatchedProceedsUsd),
       unrealized: text(report.total.unrealizedUsd),
       trades: report.total.trades,
-    }).toEqual({ realized: '48.275', fees: '0.761', unmatched: '1.764', unrealized: '8.5', trades: 6 });
+    }).toEqual({ realized: '49', fees: '0.761', unmatched: '1.8', unrealized: '8.5', trades: 6 });
   });
 
   it('leaves a holding unvalued, and the total with it, when no fill prices its token', () => {

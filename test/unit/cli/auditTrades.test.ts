@@ -47,18 +47,18 @@ describe('jupbot audit pnl', () => {
     };
     expect(report.total).toEqual({
       trades: 6,
-      realizedUsd: '48.275',
+      realizedUsd: '49',
       unrealizedUsd: '8.5',
       feesUsd: '0.761',
       unpricedFees: 0,
-      unmatchedProceedsUsd: '1.764',
+      unmatchedProceedsUsd: '1.8',
     });
     expect(report.strategies.map((s) => [s.strategy, s.realizedUsd, s.holdings.map((h) => h.symbol)])).toEqual([
       ['nba-exit', '0', []],
-      ['sol-tp', '48.275', ['JUP', 'SOL']],
+      ['sol-tp', '49', ['JUP', 'SOL']],
     ]);
     const table = (await audit(['--db', file, 'pnl'])).stdout;
-    expect(table).toMatch(/total\s+6\s+\$48\.28\s+\$8\.50\s+\$0\.76\s+\$1\.76/);
+    expect(table).toMatch(/total\s+6\s+\$49\.00\s+\$8\.50\s+\$0\.76\s+\$1\.80/);
     expect(table).toMatch(/sol-tp\s+SOL\s+0\.25\s+\$40\.00\s+\$42\.50\s+\$2\.50/);
   });
 });

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { computePnl } from '../../../../src/audit/pnl.js';
+import { tokenNamer } from '../../../../src/audit/tokenNames.js';
+import { toTrade } from '../../../../src/audit/trades.js';
+import { listFills } from '../../../../src/store/fillRecords.js';
 import { startDcaOrderSync, syncDcaOrders } from '../../../../src/engine/mirror/dcaOrderSync.js';
 import { getAllDcaHistory, type DcaHistoryItem } from '../../../../src/jupiter/trigger.js';
 import { actions, type DcaStack, dcaVaultIntent, dcaWorld, manualFeed, rows, SOL, USDC } from '../executor/dcaSupport.js';
@@ -54,6 +58,18 @@ describe('DCA vault handler: rounds executed by the keeper, recorded once', () =
     expect(actions(second.db, 'fill')).toHaveLength(3);
     expect(second.orders.get(orderId)).toMatchObject({ state: 'completed', family: 'dca' });
     expect(actions(second.db, 'order.completed')).toHaveLength(1);
+
+    // Read back by the audit: three buys of SOL for 20 USDC each, the order's 60 USDC the cost of what
+    // it bought, and the SOL held exactly the output the order reports in total.
+    const trades = listFills(second.db).map((fill) => toTrade(fill, tokenNamer(new Map())));
+    expect(trades.map((t) => [t.side, t.source, t.counter.symbol, t.counter.units, t.token.symbol])).toEqual([
+      ['buy', 'dca', 'USDC', 20_000_000n, 'SOL'],
+      ['buy', 'dca', 'USDC', 20_000_000n, 'SOL'],
+      ['buy', 'dca', 'USDC', 20_000_000n, 'SOL'],
+    ]);
+    const total = rows<{ output_amount: string }>(second, 'SELECT output_amount FROM trigger_orders WHERE id = ?', orderId)[0]?.output_amount ?? '';
+    const [holding] = computePnl(trades).strategies[0]?.holdings ?? [];
+    expect(holding).toMatchObject({ symbol: 'SOL', units: BigInt(total), costUsd: 60n * 10n ** 18n });
     expect(
       rows<{ input_used: string; output_amount: string }>(second, 'SELECT input_used, output_amount FROM trigger_orders WHERE id = ?', orderId)[0]?.input_used,
     ).toBe('60000000');

@@ -7,7 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { NBA_EVENT, NBA_MARKET, predictionFills, predictionWorld } from '../executor/predictionSupport.js';
 import { actions } from '../executor/vaultSupport.js';
+import { computePnl } from '../../../../src/audit/pnl.js';
+import { tokenNamer } from '../../../../src/audit/tokenNames.js';
+import { toTrade } from '../../../../src/audit/trades.js';
+import { USDC_MINT } from '../../../../src/solana/programIds.js';
 import type { Db } from '../../../../src/store/db.js';
+import { listFills } from '../../../../src/store/fillRecords.js';
 import { strategies } from './support.js';
 import { countRows, startTradingStack } from './tradingSupport.js';
 
@@ -18,7 +23,39 @@ rules:
   - { id: lock_in, when: { score: { lead_at_least: 15 } } }
 `;
 
+const PART = `name: nba-trim
+kind: prediction-exit
+positions: { market: ${NBA_MARKET} }
+rules:
+  - { id: trim, when: { score: { lead_at_least: 15 } }, action: sell_part, share: "50%" }
+`;
+
 describe('prediction exits end to end, through the decide loop', () => {
+  it('a partial sell, read back by the audit: half the contracts sold for exactly the USDC the wallet received', async () => {
+    const w = predictionWorld('e2e-prediction-part');
+    w.sim.control.setScore(NBA_EVENT, 80, 60);
+    const before = w.sim.control.balance(w.wallet.address, USDC_MINT);
+    const s = await startTradingStack(w, await strategies(PART));
+    await s.tick(8);
+    const received = w.sim.control.balance(w.wallet.address, USDC_MINT) - before;
+    expect(received).toBeGreaterThan(0n);
+
+    const trades = listFills(s.db).map((fill) => toTrade(fill, tokenNamer(new Map())));
+    expect(trades).toHaveLength(1);
+    const [trade] = trades;
+    // The wallet held 20 contracts: 50% is 10, sold for USDC; the ledger's credit is the proceeds net of the fee.
+    expect(trade).toMatchObject({ strategy: 'nba-trim', side: 'sell', source: 'prediction', token: { symbol: `${NBA_MARKET} YES`, units: 10_000_000n } });
+    expect(trade?.counter).toMatchObject({ mint: USDC_MINT, units: received });
+    // Price per contract = USDC received ÷ 10 contracts, in micro-dollars exact: no float.
+    expect(trade?.priceUsd).toBe((received * 10n ** 12n) / 10n);
+
+    // No lot holds contracts bought elsewhere: what the wallet received has no known cost.
+    const pnl = computePnl(trades);
+    const fee = trade?.fee?.usd ?? 0n;
+    expect(pnl.total).toMatchObject({ trades: 1, realizedUsd: 0n, unmatchedProceedsUsd: received * 10n ** 12n, feesUsd: fee });
+    await s.stop();
+  });
+
   it('a prediction position sold when its score rule fires, with the score snapshot in the intent.planned row', async () => {
     const w = predictionWorld('e2e-prediction-sell');
     w.sim.control.setScore(NBA_EVENT, 70, 60);
