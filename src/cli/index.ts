@@ -3,6 +3,7 @@ import { ConfigError } from '../config/configError.js';
 import { formatDiagnostics } from '../config/diagnostics.js';
 import { JupbotError, errorMessage } from '../errors.js';
 import { auditCommand } from './audit.js';
+import { pricesCommand } from './prices.js';
 import { reportCommand } from './report.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
@@ -30,6 +31,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(planCommand(ctx));
   program.addCommand(auditCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(reportCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
+  program.addCommand(pricesCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(simCommand(ctx, ctx.shutdown));
   program.addCommand(walletCommand(ctx));
   program.addCommand(txCommand(ctx));

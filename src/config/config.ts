@@ -57,6 +57,7 @@ export type Config = DeepReadonly<{
   session: ConfigFile['session'];
   prediction: ConfigFile['prediction'];
   guard: ConfigFile['guard'];
+  history: ConfigFile['history'];
   source: {
     /** Absolute path of the file this config was read from. */
     file: string;
@@ -115,6 +116,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     session: file.session,
     prediction: file.prediction,
     guard: file.guard,
+    history: file.history,
     source: { file: configFile },
   });
 }

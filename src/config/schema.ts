@@ -129,6 +129,12 @@ const guardSchema = z.strictObject({
   platform_fee_accounts: z.array(addressSchema).default([]),
 });
 
+/** The polled prices kept in the database: one sample per token per `sample_every`, for `keep`. */
+const historySchema = z.strictObject({
+  sample_every: durationSchema({ min: parseDuration('10s'), max: parseDuration('1d') }).default(parseDuration('1m')),
+  keep: durationSchema({ min: parseDuration('1d'), max: parseDuration('3650d') }).default(parseDuration('90d')),
+});
+
 /** The whole file. Sections default to `{}` so their own defaults apply when a section is left out. */
 export const configFileSchema = z.strictObject({
   mode: z.enum(MODES).default(DEFAULTS.mode),
@@ -145,6 +151,7 @@ export const configFileSchema = z.strictObject({
   session: sessionSchema.prefault({}),
   prediction: predictionSchema.prefault({}),
   guard: guardSchema.prefault({}),
+  history: historySchema.prefault({}),
 });
 
 /** The file as validated: durations in ms, `http.listen` split, paths still as written. */

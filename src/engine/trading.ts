@@ -32,6 +32,7 @@ import { createBalancesFeed } from './feeds/balances.js';
 import type { FeedSet } from './feeds/feedSet.js';
 import type { Poller } from './feeds/poller.js';
 import type { Balances } from './feeds/balances.js';
+import { recordPriceHistory } from './priceHistory.js';
 import { startReconcileLoop } from './reconcile.js';
 import { startTickLoop, type TickLoop } from './tick/tickLoop.js';
 import { vaultOrderViews } from './tick/vaultOrderViews.js';
@@ -127,6 +128,7 @@ export function startTrading(options: TradingOptions): Trading {
   // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
   // not place are adopted (recorded, never touched).
   const sync = { orders, journal, clock, log, audit, decimalsOf };
+  const stopHistory = recordPriceHistory({ feed: feeds.prices, db, clock, everyMs: config.history.sample_every, keepMs: config.history.keep, log });
   const stopSyncs = set.vault
     ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter(
         (s) => s !== null,
@@ -145,6 +147,7 @@ export function startTrading(options: TradingOptions): Trading {
     },
     async stop() {
       executor.stop();
+      stopHistory();
       for (const stopSync of stopSyncs) stopSync();
       await Promise.all(stopSyncs.map((s) => s.idle()));
       abort.abort(new Error('engine stopping'));

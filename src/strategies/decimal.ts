@@ -85,3 +85,13 @@ export function fixedToMicro(value: Fixed): bigint {
 export function maxFixed(a: Fixed, b: Fixed): Fixed {
   return a > b ? a : b;
 }
+
+/**
+ * A price the API gave as a float, as decimal text without an exponent (1.5e-7 → "0.00000015"):
+ * how the database keeps it. Null for a negative or non-finite value.
+ */
+export function decimalTextOf(value: number | null | undefined): string | null {
+  if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return null;
+  const text = String(value);
+  return /e/i.test(text) ? value.toFixed(20).replace(/\.?0+$/, '') : text;
+}

@@ -6,14 +6,8 @@
 import type { DcaHistoryItem, OrderHistoryItem } from '../../jupiter/trigger.js';
 import { dcaDepositSignatureOf, depositSignatureOf } from '../../jupiter/triggerDeposits.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
+import { decimalTextOf } from '../../strategies/decimal.js';
 import { MIRROR_STATES, type OrderColumns } from '../../store/triggerOrders.js';
-
-/** A USD price as the schema's digits-and-dot text (no exponent). */
-function usd(value: number | null | undefined): string | null {
-  if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return null;
-  const text = String(value);
-  return /e/i.test(text) ? value.toFixed(12).replace(/\.?0+$/, '') : text;
-}
 
 export function priceOrderColumns(item: OrderHistoryItem): OrderColumns {
   return {
@@ -30,7 +24,7 @@ export function priceOrderColumns(item: OrderHistoryItem): OrderColumns {
     outputAmount: digits(item.outputAmount),
     triggerMint: item.triggerMint ?? null,
     condition: item.triggerCondition === 'above' || item.triggerCondition === 'below' ? item.triggerCondition : null,
-    triggerPriceUsd: usd(item.triggerPriceUsd),
+    triggerPriceUsd: decimalTextOf(item.triggerPriceUsd),
     slippageBps: typeof item.slippageBps === 'number' && item.slippageBps >= 0 && item.slippageBps <= 10_000 ? item.slippageBps : null,
     trailingBps: typeof item.trailingBps === 'number' && item.trailingBps >= 50 && item.trailingBps <= 9000 ? item.trailingBps : null,
     expiresAt: typeof item.expiresAt === 'number' && item.expiresAt >= 0 ? item.expiresAt : null,

@@ -68,7 +68,7 @@ describe('jupbot program', () => {
       },
     });
     const startLine = await started;
-    expect(startLine).toMatchObject({ level: 'info', mode: 'paper', time: clock.now(), schemaVersion: 3 });
+    expect(startLine).toMatchObject({ level: 'info', mode: 'paper', time: clock.now(), schemaVersion: 4 });
     const health = await fetch(`${String(startLine['ops'])}/healthz`);
     expect(health.status).toBe(200);
     // The live report: the same page as `jupbot report`, self-contained, forbidden to load anything.

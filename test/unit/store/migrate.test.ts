@@ -9,11 +9,21 @@ import { migrate, openStore, schemaStatus } from '../../../src/store/migrate.js'
 import { defaultMigrationsDir, migrationChecksum, readMigrationFiles } from '../../../src/store/migrationFiles.js';
 import { freshStore, sha256File, tempDir, track } from './helpers.js';
 
-/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots. */
-const ALL = [1, 2, 3];
-const LATEST = 3;
+/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots, 0004_price_samples. */
+const ALL = [1, 2, 3, 4];
+const LATEST = 4;
 
-const EXPECTED_TABLES = ['actions', 'fills', 'intents', 'schema_migrations', 'strategy_state', 'strategy_versions', 'token_pins', 'trigger_orders'];
+const EXPECTED_TABLES = [
+  'actions',
+  'fills',
+  'intents',
+  'price_samples',
+  'schema_migrations',
+  'strategy_state',
+  'strategy_versions',
+  'token_pins',
+  'trigger_orders',
+];
 
 function tables(db: Db): string[] {
   return (
@@ -70,6 +80,7 @@ describe('migrate with the repository migrations', () => {
       { id: 1, name: 'init', checksum: checksum('0001_init.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 2, name: 'strategy_state', checksum: checksum('0002_strategy_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 3, name: 'drop_position_snapshots', checksum: checksum('0003_drop_position_snapshots.sql'), applied_at: Date.UTC(2026, 4, 1) },
+      { id: 4, name: 'price_samples', checksum: checksum('0004_price_samples.sql'), applied_at: Date.UTC(2026, 4, 1) },
     ]);
   });
 
@@ -82,7 +93,7 @@ describe('migrate with the repository migrations', () => {
     expect(tables(db)).toContain('position_snapshots');
     db.prepare("INSERT INTO actions (id, at, kind, data, prev_hash, hash) VALUES (1, 1, 'a', '{}', ?, ?)").run('0'.repeat(64), 'f'.repeat(64));
 
-    expect(migrate(db, { clock })).toEqual({ applied: [3], version: 3 });
+    expect(migrate(db, { clock })).toEqual({ applied: [3, 4], version: 4 });
     expect(tables(db)).toEqual(EXPECTED_TABLES);
     expect(db.prepare('SELECT count(*) AS n FROM actions').get()).toEqual({ n: 1 });
   });

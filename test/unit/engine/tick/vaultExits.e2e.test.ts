@@ -14,6 +14,7 @@ import { depositAmounts, simOrder } from '../executor/patchRenewSupport.js';
 import { SOL, vaultWorld } from '../executor/vaultSupport.js';
 import { strategies } from './support.js';
 import { orderViews } from '../../../../src/audit/orderViews.js';
+import { listPriceSamples } from '../../../../src/store/priceSamples.js';
 import { countRows, startTradingStack } from './tradingSupport.js';
 
 const OCO = `${HEADER}name: sol-oco
@@ -73,6 +74,13 @@ describe('vault exits end to end, through the decide loop', () => {
     w.sim.control.setPrice(SOL, 190);
     await s.tick(3);
     expect(simOrder(w, orderId)?.orderState).toBe('filled');
+    // The price history: one sample per minute (the default), the first price polled in it, the path
+    // crossing the take-profit kept as polled (the simulator adds its own small noise).
+    const samples = listPriceSamples(s.db, { mints: [SOL] });
+    expect(samples.length).toBeGreaterThanOrEqual(1);
+    expect(samples.every((p) => p.at % 60_000 === 0)).toBe(true);
+    expect(new Set(samples.map((p) => p.at)).size).toBe(samples.length);
+    expect(Number(samples[0]?.usd)).toBeCloseTo(150, 0);
     const placeId = place[0]?.id ?? '';
     expect(s.orders.get(orderId)?.state).toBe('filled');
     expect(s.journal.fillCount(placeId)).toBe(1);
@@ -84,6 +92,10 @@ describe('vault exits end to end, through the decide loop', () => {
     await s.tick(4);
     expect(s.journal.fillCount(placeId)).toBe(1);
     expect(placeRows(s.db)).toHaveLength(1);
+    // A new minute began during those ticks: its sample is the price polled after the run-up.
+    const later = listPriceSamples(s.db, { mints: [SOL] });
+    expect(later.length).toBe(samples.length + 1);
+    expect(Number(later.at(-1)?.usd)).toBeCloseTo(190, 0);
     await s.stop();
 
     // A restart on the same file: reconciliation, the first polls and more ticks change nothing.
