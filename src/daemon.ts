@@ -1,5 +1,6 @@
 import { accessSync, constants as fsConstants, mkdirSync } from 'node:fs';
 import type { Clock } from './clock.js';
+import { reusedFor } from './ops/reusedFor.js';
 import { version } from './version.js';
 import { forwardActions, type DaemonEvents } from './daemonEvents.js';
 import type { Config } from './config/config.js';
@@ -45,6 +46,8 @@ export interface DaemonDeps {
 
 /** Paper mode's API key: the simulator accepts any key at the keyed quota; it guards nothing. */
 const PAPER_API_KEY = 'jupbot-paper-mode';
+/** How often the live report refreshes, and how long one rendering is served. */
+const LIVE_REPORT_MS = 30_000;
 
 export interface Daemon {
   readonly events: TypedEmitter<DaemonEvents>;
@@ -182,8 +185,10 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       listen: config.http.listen,
       checks: [databaseWritable(store.db, file), ...started.readiness()],
       metrics,
-      // The live report: the same page as `jupbot report`, read from the daemon's own connection.
-      pages: { '/': () => renderReport(reportData(store.db, clock.now()), { refreshSeconds: 30 }) },
+      // The live report: the same page as `jupbot report`, read from the daemon's own connection. It
+      // verifies the whole chain, synchronously: rendered at most once per refresh, however many
+      // browsers ask, so the page can never take the decide loop's time.
+      pages: { '/': reusedFor(LIVE_REPORT_MS, clock, () => renderReport(reportData(store.db, clock.now()), { refreshSeconds: LIVE_REPORT_MS / 1000 })) },
       documents: {
         '/status': () => ({
           version,
