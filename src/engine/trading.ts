@@ -128,7 +128,15 @@ export function startTrading(options: TradingOptions): Trading {
   // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
   // not place are adopted (recorded, never touched).
   const sync = { orders, journal, clock, log, audit, decimalsOf };
-  const stopHistory = recordPriceHistory({ feed: feeds.prices, db, clock, everyMs: config.history.sample_every, keepMs: config.history.keep, log });
+  const stopHistory = recordPriceHistory({
+    feed: feeds.prices,
+    markets: feeds.markets,
+    db,
+    clock,
+    everyMs: config.history.sample_every,
+    keepMs: config.history.keep,
+    log,
+  });
   const stopSyncs = set.vault
     ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter(
         (s) => s !== null,

@@ -25,6 +25,8 @@ export interface MarketState {
   /** Null when the API gives none. */
   readonly closeTime: number | null;
   readonly result: 'yes' | 'no' | null;
+  /** What a contract of each side sells for now, micro-USD (null: no price on that side); absent when the API gives no pricing. */
+  readonly marks?: { readonly yes: bigint | null; readonly no: bigint | null };
 }
 
 export type MarketMap = ReadonlyMap<string, MarketState>;
@@ -119,5 +121,6 @@ export function marketState(market: Market, eventId: string | null = null): Mark
     status: market.status,
     closeTime: typeof market.closeTime === 'number' ? market.closeTime * 1000 : null,
     result,
+    ...(market.pricing ? { marks: { yes: market.pricing.sellYesPriceUsd ?? null, no: market.pricing.sellNoPriceUsd ?? null } } : {}),
   };
 }

@@ -33,8 +33,12 @@ describe('markets feed against the simulator', () => {
       status: 'open',
       closeTime: expect.any(Number) as number,
       result: null,
+      marks: { yes: expect.any(BigInt) as bigint, no: expect.any(BigInt) as bigint },
     });
     expect((first.get('NBA-1001-M1')?.closeTime ?? 0) % 1000).toBe(0);
+    // The marks are what a contract sells for: between nothing and a dollar, in micro-USD.
+    const marks = first.get('NBA-1001-M1')?.marks;
+    for (const mark of [marks?.yes, marks?.no]) expect((mark ?? -1n) > 0n && (mark ?? 0n) < 1_000_000n).toBe(true);
 
     h.routes.length = 0;
     h.sim.control.settleMarket('NBA-1001-M1', 'yes');

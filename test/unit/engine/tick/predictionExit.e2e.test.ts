@@ -13,6 +13,7 @@ import { toTrade } from '../../../../src/audit/trades.js';
 import { USDC_MINT } from '../../../../src/solana/programIds.js';
 import type { Db } from '../../../../src/store/db.js';
 import { listFills } from '../../../../src/store/fillRecords.js';
+import { listPriceSamples } from '../../../../src/store/priceSamples.js';
 import { strategies } from './support.js';
 import { countRows, startTradingStack } from './tradingSupport.js';
 
@@ -48,6 +49,12 @@ describe('prediction exits end to end, through the decide loop', () => {
     expect(trade?.counter).toMatchObject({ mint: USDC_MINT, units: received });
     // Price per contract = USDC received ÷ 10 contracts, in micro-dollars exact: no float.
     expect(trade?.priceUsd).toBe((received * 10n ** 12n) / 10n);
+
+    // The price history kept the market's marks under the same name the fill gives the contracts.
+    const marks = listPriceSamples(s.db, { mints: [trade?.token.mint ?? ''] });
+    expect(marks.length).toBeGreaterThanOrEqual(1);
+    expect(marks.every((m) => m.at % 60_000 === 0 && Number(m.usd) > 0 && Number(m.usd) < 1)).toBe(true);
+    expect(listPriceSamples(s.db, { mints: [`prediction:${NBA_MARKET}:no`] }).length).toBe(marks.length);
 
     // No lot holds contracts bought elsewhere: what the wallet received has no known cost.
     const pnl = computePnl(trades);
