@@ -199,7 +199,7 @@ describe('prediction markets', () => {
     expect(['yes', 'no']).toContain(market.result);
     const positions = prediction.PositionsResponse.parse((await h.call('GET', `${P}/positions?ownerPubkey=${pub}&marketId=NBA-1001-M1`)).body).data;
     const pos = positions[0];
-    expect(pos).toBeDefined();
+    expect(pos).toMatchObject({ marketId: 'NBA-1001-M1', ownerPubkey: pub });
     const claim = await h.call('POST', `${P}/positions/${pos?.pubkey}/claim`, { body: { ownerPubkey: pub } });
     if (market.result === 'yes') {
       const build = prediction.ClaimPositionResponse.parse(claim.body);

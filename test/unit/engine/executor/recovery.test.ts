@@ -145,7 +145,7 @@ describe('executor: crashes, unknown outcomes and expiry', () => {
     const second = w.boot();
     for (let i = 0; i < 3; i++) await reconcile({ journal: second.journal, executor: second.executor, clock: w.clock });
     const [fill] = fills(second.db, stuck.id);
-    expect(fill).toBeDefined();
+    expect(fill?.signature).toBe(stuck.signature);
     // Replaying the same fill (a re-poll, a history import) inserts nothing and audits nothing.
     const replay = {
       signature: fill?.signature ?? '',
