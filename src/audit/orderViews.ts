@@ -23,7 +23,11 @@ export interface OrderView {
 export function orderViews(db: Db, strategy?: string): OrderView[] {
   const name = tokenNamer(pinnedSymbols(db));
   const events = new Map<string, OrderEventRecord[]>();
-  for (const event of listOrderEvents(db)) events.set(event.order_id, [...(events.get(event.order_id) ?? []), event]);
+  for (const event of listOrderEvents(db)) {
+    const list = events.get(event.order_id) ?? [];
+    list.push(event);
+    events.set(event.order_id, list);
+  }
   const amount = (units: string | null, decimals: number): string | null => (units === null ? null : formatFixed(unitsToFixed(BigInt(units), decimals)));
   return listOrders(db, strategy).map((o) => ({
     id: o.id,

@@ -10,7 +10,7 @@ import { tokenNamer } from '../audit/tokenNames.js';
 import { toTrade, type Trade, tradeJson } from '../audit/trades.js';
 import type { Db } from '../store/db.js';
 import { type FillFilter, listFills, pinnedSymbols } from '../store/fillRecords.js';
-import { formatFixed, type Fixed } from '../strategies/decimal.js';
+import { formatFixed, type Fixed, unitsToFixed } from '../strategies/decimal.js';
 import { type ResolveDb, withAuditDb } from './auditDatabase.js';
 import type { CliContext } from './context.js';
 import { csvRecord } from './csv.js';
@@ -174,8 +174,10 @@ export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
   ).action(async (options: TradeOptions, command: Command) => {
     await withAuditDb(ctx, resolveDb, command, (db) => {
       // Holdings are valued at the latest price any fill shows, whatever the filters.
-      const prices = latestPrices(tradesOf(db, {}));
-      const report = computePnl(tradesOf(db, options), prices);
+      const all = tradesOf(db, {});
+      const filtered = options.since !== undefined || options.until !== undefined || options.strategy !== undefined || options.token !== undefined;
+      const prices = latestPrices(all);
+      const report = computePnl(filtered ? tradesOf(db, options) : all, prices);
       if (options.json) {
         ctx.stdout(`${JSON.stringify(pnlJson(report), null, 2)}\n`);
         return;
@@ -196,7 +198,7 @@ export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
         s.holdings.map((h) => [
           s.strategy ?? '(adopted)',
           h.symbol,
-          amount((h.units * 10n ** 18n) / 10n ** BigInt(h.decimals)),
+          amount(unitsToFixed(h.units, h.decimals)),
           usd(h.costUsd),
           usd(h.valueUsd),
           usd(h.unrealizedUsd),

@@ -7,6 +7,8 @@ import { StoreError } from './errors.js';
 
 export const INTENT_STATES = ['planned', 'signed', 'sent', 'confirmed', 'failed', 'expired', 'cancelled'] as const;
 export type IntentState = (typeof INTENT_STATES)[number];
+/** States an intent never leaves: deciding or driving it again finds it done. */
+export const FINAL_INTENT_STATES: ReadonlySet<IntentState> = new Set(['confirmed', 'failed', 'cancelled']);
 
 const text = z.string();
 const nullableText = z.string().nullable();

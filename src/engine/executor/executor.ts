@@ -27,6 +27,7 @@ import type { Logger } from '../../ops/log.js';
 import { GuardRefusal } from '../../solana/guardRefusal.js';
 import { StoreError } from '../../store/errors.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
+import { FINAL_INTENT_STATES } from '../../store/intentRow.js';
 import type { FillInput, IntentRow, Journal, PlanInput } from '../../store/journal.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 import { IntentRefusedError, IntentWaitingError } from './errors.js';
@@ -77,7 +78,7 @@ export interface Executor {
   readonly stopped: boolean;
 }
 
-const FINAL = new Set<IntentRow['state']>(['confirmed', 'failed', 'cancelled']);
+const FINAL = FINAL_INTENT_STATES;
 
 export function createExecutor(options: ExecutorOptions): Executor {
   const { journal, rpc, log } = options;

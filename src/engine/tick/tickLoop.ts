@@ -20,6 +20,7 @@ import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
 import type { AuditLog } from '../../store/audit.js';
 import type { Db } from '../../store/db.js';
+import { FINAL_INTENT_STATES } from '../../store/intentRow.js';
 import type { Journal } from '../../store/journal.js';
 import { decide } from '../../strategies/decide.js';
 import type { Hold, Intent } from '../../strategies/intents.js';
@@ -96,8 +97,6 @@ function instantOf(row: Parameters<typeof triggerOf>[0]): number | null {
 }
 
 const DEFER_REASON = 'no handler executes this intent kind in this setup (vault orders need the Trigger login): not journaled, not executed';
-/** Rows a new attempt never revives: deciding the same intent again finds them done. */
-const FINAL_STATES: ReadonlySet<string> = new Set(['confirmed', 'failed', 'cancelled']);
 
 export function startTickLoop(options: TickLoopOptions): TickLoop {
   const { clock, db, audit, executor, log, signal } = options;
@@ -155,7 +154,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     // The executor journals first; the id makes it idempotent, so this is the real guard against twice.
     const before = options.journal.get(next.id);
     if (before === undefined) planned += 1;
-    if (before !== undefined && FINAL_STATES.has(before.state)) {
+    if (before !== undefined && FINAL_INTENT_STATES.has(before.state)) {
       events.emit('planned', { intentId: next.id, strategy: strategy.name, created: false });
       return false;
     }

@@ -8,7 +8,7 @@ import { tokenNamer } from '../../../src/audit/tokenNames.js';
 import { toTrade, tradeJson } from '../../../src/audit/trades.js';
 import { SOL_MINT, USDC_MINT } from '../../../src/solana/programIds.js';
 import type { FillRecord } from '../../../src/store/fillRecords.js';
-import { formatFixed } from '../../../src/strategies/decimal.js';
+import { formatFixed, unitsToFixed } from '../../../src/strategies/decimal.js';
 
 const JUP = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
 const name = tokenNamer(new Map([[JUP, { symbol: 'JUP' }]]));
@@ -87,7 +87,7 @@ describe('P&L, first in first out', () => {
   it('values what remains at the latest price a fill shows', () => {
     // 0.25 SOL left, cost 40, at 170 → 42.5 (+2.5); 600 JUP left, cost 24, at 0.05 → 30 (+6).
     expect(
-      sol?.holdings.map((h) => [h.symbol, text(unitsText(h.units, h.decimals)), text(h.costUsd), text(h.priceUsd), text(h.valueUsd), text(h.unrealizedUsd)]),
+      sol?.holdings.map((h) => [h.symbol, text(unitsToFixed(h.units, h.decimals)), text(h.costUsd), text(h.priceUsd), text(h.valueUsd), text(h.unrealizedUsd)]),
     ).toEqual([
       ['JUP', '600', '24', '0.05', '30', '6'],
       ['SOL', '0.25', '40', '170', '42.5', '2.5'],
@@ -118,8 +118,3 @@ describe('P&L, first in first out', () => {
     expect(unpriced.total.unrealizedUsd).toBeNull();
   });
 });
-
-/** Base units as whole tokens, for comparison in decimal text. */
-function unitsText(units: bigint, decimals: number): bigint {
-  return (units * 10n ** 18n) / 10n ** BigInt(decimals);
-}
