@@ -18,6 +18,7 @@ const AREAS: Readonly<Record<Area, string>> = {
   rpc: 'Solana node',
   executor: 'Executor (intents)',
   guard: 'Guard (the `reason` of `GUARD_REFUSED`)',
+  backtest: 'Backtest',
 };
 
 /** The markdown between the markers: one table per area, in catalogue order. */

@@ -14,7 +14,8 @@ import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
 import { Redactor } from './ops/redact.js';
 import { createRandom, type Random } from './random.js';
-import { createSimulator } from './sim/simulator.js';
+import { openPaperWorld } from './paper/openPaperWorld.js';
+import type { PaperWorld } from './paper/paperWorld.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
@@ -42,6 +43,12 @@ export interface DaemonDeps {
   readonly redactor?: Redactor;
   /** Jitter and paper-mode seeds. @default an OS-seeded source */
   readonly random?: Random;
+  /** How the Jupiter client and the Solana RPC reach their servers. @default globalThis.fetch */
+  readonly network?: typeof globalThis.fetch;
+  /** Paper mode's world. @default the embedded simulator on loopback, kept in the data directory */
+  readonly paperWorld?: PaperWorld;
+  /** The database's durability (store/db.ts): a backtest's throwaway database needs no fsync per commit. @default 'FULL' */
+  readonly synchronous?: 'FULL' | 'NORMAL';
 }
 
 /** Paper mode's API key: the simulator accepts any key at the keyed quota; it guards nothing. */
@@ -101,15 +108,6 @@ function startLine(config: Config, wallet: string, simulator: { url: string } | 
   return `jupbot started in LIVE mode: trading real funds from wallet ${wallet} on Solana via ${host(config.rpc.url)} and Jupiter at ${host(config.api.base_url)} (config ${config.source.file})`;
 }
 
-/** Paper mode's world: the embedded simulator on loopback, on the daemon's own clock. */
-async function startPaperWorld(config: Config, clock: Clock): Promise<{ url: string; seed: string; fund(wallet: string): void; close(): Promise<void> }> {
-  const seed = config.sim.seed ?? createRandom().seed;
-  const sim = createSimulator({ clock, seed });
-  const server = await sim.listen(config.sim.port ?? 0, '127.0.0.1', { catchUpEveryMs: 1000 });
-  // The simulated world starts anew with every run, so the paper wallet is funded anew too.
-  return { url: server.url, seed: sim.seed, fund: (wallet) => sim.control.paperWallet(wallet), close: () => server.close() };
-}
-
 /**
  * The composition root: opens and migrates the database, starts the embedded simulator in paper
  * mode, starts the engine (strategies with hot reload, the wallet's Trigger login, the feeds),
@@ -134,7 +132,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   }
   let store: ReturnType<typeof openStore>;
   try {
-    store = openStore(file, { clock });
+    store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
   } catch (error) {
     lock.release();
     throw error;
@@ -142,12 +140,23 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   for (const warning of widerThanPrivate(config.data_dir, file)) log.warn({ dataDir: config.data_dir }, `data directory readable by others: ${warning}`);
   const ignored = ignoredKey(config);
   if (ignored) log.warn({}, ignored);
-  // Paper mode: a new simulated world needs a new database (archiveDatabase.ts explains why).
-  if (config.mode === 'paper' && hasAnyAction(store.db)) {
-    store.db.close();
-    const archived = archiveDatabase(file, clock.now());
-    log.info({ archived }, 'paper mode: the simulated world starts anew, and so does its database; the previous run is kept');
-    store = openStore(file, { clock });
+  // Paper mode: the world continues from the data directory, or starts anew with a new database
+  // (archiveDatabase.ts explains why a new world cannot inherit a database).
+  let paper: PaperWorld | null = null;
+  if (config.mode === 'paper') {
+    try {
+      paper = deps.paperWorld ?? (await openPaperWorld(config, clock, log));
+    } catch (error) {
+      store.db.close();
+      lock.release();
+      throw error;
+    }
+    if (!paper.restored && hasAnyAction(store.db)) {
+      store.db.close();
+      const archived = archiveDatabase(file, clock.now());
+      log.info({ archived }, 'paper mode: a new simulated world starts, and so does its database; the previous run is kept');
+      store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
+    }
   }
   const audit = new AuditLog(store.db, clock);
   const startedAt = clock.now();
@@ -163,9 +172,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
 
   let ops: OpsServer;
   let engine: Engine | undefined;
-  let paper: Awaited<ReturnType<typeof startPaperWorld>> | null = null;
   try {
-    if (config.mode === 'paper') paper = await startPaperWorld(config, clock);
     engine = await startEngine({
       config,
       clock,
@@ -178,6 +185,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       outages,
       apiBaseUrl: paper?.url ?? config.api.base_url,
       apiKey: paper ? PAPER_API_KEY : config.api.key?.reveal(),
+      fetch: deps.network,
       onWallet: paper ? (address) => paper?.fund(address) : undefined,
     });
     const started = engine;

@@ -28,7 +28,7 @@ export interface ErrorSpec<A extends Area = Area> {
   readonly retryRule?: true;
 }
 
-export type Area = 'config' | 'store' | 'wallet' | 'jupiter' | 'session' | 'rpc' | 'executor' | 'guard';
+export type Area = 'config' | 'store' | 'wallet' | 'jupiter' | 'session' | 'rpc' | 'executor' | 'guard' | 'backtest';
 
 const spec = <A extends Area>(area: A, retry: Retry, meaning: string, exit?: ExitCode): ErrorSpec<A> => ({
   area,
@@ -50,6 +50,20 @@ export const ERROR_CATALOGUE = {
   ),
   CONFIG_NOT_FOUND: spec('config', 'operator', 'the config file does not exist', ExitCode.NotFound),
   CONFIG_UNREADABLE: spec('config', 'operator', 'the config file exists but cannot be read (a directory, no permission)', ExitCode.NotFound),
+
+  // Backtests.
+  BACKTEST_PRICES_INVALID: spec(
+    'backtest',
+    'operator',
+    'the price file has problems (a missing column, a bad time or price, an unknown token); printed as `file:line:col: message`',
+    ExitCode.InvalidInput,
+  ),
+  BACKTEST_OUT_EXISTS: spec(
+    'backtest',
+    'operator',
+    'the output directory already holds a backtest: name another one, or pass --force to replace it',
+    ExitCode.Usage,
+  ),
 
   // The database.
   STORE_OPEN_FAILED: spec('store', 'operator', 'the database file cannot be opened or created', ExitCode.StoreUnusable),

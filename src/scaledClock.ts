@@ -11,11 +11,12 @@ export class ScaledClock implements Clock {
   readonly #originWall: number;
   readonly #originMonotonic: number;
 
-  constructor(base: Clock, speed: number) {
+  /** `startAt`: the wall time it reads now (by default the base's), e.g. a paper world's time resumed. */
+  constructor(base: Clock, speed: number, startAt: number = base.now()) {
     if (!Number.isFinite(speed) || speed <= 0) throw new RangeError(`speed must be a positive number, got ${speed}`);
     this.#base = base;
     this.#speed = speed;
-    this.#originWall = base.now();
+    this.#originWall = startAt;
     this.#originMonotonic = base.monotonic();
   }
 

@@ -10,10 +10,11 @@ import { tokenNamer } from '../audit/tokenNames.js';
 import { toTrade, type Trade, tradeJson } from '../audit/trades.js';
 import type { Db } from '../store/db.js';
 import { type FillFilter, listFills, pinnedSymbols } from '../store/fillRecords.js';
-import { formatFixed, type Fixed, unitsToFixed } from '../strategies/decimal.js';
+import { formatFixed, unitsToFixed } from '../strategies/decimal.js';
 import { type ResolveDb, withAuditDb } from './auditDatabase.js';
 import type { CliContext } from './context.js';
 import { csvRecord } from './csv.js';
+import { amountText, significantText, usdText } from '../audit/humanFigures.js';
 import { renderTable } from './table.js';
 import { parseTimeArg } from './timeArg.js';
 
@@ -34,31 +35,6 @@ function tradesOf(db: Db, options: TradeOptions): Trade[] {
   if (options.token === undefined) return trades;
   const wanted = options.token;
   return trades.filter((t) => [t.token, t.counter].some((leg) => leg.mint === wanted || leg.symbol.toLowerCase() === wanted.toLowerCase()));
-}
-
-/** Dollars to the cent for people; exact text in --json and --csv. */
-function usd(value: Fixed | null): string {
-  if (value === null) return '—';
-  const cents = (value < 0n ? value - 5n * 10n ** 15n : value + 5n * 10n ** 15n) / 10n ** 16n;
-  const sign = cents < 0n ? '-' : '';
-  const abs = cents < 0n ? -cents : cents;
-  return `${sign}$${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
-}
-
-/** A token amount for people: at most 6 decimals, trailing zeros dropped. */
-function amount(value: Fixed): string {
-  const text = formatFixed(value);
-  const [whole, fraction] = text.split('.');
-  return fraction === undefined ? text : `${whole}.${fraction.slice(0, 6).replace(/0+$/, '')}`.replace(/\.$/, '');
-}
-
-/** A price for people: six significant digits (exact figures are in --json and --csv). */
-function significant(value: Fixed): string {
-  const text = formatFixed(value);
-  const [whole = '0', fraction = ''] = text.split('.');
-  if (whole !== '0') return whole.length >= 6 ? whole : `${whole}.${fraction.slice(0, 6 - whole.length)}`.replace(/\.?0+$/, '');
-  const lead = /^0*/.exec(fraction)?.[0].length ?? 0;
-  return `0.${fraction.slice(0, lead + 6)}`.replace(/\.?0+$/, '');
 }
 
 function timeOption(ctx: CliContext): (text: string) => number {
@@ -121,10 +97,10 @@ export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
           `${new Date(t.at).toISOString().slice(0, 19)}Z`,
           t.strategy ?? '(adopted)',
           t.side,
-          `${amount(t.token.amount)} ${t.token.symbol}`,
-          `${amount(t.counter.amount)} ${t.counter.symbol}`,
-          t.priceUsd === null ? '—' : `$${significant(t.priceUsd)}`,
-          t.fee === null ? '—' : `${amount(t.fee.amount)} ${t.fee.symbol}`,
+          `${amountText(t.token.amount)} ${t.token.symbol}`,
+          `${amountText(t.counter.amount)} ${t.counter.symbol}`,
+          t.priceUsd === null ? '—' : `$${significantText(t.priceUsd)}`,
+          t.fee === null ? '—' : `${amountText(t.fee.amount)} ${t.fee.symbol}`,
           t.signature.slice(0, 12),
         ]);
         ctx.stdout(
@@ -185,10 +161,10 @@ export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
       const row = (name: string, s: Omit<StrategyPnl, 'strategy' | 'holdings'>): string[] => [
         name,
         String(s.trades),
-        usd(s.realizedUsd),
-        usd(s.unrealizedUsd),
-        usd(s.feesUsd),
-        usd(s.unmatchedProceedsUsd),
+        usdText(s.realizedUsd),
+        usdText(s.unrealizedUsd),
+        usdText(s.feesUsd),
+        usdText(s.unmatchedProceedsUsd),
       ];
       const rows = [...report.strategies.map((s) => row(s.strategy ?? '(adopted)', s)), row('total', report.total)];
       ctx.stdout(
@@ -198,10 +174,10 @@ export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
         s.holdings.map((h) => [
           s.strategy ?? '(adopted)',
           h.symbol,
-          amount(unitsToFixed(h.units, h.decimals)),
-          usd(h.costUsd),
-          usd(h.valueUsd),
-          usd(h.unrealizedUsd),
+          amountText(unitsToFixed(h.units, h.decimals)),
+          usdText(h.costUsd),
+          usdText(h.valueUsd),
+          usdText(h.unrealizedUsd),
         ]),
       );
       if (holdings.length > 0)

@@ -1,14 +1,17 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/configError.js';
+import { PriceFileError } from '../backtest/priceFile.js';
 import { formatDiagnostics } from '../config/diagnostics.js';
 import { JupbotError, errorMessage } from '../errors.js';
 import { auditCommand } from './audit.js';
+import { backtestCommand } from './backtest.js';
 import { pricesCommand } from './prices.js';
 import { reportCommand } from './report.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
 import { exitCodeOf } from '../errorCatalogue.js';
 import { ExitCode } from '../exitCodes.js';
+import { paperCommand } from './paper.js';
 import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
@@ -32,6 +35,8 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(auditCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(reportCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(pricesCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
+  program.addCommand(backtestCommand(ctx));
+  program.addCommand(paperCommand(ctx));
   program.addCommand(simCommand(ctx, ctx.shutdown));
   program.addCommand(walletCommand(ctx));
   program.addCommand(txCommand(ctx));
@@ -67,7 +72,7 @@ function exitCodeFor(error: unknown, ctx: CliContext): ExitCode {
     const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
     return benign.includes(error.code) ? ExitCode.Ok : ExitCode.Usage;
   }
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof PriceFileError) {
     // Already `file:line:col: message` lines, one per problem: printed as they are so editors can jump to them.
     ctx.stderr(`${formatDiagnostics(error.diagnostics)}\n`);
     return ExitCode.InvalidInput;

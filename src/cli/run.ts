@@ -4,7 +4,7 @@ import { start } from '../daemon.js';
 import { errorMessage } from '../errors.js';
 import { createLogger } from '../ops/log.js';
 import { Redactor } from '../ops/redact.js';
-import { ScaledClock } from '../scaledClock.js';
+import { paperClock } from '../paper/paperClock.js';
 import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 
@@ -21,8 +21,9 @@ export function runCommand(ctx: CliContext): Command {
         const value = secret?.reveal() ?? '';
         if (value.length >= 8) redactor.add(value);
       }
-      // Paper mode may run time faster; the daemon and its simulator then share the scaled clock.
-      const clock = config.mode === 'paper' && config.sim.speed !== 1 ? new ScaledClock(ctx.clock, config.sim.speed) : ctx.clock;
+      // Paper mode may run time faster, and resumes a kept world where it stopped; the daemon and its
+      // simulator share that clock.
+      const clock = config.mode === 'paper' ? paperClock(ctx.clock, config) : ctx.clock;
       const pretty = config.log.format === 'pretty';
       const log = createLogger({
         level: config.log.level,

@@ -8,6 +8,12 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** Epoch ms, a UTC date or an ISO date-time with its zone, as UTC epoch ms; undefined otherwise. */
+export function parseInstant(text: string): number | undefined {
+  const value = text.trim();
+  return EPOCH_MS.test(value) ? Number(value) : parseDateTime(value);
+}
+
 function parseDateTime(value: string): number | undefined {
   const m = DATE_TIME.exec(value);
   if (!m) return undefined;

@@ -42,9 +42,10 @@ export interface EngineOptions {
    * funds the wallet in its freshly started simulated world here.
    */
   readonly onWallet?: ((address: string) => void) | undefined;
-  /** Prediction program ids the guard lets a prediction sell or claim call: `prediction.program_ids`, plus the simulator's in paper mode. */
   /** The Solana RPC (tests inject one); by default the simulator's in paper mode, `rpc.url` live. */
   readonly rpc?: SolanaRpc | undefined;
+  /** How the Jupiter client and the RPC reach their servers (a backtest answers in process). @default globalThis.fetch */
+  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
 /** What runs between the daemon's start and stop: the strategies, the wallet's login and the feeds. */
@@ -109,12 +110,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     logger: log,
     redactor,
     timeoutMs: config.api.timeout,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const detachClient = metrics.attachClient(client);
   const wallet = await loadWallet(config, { redactor });
   options.onWallet?.(wallet.address);
   // The simulator serves the RPC next to the APIs; live mode has its own node.
-  const rpc = options.rpc ?? createSolanaRpc({ url: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url, clock, redactor });
+  const rpc =
+    options.rpc ?? createSolanaRpc({ url: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url, clock, redactor, fetch: options.fetch });
   const signer = createRpcGuardedSigner({
     wallet,
     audit,

@@ -9,6 +9,10 @@ export interface SimControl {
   /** Moves simulated time forward (the ManualClock itself when the simulator was given one). */
   advance(ms: number): Promise<void>;
   setPrice(mint: string, usd: number): void;
+  /** Sets what one contract of `side` sells for in an open market (a backtest's recorded mark). */
+  setMark(marketId: string, side: 'yes' | 'no', usd: number): void;
+  /** What one contract of `side` sells for now; null when the market is not open. */
+  mark(marketId: string, side: 'yes' | 'no'): number | null;
   price(mint: string): number;
   /** Moves `amount` base units of `mint` (default SOL) from the treasury to `wallet`. */
   fund(wallet: string, amount: bigint, mint?: string): void;

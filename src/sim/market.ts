@@ -11,6 +11,14 @@ interface PriceState {
   hourly: number[];
 }
 
+/** What a trade costs beyond the price: overrides of the fee schedule and of the depth behind price impact. */
+export interface MarketCosts {
+  /** One platform fee for every pair, in basis points. @default Jupiter's schedule by pair */
+  readonly feeBps?: number | undefined;
+  /** Multiplies every token's depth. @default 1 */
+  readonly liquidityScale?: number | undefined;
+}
+
 export interface Quote {
   readonly inputMint: string;
   readonly outputMint: string;
@@ -42,13 +50,20 @@ export class Market {
   /** Extra tokens walk on their own stream, so adding them leaves the other tokens' prices as they were. */
   readonly #extraStream = new Map<string, Random>();
   #stepCount = 0;
+  readonly #costs: MarketCosts;
 
   constructor(
     private readonly random: Random,
     private readonly now: () => number,
     tokens: readonly TokenSpec[] = TOKEN_CATALOG,
     extra: { readonly tokens: readonly TokenSpec[]; readonly random: Random } = { tokens: [], random },
+    costs: MarketCosts = {},
   ) {
+    if (costs.feeBps !== undefined && !(Number.isInteger(costs.feeBps) && costs.feeBps >= 0 && costs.feeBps <= 10_000))
+      throw new RangeError(`feeBps must be an integer from 0 to 10000, got ${costs.feeBps}`);
+    if (costs.liquidityScale !== undefined && !(costs.liquidityScale > 0 && Number.isFinite(costs.liquidityScale)))
+      throw new RangeError(`liquidityScale must be a positive number, got ${costs.liquidityScale}`);
+    this.#costs = costs;
     for (const spec of [...tokens, ...extra.tokens]) {
       if (this.#specs.has(spec.mint)) throw new RangeError(`duplicate mint ${spec.mint}`);
       this.#specs.set(spec.mint, spec);
@@ -128,6 +143,7 @@ export class Market {
 
   /** Jupiter's platform fee for a pair. */
   platformFeeBps(input: TokenSpec, output: TokenSpec): number {
+    if (this.#costs.feeBps !== undefined) return this.#costs.feeBps;
     const stable = (t: TokenSpec): boolean => t.tags.includes('stablecoin');
     const lst = (t: TokenSpec): boolean => t.tags.includes('lst');
     const young = (t: TokenSpec): boolean => this.now() - Date.parse(t.createdAt) < DAY_MS;
@@ -151,7 +167,7 @@ export class Market {
     const routeIn = amountIn - inputFee;
     const inUsd = this.usdValue(inputMint, amountIn);
     const routeUsd = this.usdValue(inputMint, routeIn);
-    const depth = Math.min(input.liquidityUsd, output.liquidityUsd);
+    const depth = Math.min(input.liquidityUsd, output.liquidityUsd) * (this.#costs.liquidityScale ?? 1);
     const impact = routeUsd / (routeUsd + depth);
     const rate = (this.price(inputMint) / this.price(outputMint)) * 10 ** (output.decimals - input.decimals) * (1 - impact);
     const routeOut = (routeIn * BigInt(Math.round(rate * 1e18))) / 10n ** 18n;

@@ -13,7 +13,7 @@ import { HttpError, Router, toJson, type RouteResult, type SimRequest, type SimR
 import { IdSource } from './ids.js';
 import { Ledger, SystemWallet } from './ledger.js';
 import { Market } from './market.js';
-import { PredictionMarkets } from './prediction/markets.js';
+import { MICRO, PredictionMarkets, pricesOf } from './prediction/markets.js';
 import { PredictionRoutes } from './prediction/predictionRoutes.js';
 import { PredictionTrading } from './prediction/trading.js';
 import { SOL_MINT, USDC_MINT } from './programIds.js';
@@ -29,6 +29,7 @@ import { historyItem } from './trigger/priceOrder.js';
 import { PriceOrderRoutes } from './trigger/priceRoutes.js';
 import { TriggerVaults } from './trigger/vaults.js';
 import { Clockwork, type SimWorld } from './world.js';
+import { inputRequest, requestInput, writesWorld, type ControlOp, type WorldInput } from './worldInput.js';
 
 export interface SimulatorOptions {
   /** The only source of time. A ManualClock in tests; the shared scaled clock in paper mode. */
@@ -48,6 +49,20 @@ export interface SimulatorOptions {
   readonly extraTokens?: number;
   /** `false`: prices hold still between `setPrice` calls (no random walk), for tests that script a price path. @default true */
   readonly priceWalk?: boolean;
+  /** `false`: prediction markets without a game hold their price between `setMark` calls (a backtest's marks). @default true */
+  readonly predictionWalk?: boolean;
+  /**
+   * Told of every input that changes the world (a writing request, a control action), synchronously,
+   * before its answer leaves: what a paper world keeps so that it can be rebuilt by {@link Simulator.replay}.
+   */
+  readonly onInput?: (input: WorldInput) => void;
+  /**
+   * Platform fee in basis points for every pair, instead of Jupiter's schedule by pair (0, 2, 5, 10,
+   * 50 bps): a backtest's cost assumption. @default Jupiter's schedule
+   */
+  readonly feeBps?: number | undefined;
+  /** Multiplies every token's liquidity depth: a larger depth, a smaller price impact for the same trade. @default 1 */
+  readonly liquidityScale?: number | undefined;
 }
 
 export interface Simulator {
@@ -59,6 +74,14 @@ export interface Simulator {
   listen(port?: number, host?: string, options?: { catchUpEveryMs?: number }): Promise<{ url: string; close(): Promise<void> }>;
   readonly control: SimControl;
   readonly seed: string;
+  /** The world's first instant (epoch ms): a rebuilt world must start there too. */
+  readonly genesis: number;
+  /**
+   * Applies a kept input again, at the clock's current time (the caller moves the clock to
+   * `input.at` first), bypassing the gateway and the fault table as the original did not: it is not
+   * reported to `onInput` again.
+   */
+  replay(input: WorldInput): void;
 }
 
 const RPC_PATHS = new Set(['/', '/rpc']);
@@ -73,10 +96,13 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const now = clockwork.now;
   const genesis = clockNow();
   const ledger = new Ledger(now);
-  const market = new Market(createRandom(`${seed}:market`), now, TOKEN_CATALOG, {
-    tokens: syntheticTokens(seed, options.extraTokens ?? 0),
-    random: createRandom(`${seed}:market:synthetic`),
-  });
+  const market = new Market(
+    createRandom(`${seed}:market`),
+    now,
+    TOKEN_CATALOG,
+    { tokens: syntheticTokens(seed, options.extraTokens ?? 0), random: createRandom(`${seed}:market:synthetic`) },
+    { feeBps: options.feeBps, liquidityScale: options.liquidityScale },
+  );
   const world: SimWorld = {
     now,
     seed,
@@ -127,7 +153,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const dca = new DcaService(world, auth, vaults);
   dca.register(router);
   priceRoutes.registerSingle(router);
-  const predictionMarkets = new PredictionMarkets(createRandom(`${seed}:prediction`), genesis);
+  const predictionMarkets = new PredictionMarkets(createRandom(`${seed}:prediction`), genesis, { walk: options.predictionWalk !== false });
   const trading = new PredictionTrading(world, predictionMarkets);
   new PredictionRoutes(world, predictionMarkets, trading).register(router);
   const rpc = new SolanaRpc(world);
@@ -154,6 +180,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     if (crypto?.markets[0]) trading.seedPosition(wallet, crypto.markets[0].marketId, false, 30_000_000n);
   };
 
+  /** True while a kept input is applied again: it is not reported twice. */
+  let replaying = false;
+  const kept = (op: ControlOp, ...args: (string | number | boolean)[]): void => {
+    if (!replaying) options.onInput?.({ kind: 'control', at: now(), op, args });
+  };
+
   const control: SimControl = {
     async advance(ms) {
       if (!(ms >= 0)) throw new RangeError(`advance expects ms >= 0, got ${ms}`);
@@ -162,16 +194,35 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       else offset += ms;
       clockwork.catchUp();
     },
-    setPrice: (mint, usd) => market.setPrice(mint, usd),
+    setPrice(mint, usd) {
+      clockwork.catchUp();
+      market.setPrice(mint, usd);
+      kept('setPrice', mint, usd);
+    },
+    setMark(marketId, side, usd) {
+      clockwork.catchUp();
+      const m = predictionMarkets.market(marketId);
+      if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
+      if (predictionMarkets.setMark(m, side, usd)) kept('setMark', marketId, side, usd);
+    },
     price: (mint) => market.price(mint),
+    mark(marketId, side) {
+      clockwork.catchUp();
+      const m = predictionMarkets.market(marketId);
+      if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
+      const sell = pricesOf(m)[side === 'yes' ? 'sellYes' : 'sellNo'];
+      return sell === null ? null : sell / MICRO;
+    },
     fund(wallet, amount, mint = SOL_MINT) {
       clockwork.catchUp();
       ledger.transfer(SystemWallet.treasury, wallet, mint, amount, 'fund', wallet);
+      kept('fund', wallet, amount.toString(), mint);
     },
     balance: (wallet, mint = SOL_MINT) => ledger.balance(wallet, mint),
     paperWallet: (wallet) => {
       clockwork.catchUp();
       paperWallet(wallet);
+      kept('paperWallet', wallet);
     },
     injectFault: (spec) => faults.inject(spec),
     scenario: (steps) => faults.scenario(steps),
@@ -181,13 +232,17 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       const m = predictionMarkets.market(marketId);
       if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
       predictionMarkets.settle(m, result, now());
+      kept('settleMarket', marketId, result);
     },
     setScore(eventId, home, away) {
       clockwork.catchUp();
       predictionMarkets.setScore(eventId, home, away, now());
+      kept('setScore', eventId, home, away);
     },
     setTradingActive(active) {
+      clockwork.catchUp();
       trading.tradingPausedByControl = !active;
+      kept('setTradingActive', active);
     },
     triggerToken: (wallet) => auth.issueToken(wallet),
     dumpLedger: (opts) => ledger.dump(opts),
@@ -294,6 +349,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     } else {
       rateHeaders = gate.headers;
       result = rpcCall ? rpc.handle(req) : run(router, req, gate.apiKey);
+      // Kept before the answer leaves: whoever saw the answer can count on the world having kept it.
+      if (options.onInput && writesWorld(req, rpcCall)) options.onInput(requestInput(req, now()));
     }
     // Rate-limit headers only on success and 429, as Jupiter's gateway sends them.
     const withRate = result.status < 300 || result.status === 429 ? { ...requestId, ...rateHeaders } : requestId;
@@ -327,11 +384,38 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     });
   };
 
+  const replayControl = (op: ControlOp, args: readonly (string | number | boolean)[]): void => {
+    const [a, b, c] = args;
+    const str = (v: unknown): string => String(v);
+    if (op === 'setPrice') control.setPrice(str(a), Number(b));
+    else if (op === 'setMark') control.setMark(str(a), b === 'no' ? 'no' : 'yes', Number(c));
+    else if (op === 'fund') control.fund(str(a), BigInt(str(b)), str(c));
+    else if (op === 'paperWallet') control.paperWallet(str(a));
+    else if (op === 'settleMarket') control.settleMarket(str(a), b === 'no' ? 'no' : 'yes');
+    else if (op === 'setScore') control.setScore(str(a), Number(b), Number(c));
+    else control.setTradingActive(a === true);
+  };
+
   return {
     handle,
     dispatch,
     control,
     seed,
+    genesis,
+    replay(input) {
+      clockwork.catchUp();
+      replaying = true;
+      try {
+        if (input.kind === 'control') replayControl(input.op, input.args);
+        else {
+          const req = inputRequest(input);
+          if (req.method === 'POST' && RPC_PATHS.has(req.path)) rpc.handle(req);
+          else run(router, req, undefined);
+        }
+      } finally {
+        replaying = false;
+      }
+    },
     listen(port = 0, host = '127.0.0.1', listenOptions = {}) {
       const server = createServer(handle);
       server.keepAliveTimeout = 5_000;

@@ -108,6 +108,11 @@ export function hasAnyAction(db: Db): boolean {
   return db.prepare('SELECT 1 FROM actions LIMIT 1').get() !== undefined;
 }
 
+/** The instant of the latest action, if any. */
+export function lastActionAt(db: Db): number | undefined {
+  return parseRow(z.object({ at: z.number().int().nullable() }), db.prepare('SELECT max(at) AS at FROM actions').get(), 'last action').at ?? undefined;
+}
+
 const StateCountRow = z.object({ state: z.string(), n: z.number().int().nonnegative() });
 
 /** How many intents are in each state now. */

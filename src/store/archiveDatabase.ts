@@ -1,9 +1,9 @@
 /**
- * Paper mode's simulated world lives in memory and starts anew with every run, while the database
- * would persist: a restart would then reconcile journaled intents and mirrored orders against a
- * world that never saw them (orders "open" forever, positions that do not exist). So a paper run
- * that finds an earlier run's database moves it aside — kept, for `jupbot audit --db` — and starts
- * a fresh one. Live mode never does this: there the world and the database persist together.
+ * A paper database belongs to the simulated world it recorded: a new world (a new data directory's,
+ * or after `jupbot paper reset`) under an old database would have reconciliation chase intents and
+ * orders the world never saw (orders "open" forever, positions that do not exist). So a new world
+ * moves an earlier database aside — kept, for `jupbot audit --db` — and starts a fresh one; `paper
+ * reset` moves the world's own file aside the same way. Live mode never does this.
  */
 import { existsSync, renameSync } from 'node:fs';
 

@@ -3,6 +3,7 @@
  * `ON CONFLICT DO NOTHING`, so a replayed reconcile or a restart can never count a fill twice
  * so a fill can never be counted twice. Only a new row gets its `fill` action.
  */
+import { statement } from './statementCache.js';
 import type { AuditLog } from './audit.js';
 import type { Db } from './db.js';
 
@@ -32,34 +33,33 @@ export function insertFill(
   fill: FillInput & { intentId?: string | null; strategy?: string | null; triggerOrderId?: string | null | undefined; positionPubkey?: string | null },
   recordedAt: number,
 ): boolean {
-  const result = db
-    .prepare(
-      `INSERT INTO fills (signature, idx, source, strategy, intent_id, trigger_order_id, position_pubkey, in_mint, in_amount, in_decimals,
+  const result = statement(
+    db,
+    `INSERT INTO fills (signature, idx, source, strategy, intent_id, trigger_order_id, position_pubkey, in_mint, in_amount, in_decimals,
                           out_mint, out_amount, out_decimals, fee_mint, fee_amount, fee_decimals, raw, at, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (signature, idx) DO NOTHING`,
-    )
-    .run(
-      fill.signature,
-      fill.idx,
-      fill.source,
-      fill.strategy ?? null,
-      fill.intentId ?? null,
-      fill.triggerOrderId ?? null,
-      fill.positionPubkey ?? null,
-      fill.inMint,
-      String(fill.inAmount),
-      fill.inDecimals,
-      fill.outMint,
-      String(fill.outAmount),
-      fill.outDecimals,
-      fill.fee?.mint ?? null,
-      fill.fee === null || fill.fee === undefined ? null : String(fill.fee.amount),
-      fill.fee?.decimals ?? null,
-      fill.raw ?? null,
-      fill.at,
-      recordedAt,
-    );
+  ).run(
+    fill.signature,
+    fill.idx,
+    fill.source,
+    fill.strategy ?? null,
+    fill.intentId ?? null,
+    fill.triggerOrderId ?? null,
+    fill.positionPubkey ?? null,
+    fill.inMint,
+    String(fill.inAmount),
+    fill.inDecimals,
+    fill.outMint,
+    String(fill.outAmount),
+    fill.outDecimals,
+    fill.fee?.mint ?? null,
+    fill.fee === null || fill.fee === undefined ? null : String(fill.fee.amount),
+    fill.fee?.decimals ?? null,
+    fill.raw ?? null,
+    fill.at,
+    recordedAt,
+  );
   return result.changes === 1;
 }
 

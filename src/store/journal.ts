@@ -6,6 +6,7 @@
  *
  * Rows are parsed with zod, never cast: a row a newer or damaged writer left is an error, not a guess.
  */
+import { statement } from './statementCache.js';
 import type { Clock } from '../clock.js';
 import type { AuditLog } from './audit.js';
 import { canonicalJson } from './canonicalJson.js';
@@ -77,7 +78,7 @@ export class Journal {
   }
 
   get(id: string): IntentRow | undefined {
-    const raw = this.#db.prepare('SELECT * FROM intents WHERE id = ?').get(id);
+    const raw = statement(this.#db, 'SELECT * FROM intents WHERE id = ?').get(id);
     return raw === undefined ? undefined : parseIntentRow(raw);
   }
 
@@ -98,12 +99,11 @@ export class Journal {
       const existing = this.get(input.id);
       if (existing) return { row: existing, created: false };
       const now = this.#clock.now();
-      this.#db
-        .prepare(
-          `INSERT INTO intents (id, strategy, strategy_version, rule, kind, params, state, attempts, created_at, updated_at)
+      statement(
+        this.#db,
+        `INSERT INTO intents (id, strategy, strategy_version, rule, kind, params, state, attempts, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, 'planned', 0, ?, ?)`,
-        )
-        .run(input.id, input.strategy ?? null, input.strategyVersion ?? null, input.rule ?? null, input.kind, params, now, now);
+      ).run(input.id, input.strategy ?? null, input.strategyVersion ?? null, input.rule ?? null, input.kind, params, now, now);
       this.#audit.append({
         kind: 'intent.planned',
         strategy: input.strategy ?? null,
@@ -207,7 +207,7 @@ export class Journal {
     return this.#db.transaction(() => {
       const row = this.require(id);
       const columns = ['updated_at = ?', ...set.map(([c]) => `${c} = ?`)];
-      this.#db.prepare(`UPDATE intents SET ${columns.join(', ')} WHERE id = ?`).run(this.#clock.now(), ...set.map(([, v]) => v), id);
+      statement(this.#db, `UPDATE intents SET ${columns.join(', ')} WHERE id = ?`).run(this.#clock.now(), ...set.map(([, v]) => v), id);
       this.#audit.append({ kind, strategy: row.strategy, intentId: id, signature: row.signature, data: { ...ids, ...data } });
       return this.require(id);
     })();
@@ -217,7 +217,7 @@ export class Journal {
   note(id: string, kind: string, data: object, signature?: string | null): void {
     const row = this.require(id);
     this.#db.transaction(() => {
-      this.#db.prepare('UPDATE intents SET updated_at = ? WHERE id = ?').run(this.#clock.now(), id);
+      statement(this.#db, 'UPDATE intents SET updated_at = ? WHERE id = ?').run(this.#clock.now(), id);
       this.#audit.append({ kind, strategy: row.strategy, intentId: id, signature: signature ?? row.signature, data });
     })();
   }
@@ -230,15 +230,15 @@ export class Journal {
 
   /** Non-final intents, oldest first: what reconciliation resolves. Uses the partial index. */
   pending(): IntentRow[] {
-    const rows = this.#db
-      .prepare(`SELECT * FROM intents WHERE state IN (${PENDING_STATES.map(() => '?').join(', ')}) ORDER BY updated_at, id`)
-      .all(...PENDING_STATES);
+    const rows = statement(this.#db, `SELECT * FROM intents WHERE state IN (${PENDING_STATES.map(() => '?').join(', ')}) ORDER BY updated_at, id`).all(
+      ...PENDING_STATES,
+    );
     return rows.map(parseIntentRow);
   }
 
   /** How many fills an intent has (tests and status). */
   fillCount(id: string): number {
-    return parseRow(CountRow, this.#db.prepare('SELECT count(*) AS n FROM fills WHERE intent_id = ?').get(id), 'fill count').n;
+    return parseRow(CountRow, statement(this.#db, 'SELECT count(*) AS n FROM fills WHERE intent_id = ?').get(id), 'fill count').n;
   }
 
   #fill(row: IntentRow, fill: FillInput): boolean {
@@ -261,7 +261,7 @@ export class Journal {
       const columns = ['state = ?', 'updated_at = ?', ...set.map(([c]) => `${c} = ?`), ...(spec.bumpAttempts ? ['attempts = attempts + 1'] : [])];
       // The trigger refuses an illegal transition with an ABORT; surfaced as a StoreError naming both states.
       try {
-        this.#db.prepare(`UPDATE intents SET ${columns.join(', ')} WHERE id = ?`).run(to, this.#clock.now(), ...set.map(([, v]) => v), id);
+        statement(this.#db, `UPDATE intents SET ${columns.join(', ')} WHERE id = ?`).run(to, this.#clock.now(), ...set.map(([, v]) => v), id);
       } catch (error) {
         // Two intents whose transactions came out byte-identical (two equal vault deposits crafted
         // in one slot) share a signature: only one can exist. Nothing was sent; the second is signed
@@ -269,7 +269,7 @@ export class Journal {
         if (error instanceof Error && /UNIQUE constraint failed: intents\.signature/.test(error.message)) {
           const holder = parseOptionalRow(
             IdRow,
-            this.#db.prepare('SELECT id FROM intents WHERE signature = ?').get(spec.set?.signature ?? null),
+            statement(this.#db, 'SELECT id FROM intents WHERE signature = ?').get(spec.set?.signature ?? null),
             'signature holder',
           );
           throw new StoreError(

@@ -1,12 +1,15 @@
 /**
  * What the journal and the order mirror hold for one strategy, as the decide loop reads them on
- * every tick (through the per-connection statement cache: these run for every strategy each time).
+ * every tick. Read through {@link strategyRecords}, the three are reused until this connection
+ * writes to `intents` or `trigger_orders` again (tableVersions.ts): a strategy with a long history
+ * would otherwise be read and parsed in full on every tick.
  */
 import { z } from 'zod';
 import type { Db } from './db.js';
 import { type IntentRow, parseIntentRow } from './intentRow.js';
 import { parseRows } from './parseRows.js';
 import { statement } from './statementCache.js';
+import { journalVersion } from './tableVersions.js';
 
 const IntentIdRow = z.object({ intent_id: z.string() });
 
@@ -36,4 +39,25 @@ export function endedVaultIntents(db: Db, strategy: string): Set<string> {
      GROUP BY intent_id HAVING sum(state IN ('cancelled', 'expired', 'failed')) = count(*)`,
   ).all(strategy);
   return new Set(parseRows(IntentIdRow, rows, 'ended vault intents').map((r) => r.intent_id));
+}
+
+export interface StrategyRecords {
+  readonly rows: readonly IntentRow[];
+  readonly filled: ReadonlySet<string>;
+  readonly ended: ReadonlySet<string>;
+}
+
+const cached = new WeakMap<Db, { version: number; byStrategy: Map<string, StrategyRecords> }>();
+
+/** {@link strategyRows}, {@link filledVaultIntents} and {@link endedVaultIntents} of `strategy`, read again only after a write. */
+export function strategyRecords(db: Db, strategy: string): StrategyRecords {
+  const version = journalVersion(db);
+  let entry = cached.get(db);
+  if (entry === undefined || entry.version !== version) cached.set(db, (entry = { version, byStrategy: new Map() }));
+  let records = entry.byStrategy.get(strategy);
+  if (records === undefined) {
+    records = { rows: strategyRows(db, strategy), filled: filledVaultIntents(db, strategy), ended: endedVaultIntents(db, strategy) };
+    entry.byStrategy.set(strategy, records);
+  }
+  return records;
 }

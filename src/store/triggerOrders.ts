@@ -7,6 +7,7 @@
  * Orders this daemon placed carry their intent; orders history shows that no intent of ours funded
  * are adopted (`adopted = 1`, no intent, no strategy): recorded and followed, never acted on.
  */
+import { statement } from './statementCache.js';
 import { z } from 'zod';
 import type { AuditLog } from './audit.js';
 import type { Db } from './db.js';
@@ -102,6 +103,7 @@ const OrderRow = z.object({
   outputDecimals: z.number().int(),
   depositSignature: z.string().nullable(),
 });
+const StoredRaw = z.object({ state: z.string(), raw: z.string(), deposit_signature: z.string().nullable() });
 const IntentRef = z.object({ id: z.string(), strategy: z.string().nullable() });
 const toOrder = (row: z.output<typeof OrderRow>): MirroredOrder => ({ ...row, adopted: row.adopted === 1 });
 
@@ -113,15 +115,16 @@ export class TriggerOrders {
   }
 
   get(id: string): MirroredOrder | undefined {
-    const row = parseOptionalRow(OrderRow, this.#db.prepare(`${SELECT} WHERE id = ?`).get(id), 'mirrored order');
+    const row = parseOptionalRow(OrderRow, statement(this.#db, `${SELECT} WHERE id = ?`).get(id), 'mirrored order');
     return row && toOrder(row);
   }
 
   /** Orders of ours (not adopted) that may still change (not filled, completed, cancelled, expired or failed). */
   live(): MirroredOrder[] {
-    const rows = this.#db
-      .prepare(`${SELECT} WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`)
-      .all();
+    const rows = statement(
+      this.#db,
+      `${SELECT} WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`,
+    ).all();
     return parseRows(OrderRow, rows, 'live mirrored orders').map(toOrder);
   }
 
@@ -131,7 +134,7 @@ export class TriggerOrders {
    * always traceable to its intent here, however the create answer was lost.
    */
   intentBySignature(signature: string): { readonly id: string; readonly strategy: string | null } | undefined {
-    return parseOptionalRow(IntentRef, this.#db.prepare('SELECT id, strategy FROM intents WHERE signature = ?').get(signature), 'intent by signature');
+    return parseOptionalRow(IntentRef, statement(this.#db, 'SELECT id, strategy FROM intents WHERE signature = ?').get(signature), 'intent by signature');
   }
 
   /** Runs `fn` in one SQLite transaction (nested calls become savepoints). */
@@ -141,7 +144,7 @@ export class TriggerOrders {
 
   /** Sets the state we learned from our own call (a confirmed cancel), before history shows it. */
   setState(id: string, state: 'cancelled', now: number): void {
-    this.#db.prepare('UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id);
+    statement(this.#db, 'UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id);
   }
 
   /** Inserts or refreshes the mirror of one order (its history item's columns); returns whether it was new. */
@@ -164,10 +167,19 @@ export class TriggerOrders {
   }
 
   #write(c: OrderColumns, input: MirrorInput, now: number): boolean {
-    const existed = this.get(c.id) !== undefined;
-    this.#db
-      .prepare(
-        `INSERT INTO trigger_orders (id, intent_id, strategy, adopted, family, order_type, state, raw_state, input_mint, input_decimals, output_mint,
+    const stored = parseOptionalRow(
+      StoredRaw,
+      statement(this.#db, 'SELECT state, raw, deposit_signature FROM trigger_orders WHERE id = ?').get(c.id),
+      'mirrored order',
+    );
+    // An order the API reports exactly as last time is not written again: every poll would otherwise
+    // rewrite every order in the history (a long run's history only grows).
+    const deposit = c.depositSignature ?? input.depositSignature;
+    if (stored !== undefined && stored.raw === c.raw && stored.state === c.state && (stored.deposit_signature !== null || deposit === null)) return false;
+    const existed = stored !== undefined;
+    statement(
+      this.#db,
+      `INSERT INTO trigger_orders (id, intent_id, strategy, adopted, family, order_type, state, raw_state, input_mint, input_decimals, output_mint,
                                      output_decimals, input_amount, remaining_input_amount, input_used, output_amount, trigger_mint, trigger_condition,
                                      trigger_price_usd, slippage_bps, trailing_bps, expires_at, deposit_signature, raw, created_at, updated_at,
                                      first_seen_at, last_synced_at)
@@ -178,37 +190,36 @@ export class TriggerOrders {
            output_amount = excluded.output_amount, trigger_price_usd = excluded.trigger_price_usd,
            deposit_signature = COALESCE(trigger_orders.deposit_signature, excluded.deposit_signature),
            raw = excluded.raw, updated_at = excluded.updated_at, last_synced_at = excluded.last_synced_at`,
-      )
-      .run(
-        c.id,
-        input.intentId,
-        input.strategy,
-        input.adopted === true ? 1 : 0,
-        c.family,
-        c.orderType,
-        c.state,
-        c.rawState,
-        c.inputMint,
-        input.inputDecimals,
-        c.outputMint,
-        input.outputDecimals,
-        c.inputAmount,
-        c.remaining,
-        c.inputUsed,
-        c.outputAmount,
-        c.triggerMint,
-        c.condition,
-        c.triggerPriceUsd,
-        c.slippageBps,
-        c.trailingBps,
-        c.expiresAt,
-        c.depositSignature ?? input.depositSignature,
-        c.raw,
-        c.createdAt ?? now,
-        c.updatedAt ?? now,
-        now,
-        now,
-      );
+    ).run(
+      c.id,
+      input.intentId,
+      input.strategy,
+      input.adopted === true ? 1 : 0,
+      c.family,
+      c.orderType,
+      c.state,
+      c.rawState,
+      c.inputMint,
+      input.inputDecimals,
+      c.outputMint,
+      input.outputDecimals,
+      c.inputAmount,
+      c.remaining,
+      c.inputUsed,
+      c.outputAmount,
+      c.triggerMint,
+      c.condition,
+      c.triggerPriceUsd,
+      c.slippageBps,
+      c.trailingBps,
+      c.expiresAt,
+      c.depositSignature ?? input.depositSignature,
+      c.raw,
+      c.createdAt ?? now,
+      c.updatedAt ?? now,
+      now,
+      now,
+    );
     return !existed;
   }
 }

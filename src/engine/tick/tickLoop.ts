@@ -34,7 +34,7 @@ import { nextAttempt, runRetries } from './retries.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { StrategyStates } from '../../store/strategyStates.js';
 import { hasAction } from '../../store/actionQueries.js';
-import { endedVaultIntents, filledVaultIntents, strategyRows } from '../../store/strategyRecords.js';
+import { strategyRecords } from '../../store/strategyRecords.js';
 import { strategyProgress, triggerOf } from './strategyProgress.js';
 
 export interface TickEvents {
@@ -207,9 +207,8 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     const rotated = lastActed === '' || first <= 0 ? order : [...order.slice(first), ...order.slice(0, first)];
     for (const strategy of acted ? [] : rotated) {
       if (executor.stopped || signal.aborted) break;
-      const ended = endedVaultIntents(db, strategy.name);
-      const rows = strategyRows(db, strategy.name);
-      const progress = strategyProgress(rows, now, (mint) => snapshot.prices.get(mint)?.usd, filledVaultIntents(db, strategy.name), ended);
+      const { rows, filled, ended } = strategyRecords(db, strategy.name);
+      const progress = strategyProgress(rows, now, (mint) => snapshot.prices.get(mint)?.usd, filled, ended);
       const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
       memory.scheduled(strategy.name, decision.scheduledThrough);
       holds += decision.holds.length;

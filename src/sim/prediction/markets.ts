@@ -88,11 +88,27 @@ export class PredictionMarkets {
   /** Settlement hooks (claims, lost positions) run by the trading side. */
   onSettle: (market: PMarket, t: number) => void = () => undefined;
 
+  readonly #walks: boolean;
+
   constructor(
     private readonly random: Random,
     start: number,
+    options: { readonly walk?: boolean } = {},
   ) {
+    this.#walks = options.walk !== false;
     this.#build(start);
+  }
+
+  /**
+   * Sets the mid so that one contract of `side` sells for `usd` (within the tradable band). A market
+   * that is not open keeps its price: false. A game's market follows its game again on the next step.
+   */
+  setMark(m: PMarket, side: 'yes' | 'no', usd: number): boolean {
+    if (!(usd >= 0 && usd <= 1)) throw new RangeError(`a mark is a price between 0 and 1 USD, got ${usd}`);
+    if (m.status !== 'open') return false;
+    const sell = Math.round(usd * MICRO);
+    m.mid = clamp(side === 'yes' ? sell + HALF_SPREAD : MICRO - sell - HALF_SPREAD);
+    return true;
   }
 
   market(marketId: string): PMarket | undefined {
@@ -113,7 +129,7 @@ export class PredictionMarkets {
       if (game && t >= game.startsAt && game.finishedAt === null) this.#playGame(event, game, t);
       for (const m of event.markets) {
         if (m.status === 'open') {
-          if (!game) this.#walk(m, dtMs);
+          if (!game && this.#walks) this.#walk(m, dtMs);
           m.volume += Math.round(this.random.next() * 50);
           // Game markets close when the game ends, whatever the scheduled close said.
           if (!game && t >= m.closeTime) m.status = 'closed';

@@ -20,8 +20,9 @@ import { openDatabase } from '../../../src/store/db.js';
 import { databaseFile } from '../../../src/store/paths.js';
 import { MemoryStream } from '../../support/memoryStream.js';
 import { planFaults, type FaultClass, type PlannedFault } from './faultPlan.js';
-import { QuietNetwork, SIM_ORIGIN, type Exchange } from './quietNetwork.js';
-import { SteppingClock } from './steppingClock.js';
+import { driveTo } from '../../../src/backtest/driveTo.js';
+import { InProcessNetwork, SIM_ORIGIN, type Exchange } from '../../../src/backtest/inProcessNetwork.js';
+import { SteppingClock } from '../../../src/backtest/steppingClock.js';
 import { STRATEGY_FILES } from './strategyFiles.js';
 
 export const SOL = 'So11111111111111111111111111111111111111112';
@@ -136,9 +137,9 @@ export async function runDay(options: DayOptions): Promise<DayResult> {
   // tmpfs when there is one: SQLite's fsyncs on a busy disk would otherwise dominate the run time.
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'jupbot-fault-day-'));
   const clock = new SteppingClock(START);
-  const net = new QuietNetwork(clock);
+  const net = new InProcessNetwork(clock, { record: true });
   const sim: Simulator = createSimulator({ clock: net.simClock(), seed: options.seed, priceWalk: false });
-  net.install(sim);
+  net.connect(sim);
   let daemon: Daemon | undefined;
   const out = new MemoryStream();
   try {
@@ -169,7 +170,13 @@ export async function runDay(options: DayOptions): Promise<DayResult> {
       alerts.push(`${body.event ?? '?'}: ${(body.text ?? '').slice(0, 160)}`);
       return Promise.resolve(new Response(null, { status: 200 }));
     };
-    const running = await start(config, { clock, log: createLogger({ destination: out, clock }), random: createRandom(`${options.seed}:daemon`), fetch: hook });
+    const running = await start(config, {
+      clock,
+      log: createLogger({ destination: out, clock }),
+      random: createRandom(`${options.seed}:daemon`),
+      fetch: hook,
+      network: net.fetch,
+    });
     daemon = running;
     let stopped = false;
     void running.done.then(() => (stopped = true));
@@ -203,7 +210,6 @@ export async function runDay(options: DayOptions): Promise<DayResult> {
     };
   } finally {
     await daemon?.stop('test failed');
-    net.uninstall();
     if (options.keepDir) process.stderr.write(`fault day ${options.faults ? 'with' : 'without'} faults kept in ${dir}\n`);
     else rmSync(dir, { recursive: true, force: true });
   }
@@ -219,24 +225,8 @@ function schedule(plan: readonly PlannedFault[], lengthMs: number): DayEvent[] {
   return events.filter((e) => e.atMs < lengthMs).sort((a, b) => a.atMs - b.atMs);
 }
 
-/**
- * Moves the clock to `until`, one due sleeper at a time, letting the daemon go idle after each: what
- * happens then depends on the seed and the clock only, not on how fast the machine is.
- */
-async function driveTo(clock: SteppingClock, net: QuietNetwork, until: number): Promise<void> {
-  const target = clock.monotonic() + (until - clock.now());
-  for (;;) {
-    await net.settle();
-    const next = clock.nextWake();
-    if (next === undefined || next > target) break;
-    await clock.advance(next - clock.monotonic());
-  }
-  await clock.advance(Math.max(0, target - clock.monotonic()));
-  await net.settle();
-}
-
 /** Revokes the JWT the daemon holds now: every Trigger call still carrying it is refused with 401. */
-async function revokeCurrentJwt(daemon: Daemon, sim: Simulator, net: QuietNetwork): Promise<void> {
+async function revokeCurrentJwt(daemon: Daemon, sim: Simulator, net: InProcessNetwork): Promise<void> {
   const token = await daemon.engine.session.token();
   await net.settle();
   sim.control.injectFault({

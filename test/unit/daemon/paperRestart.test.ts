@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,6 +8,7 @@ import { parseConfigText } from '../../../src/config/loadConfig.js';
 import { start } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/ops/log.js';
 import { verifyAuditChain } from '../../../src/store/chainVerifier.js';
+import { jupbot } from '../../support/cli.js';
 import { MemoryStream } from '../../support/memoryStream.js';
 
 const dirs: string[] = [];
@@ -16,30 +17,20 @@ afterEach(() => {
 });
 
 describe('paper mode across restarts', () => {
-  it('a new simulated world gets a new database; the previous run is kept beside it, verifiable', async () => {
+  it('keeps its world and database across a restart; `paper reset` moves both aside, and the next run starts anew', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
     dirs.push(dir);
     mkdirSync(join(dir, 'strategies'));
-    const config = parseConfigText(
-      `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: restart }\n`,
-      join(dir, 'c.yaml'),
-      {},
-      dir,
-    );
+    const text = `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: restart }\n`;
+    writeFileSync(join(dir, 'config.yaml'), text);
+    const config = parseConfigText(text, join(dir, 'config.yaml'), {}, dir);
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
     const out = new MemoryStream();
     const log = createLogger({ destination: out });
-
-    const first = await start(config, { clock, log });
-    await first.stop('first run over');
-    await clock.advance(60_000);
-    const second = await start(config, { clock, log });
-    await second.stop('second run over');
-
-    const files = readdirSync(join(dir, 'data'))
-      .filter((f) => f.endsWith('.sqlite'))
-      .sort();
-    expect(files).toEqual(['jupbot-paper.2026-11-21T12-01-00-000Z.sqlite', 'jupbot-paper.sqlite']);
+    const sqlite = (): string[] =>
+      readdirSync(join(dir, 'data'))
+        .filter((f) => f.endsWith('.sqlite'))
+        .sort();
     const kinds = (file: string): string[] => {
       const db = new Database(join(dir, 'data', file), { readonly: true });
       try {
@@ -48,11 +39,76 @@ describe('paper mode across restarts', () => {
         db.close();
       }
     };
-    expect(kinds(files[0] as string)).toEqual(['daemon.started', 'daemon.stopped']);
+
+    const first = await start(config, { clock, log });
+    await first.stop('first run over');
+    await clock.advance(60_000);
+    const second = await start(config, { clock, log });
+    await second.stop('second run over');
+    // The world was kept: the same database goes on.
+    expect(sqlite()).toEqual(['jupbot-paper.sqlite', 'paper-world.sqlite']);
+    expect(kinds('jupbot-paper.sqlite')).toEqual(['daemon.started', 'daemon.stopped', 'daemon.started', 'daemon.stopped']);
+
+    await clock.advance(60_000);
+    const reset = await jupbot(['paper', 'reset', '--config', join(dir, 'config.yaml')], { clock });
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toContain('the next paper run starts a new simulated world');
+    expect(sqlite()).toEqual(['jupbot-paper.2026-11-21T12-02-00-000Z.sqlite', 'paper-world.2026-11-21T12-02-00-000Z.sqlite']);
+
+    const third = await start(config, { clock, log });
+    await third.stop('third run over');
+    expect(sqlite()).toEqual([
+      'jupbot-paper.2026-11-21T12-02-00-000Z.sqlite',
+      'jupbot-paper.sqlite',
+      'paper-world.2026-11-21T12-02-00-000Z.sqlite',
+      'paper-world.sqlite',
+    ]);
     expect(kinds('jupbot-paper.sqlite')).toEqual(['daemon.started', 'daemon.stopped']);
-    const archived = new Database(join(dir, 'data', files[0] as string), { readonly: true });
+    const archived = new Database(join(dir, 'data', 'jupbot-paper.2026-11-21T12-02-00-000Z.sqlite'), { readonly: true });
     expect(verifyAuditChain(archived).ok).toBe(true);
     archived.close();
+  });
+
+  it('a database without its world (the world file removed by hand) is moved aside: a new world gets a new database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'strategies'));
+    const config = parseConfigText(`data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`, join(dir, 'c.yaml'), {}, dir);
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
+    const out = new MemoryStream();
+    const first = await start(config, { clock, log: createLogger({ destination: out }) });
+    await first.stop('first run over');
+    rmSync(join(dir, 'data', 'paper-world.sqlite'));
+    await clock.advance(60_000);
+    const second = await start(config, { clock, log: createLogger({ destination: out }) });
+    await second.stop('second run over');
+    expect(
+      readdirSync(join(dir, 'data'))
+        .filter((f) => f.startsWith('jupbot-paper'))
+        .sort(),
+    ).toEqual(['jupbot-paper.2026-11-21T12-01-00-000Z.sqlite', 'jupbot-paper.sqlite']);
     expect(out.text).toContain('the previous run is kept');
+  });
+
+  it('`paper reset` is refused while a daemon holds the data directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'strategies'));
+    const text = `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`;
+    writeFileSync(join(dir, 'config.yaml'), text);
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
+    const daemon = await start(parseConfigText(text, join(dir, 'config.yaml'), {}, dir), { clock, log: createLogger({ destination: new MemoryStream() }) });
+    try {
+      const reset = await jupbot(['paper', 'reset', '--config', join(dir, 'config.yaml')], { clock });
+      expect(reset.code).not.toBe(0);
+      expect(reset.stderr).toMatch(/lock|running|in use/i);
+      expect(
+        readdirSync(join(dir, 'data'))
+          .filter((f) => f.endsWith('.sqlite'))
+          .sort(),
+      ).toEqual(['jupbot-paper.sqlite', 'paper-world.sqlite']);
+    } finally {
+      await daemon.stop('test over');
+    }
   });
 });

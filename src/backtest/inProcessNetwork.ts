@@ -1,21 +1,22 @@
 /**
  * The daemon's network to the simulator, in process, and the knowledge of when the daemon is idle.
  *
- * `globalThis.fetch` is replaced (the Jupiter client and the Solana RPC both read it when they are
- * built or called): a request to {@link SIM_ORIGIN} goes straight to `sim.dispatch`, the same pipeline
- * the simulator's HTTP listener runs, and comes back as a real `Response`. No sockets: a loopback
- * exchange costs 5-15 ms on a busy machine and a day makes ~15,000 of them. A `reset` fault rejects as
- * undici does (`TypeError: fetch failed`, cause ECONNRESET); an abort rejects with the signal's reason.
+ * {@link InProcessNetwork.fetch} is given to the daemon for its Jupiter client and Solana RPC: a
+ * request to {@link SIM_ORIGIN} goes straight to `sim.dispatch`, the same pipeline the simulator's
+ * HTTP listener runs, and comes back as a real `Response`; any other address is refused (a backtest
+ * never reaches the network). No sockets: a loopback exchange costs 5-15 ms on a busy machine and a
+ * simulated day makes thousands of them. A `reset` fault rejects as undici does (`TypeError: fetch
+ * failed`, cause ECONNRESET); an abort rejects with the signal's reason.
  *
  * Idle means: no exchange in flight except those the simulator holds on the clock (a `delay` fault),
  * and nothing new for a few event-loop turns. The driver waits for that before moving the clock, so a
  * run depends on the seed and the clock only, never on I/O speed.
  */
-import type { Clock } from '../../../src/clock.js';
-import type { SimRequest, SimResponse } from '../../../src/sim/http.js';
-import type { Simulator } from '../../../src/sim/simulator.js';
+import type { Clock } from '../clock.js';
+import type { SimRequest, SimResponse } from '../sim/http.js';
+import type { Simulator } from '../sim/simulator.js';
 
-/** Where the daemon thinks the simulator is (loopback, so live-mode config accepts http). Nothing listens there. */
+/** Where the daemon thinks the simulator is (loopback, so a live-mode config accepts http). Nothing listens there. */
 export const SIM_ORIGIN = 'http://127.0.0.1:58999';
 
 /** One answer as the daemon saw it, for counting the faults that actually hit something. */
@@ -57,17 +58,24 @@ function abortable<T>(pending: Promise<T>, signal: AbortSignal | null | undefine
 /** The simulator's `malformed` fault cuts the JSON in half and appends this (parsing every body would cost seconds a day). */
 const MALFORMED_TAIL = '\u0000{';
 
-export class QuietNetwork {
+export class InProcessNetwork {
   readonly #inFlight = new Set<number>();
   readonly #held = new Set<number>();
   #dispatching: number | undefined;
   #nextId = 1;
   #started = 0;
   #finished = 0;
+  /** Every answer, when `record` was asked for (the fault tests count what their faults hit). */
   readonly exchanges: Exchange[] = [];
-  readonly #realFetch = globalThis.fetch;
+  readonly #record: boolean;
+  #sim: Simulator | undefined;
 
-  constructor(readonly clock: Clock & { readonly pendingSleeps: number }) {}
+  constructor(
+    readonly clock: Clock & { readonly pendingSleeps: number },
+    options: { readonly record?: boolean } = {},
+  ) {
+    this.#record = options.record ?? false;
+  }
 
   /** The clock to give the simulator: a sleep during dispatch marks that exchange as held. */
   simClock(): Clock {
@@ -84,45 +92,50 @@ export class QuietNetwork {
     };
   }
 
-  /** Routes fetches to {@link SIM_ORIGIN} into `sim.dispatch` until `uninstall`. */
-  install(sim: Simulator): void {
-    const real = this.#realFetch;
-    globalThis.fetch = async (input, init) => {
-      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-      if (url.origin !== SIM_ORIGIN) return await real(input, init);
-      const signal = init?.signal;
-      if (signal?.aborted) throw signal.reason;
-      const headers: Record<string, string> = {};
-      new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
-      const req: SimRequest = {
-        method: (init?.method ?? 'GET').toUpperCase(),
-        path: url.pathname,
-        query: url.searchParams,
-        headers,
-        rawBody: typeof init?.body === 'string' ? init.body : '',
-      };
-      const id = this.#nextId++;
-      const at = this.clock.now();
-      this.#inFlight.add(id);
-      this.#started++;
-      let pending: Promise<SimResponse>;
-      // dispatch runs synchronously up to its first await, which is the hold of a `delay` fault.
-      this.#dispatching = id;
+  /** The simulator that answers {@link SIM_ORIGIN} (set once it exists: it is built on {@link simClock}). */
+  connect(sim: Simulator): void {
+    this.#sim = sim;
+  }
+
+  /** The daemon's `fetch`: {@link SIM_ORIGIN} only. */
+  readonly fetch: typeof globalThis.fetch = async (input, init) => {
+    const sim = this.#sim;
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    if (url.origin !== SIM_ORIGIN || sim === undefined) throw new TypeError(`fetch failed: ${url.origin} is not the in-process simulator`);
+    const signal = init?.signal;
+    if (signal?.aborted) throw signal.reason;
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const req: SimRequest = {
+      method: (init?.method ?? 'GET').toUpperCase(),
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      rawBody: typeof init?.body === 'string' ? init.body : '',
+    };
+    const id = this.#nextId++;
+    const at = this.clock.now();
+    this.#inFlight.add(id);
+    this.#started++;
+    let pending: Promise<SimResponse>;
+    // dispatch runs synchronously up to its first await, which is the hold of a `delay` fault.
+    this.#dispatching = id;
+    try {
+      pending = sim.dispatch(req);
+    } finally {
+      this.#dispatching = undefined;
+    }
+    const held = this.#held.has(id);
+    pending.catch(() => undefined);
+    try {
+      let out: SimResponse;
       try {
-        pending = sim.dispatch(req);
-      } finally {
-        this.#dispatching = undefined;
+        out = await abortable(pending, signal);
+      } catch (error) {
+        if (this.#record) this.exchanges.push({ path: req.path, status: 0, reset: false, malformed: false, held, abandoned: true, at });
+        throw error;
       }
-      const held = this.#held.has(id);
-      pending.catch(() => undefined);
-      try {
-        let out: SimResponse;
-        try {
-          out = await abortable(pending, signal);
-        } catch (error) {
-          this.exchanges.push({ path: req.path, status: 0, reset: false, malformed: false, held, abandoned: true, at });
-          throw error;
-        }
+      if (this.#record)
         this.exchanges.push({
           path: req.path,
           status: out.status,
@@ -132,18 +145,13 @@ export class QuietNetwork {
           abandoned: false,
           at,
         });
-        if (out.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
-        return new Response(NULL_BODY.has(out.status) ? null : out.body, { status: out.status, headers: out.headers });
-      } finally {
-        this.#inFlight.delete(id);
-        this.#finished++;
-      }
-    };
-  }
-
-  uninstall(): void {
-    globalThis.fetch = this.#realFetch;
-  }
+      if (out.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+      return new Response(NULL_BODY.has(out.status) ? null : out.body, { status: out.status, headers: out.headers });
+    } finally {
+      this.#inFlight.delete(id);
+      this.#finished++;
+    }
+  };
 
   /** Resolves once nothing is in flight (held exchanges aside) and nothing changed for a few turns. */
   async settle(): Promise<void> {

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../clock.js';
 
 /**
  * A ManualClock that knows when its next sleeper is due, so a driver can advance exactly to it and

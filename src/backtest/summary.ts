@@ -1,0 +1,164 @@
+/**
+ * A backtest's result per strategy: trades, realized and unrealized P&L, the deepest drawdown and
+ * fees, in dollars, exact (the P&L is `jupbot audit pnl`'s, first in first out). Holdings are valued
+ * at the price history's last price for their token (or mark, for prediction contracts); a token the
+ * history never priced is valued at the last price a fill showed.
+ *
+ * The drawdown follows each strategy's equity — realized P&L plus what its holdings are worth less
+ * what they cost — at every instant of the history and every fill; it is the largest fall from a
+ * peak (starting at 0, before the first trade). Nothing here depends on the machine or the time of
+ * day: the same run gives the same summary, byte for byte.
+ */
+import { computePnl, latestPrices, type Quote, type StrategyPnl } from '../audit/pnl.js';
+import { tokenNamer } from '../audit/tokenNames.js';
+import { toTrade, type Trade } from '../audit/trades.js';
+import type { Db } from '../store/db.js';
+import { listFills, pinnedSymbols } from '../store/fillRecords.js';
+import { type Fixed, formatFixed, mulFixed, ONE, unitsToFixed } from '../strategies/decimal.js';
+import type { PriceHistory } from './priceFile.js';
+
+export interface StrategySummary {
+  readonly strategy: string;
+  readonly trades: number;
+  readonly realizedUsd: Fixed;
+  readonly unrealizedUsd: Fixed | null;
+  readonly maxDrawdownUsd: Fixed;
+  readonly feesUsd: Fixed;
+  readonly unmatchedProceedsUsd: Fixed;
+}
+
+export interface BacktestSummary {
+  readonly from: number;
+  readonly to: number;
+  readonly seed: string;
+  readonly priceSteps: number;
+  readonly strategies: readonly StrategySummary[];
+  readonly total: Omit<StrategySummary, 'strategy'>;
+  /** Things the reader should know: tokens held still, marks skipped. */
+  readonly notes: readonly string[];
+}
+
+const quoteOf = (usd: Fixed): Quote => ({ usd, tokens: ONE, priceUsd: usd });
+
+/** Each key's last price in the history at or before `to`. */
+function closingPrices(history: PriceHistory, to: number): Map<string, Quote> {
+  const prices = new Map<string, Quote>();
+  for (const step of history.steps) {
+    if (step.at > to) break;
+    for (const point of step.points) prices.set(point.key, quoteOf(point.usd));
+  }
+  return prices;
+}
+
+/** Equity of one strategy's holdings at `prices`: value less cost, over the holdings priced. */
+function unrealizedAt(holdings: StrategyPnl['holdings'], prices: ReadonlyMap<string, Fixed>): Fixed {
+  let sum = 0n;
+  for (const h of holdings) {
+    const price = prices.get(h.mint);
+    if (price !== undefined) sum += mulFixed(unitsToFixed(h.units, h.decimals), price) - h.costUsd;
+  }
+  return sum;
+}
+
+/** The deepest fall of one strategy's equity from its peak, over the history's instants and its fills. */
+function maxDrawdown(trades: readonly Trade[], history: PriceHistory, from: number, to: number, fallback: ReadonlyMap<string, Quote>): Fixed {
+  const prices = new Map<string, Fixed>();
+  for (const [key, quote] of fallback) prices.set(key, quote.usd);
+  let peak = 0n;
+  let deepest = 0n;
+  let realized = 0n;
+  let holdings: StrategyPnl['holdings'] = [];
+  let next = 0;
+  const observe = (): void => {
+    const equity = realized + unrealizedAt(holdings, prices);
+    if (equity > peak) peak = equity;
+    if (peak - equity > deepest) deepest = peak - equity;
+  };
+  const fillsUpTo = (at: number): void => {
+    let moved = false;
+    while (next < trades.length && (trades[next] as Trade).at <= at) {
+      next++;
+      moved = true;
+    }
+    if (!moved) return;
+    const report = computePnl(trades.slice(0, next)).strategies;
+    realized = report.reduce((sum, s) => sum + s.realizedUsd, 0n);
+    holdings = report.flatMap((s) => s.holdings);
+  };
+  for (const step of history.steps) {
+    if (step.at > to) break;
+    for (const point of step.points) prices.set(point.key, point.usd);
+    if (step.at < from) continue;
+    fillsUpTo(step.at);
+    observe();
+  }
+  fillsUpTo(Number.POSITIVE_INFINITY);
+  observe();
+  return deepest;
+}
+
+export function summarize(db: Db, history: PriceHistory, run: { from: number; to: number; seed: string; strategies: readonly string[] }): BacktestSummary {
+  const name = tokenNamer(pinnedSymbols(db));
+  const trades = listFills(db).map((fill) => toTrade(fill, name));
+  // Closing prices: the history's, else the latest a fill showed.
+  const closing = new Map([...latestPrices(trades), ...closingPrices(history, run.to)]);
+  const report = computePnl(trades, closing);
+  const byName = new Map(report.strategies.map((s) => [s.strategy, s]));
+  const names = [...new Set([...run.strategies, ...report.strategies.map((s) => s.strategy ?? '(adopted)')])].sort();
+  const strategies = names.map((strategy): StrategySummary => {
+    const pnl = byName.get(strategy);
+    const own = trades.filter((t) => (t.strategy ?? '(adopted)') === strategy);
+    return {
+      strategy,
+      trades: pnl?.trades ?? 0,
+      realizedUsd: pnl?.realizedUsd ?? 0n,
+      unrealizedUsd: pnl ? pnl.unrealizedUsd : 0n,
+      maxDrawdownUsd: maxDrawdown(own, history, run.from, run.to, latestPrices(own)),
+      feesUsd: pnl?.feesUsd ?? 0n,
+      unmatchedProceedsUsd: pnl?.unmatchedProceedsUsd ?? 0n,
+    };
+  });
+  const held = new Set(trades.map((t) => t.token.mint));
+  const notes = [...held]
+    .filter((mint) => !history.keys.includes(mint))
+    .sort()
+    .map((mint) => `${name(mint)}: the price history has no price for it; the simulated market held it still, and it is valued at the last fill's price`);
+  return {
+    from: run.from,
+    to: run.to,
+    seed: run.seed,
+    priceSteps: history.steps.filter((s) => s.at >= run.from && s.at <= run.to).length,
+    strategies,
+    total: {
+      trades: report.total.trades,
+      realizedUsd: report.total.realizedUsd,
+      unrealizedUsd: report.total.unrealizedUsd,
+      maxDrawdownUsd: maxDrawdown(trades, history, run.from, run.to, latestPrices(trades)),
+      feesUsd: report.total.feesUsd,
+      unmatchedProceedsUsd: report.total.unmatchedProceedsUsd,
+    },
+    notes,
+  };
+}
+
+const exact = (v: Fixed | null): string | null => (v === null ? null : formatFixed(v));
+
+export function summaryJson(summary: BacktestSummary): Record<string, unknown> {
+  const figures = (s: Omit<StrategySummary, 'strategy'>): Record<string, unknown> => ({
+    trades: s.trades,
+    realizedUsd: formatFixed(s.realizedUsd),
+    unrealizedUsd: exact(s.unrealizedUsd),
+    maxDrawdownUsd: formatFixed(s.maxDrawdownUsd),
+    feesUsd: formatFixed(s.feesUsd),
+    unmatchedProceedsUsd: formatFixed(s.unmatchedProceedsUsd),
+  });
+  return {
+    from: new Date(summary.from).toISOString(),
+    to: new Date(summary.to).toISOString(),
+    seed: summary.seed,
+    priceSteps: summary.priceSteps,
+    strategies: summary.strategies.map((s) => ({ strategy: s.strategy, ...figures(s) })),
+    total: figures(summary.total),
+    notes: summary.notes,
+  };
+}
