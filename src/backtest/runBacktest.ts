@@ -162,10 +162,12 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRun
     for (const step of prices.steps) {
       if (step.at <= from) continue;
       if (step.at > to) break;
-      await driveTo(clock, net, step.at);
-      // The world catches up to this instant before the prices move, so the move lands on its step.
+      // Everything due before this instant runs first; then the prices move; then what is due at the
+      // instant itself sees them (a 09:00 DCA run trades at the 09:00 price, not the one before).
+      await driveTo(clock, net, step.at - 1);
       await sim.control.advance(0);
       applyStep(sim, step, unknown);
+      await driveTo(clock, net, step.at);
       const done = Math.floor((step.at - from) / 86_400_000);
       if (done > day) options.onDay?.((day = done), days);
     }

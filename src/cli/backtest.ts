@@ -44,16 +44,21 @@ export function summaryText(summary: BacktestSummary): string {
     usdText(s.unrealizedUsd),
     usdText(s.maxDrawdownUsd),
     usdText(s.feesUsd),
+    usdText(s.unmatchedProceedsUsd),
   ];
   const days = (summary.to - summary.from) / DAY_MS;
   const head = `backtest ${new Date(summary.from).toISOString()} → ${new Date(summary.to).toISOString()} (${Number(days.toFixed(2))} days, ${summary.priceSteps} price steps, seed ${summary.seed})\n\n`;
   const table = renderTable(
-    ['strategy', 'trades', 'realized', 'unrealized', 'max drawdown', 'fees'],
+    ['strategy', 'trades', 'realized', 'unrealized', 'max drawdown', 'fees', 'unmatched'],
     [...summary.strategies.map((s) => row(s.strategy, s)), row('total', summary.total)],
-    ['left', 'right', 'right', 'right', 'right', 'right'],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
+  const legend =
+    '\nrealized and unrealized P&L are first in, first out over what each strategy bought; unmatched is what a strategy\n' +
+    "sold that it had not bought (the paper wallet's opening balance): proceeds, not profit. Holdings are valued at the\n" +
+    "history's last price. Every figure exact: --json, or audit pnl --db on the database.\n";
   const notes = summary.notes.length === 0 ? '' : `\nnotes:\n${summary.notes.map((n) => `- ${n}`).join('\n')}\n`;
-  return head + table + notes;
+  return head + table + legend + notes;
 }
 
 function numberOption(name: string, check: (n: number) => boolean): (text: string) => number {

@@ -185,6 +185,11 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const kept = (op: ControlOp, ...args: (string | number | boolean)[]): void => {
     if (!replaying) options.onInput?.({ kind: 'control', at: now(), op, args });
   };
+  /** Applies one input at the instant it arrived, with world time held there while it applies. */
+  const arrived = <T>(fn: () => T): T => {
+    clockwork.catchUp();
+    return clockwork.at(clockwork.now(), fn);
+  };
 
   const control: SimControl = {
     async advance(ms) {
@@ -195,15 +200,17 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       clockwork.catchUp();
     },
     setPrice(mint, usd) {
-      clockwork.catchUp();
-      market.setPrice(mint, usd);
-      kept('setPrice', mint, usd);
+      arrived(() => {
+        market.setPrice(mint, usd);
+        kept('setPrice', mint, usd);
+      });
     },
     setMark(marketId, side, usd) {
-      clockwork.catchUp();
-      const m = predictionMarkets.market(marketId);
-      if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
-      if (predictionMarkets.setMark(m, side, usd)) kept('setMark', marketId, side, usd);
+      arrived(() => {
+        const m = predictionMarkets.market(marketId);
+        if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
+        if (predictionMarkets.setMark(m, side, usd)) kept('setMark', marketId, side, usd);
+      });
     },
     price: (mint) => market.price(mint),
     mark(marketId, side) {
@@ -214,35 +221,39 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return sell === null ? null : sell / MICRO;
     },
     fund(wallet, amount, mint = SOL_MINT) {
-      clockwork.catchUp();
-      ledger.transfer(SystemWallet.treasury, wallet, mint, amount, 'fund', wallet);
-      kept('fund', wallet, amount.toString(), mint);
+      arrived(() => {
+        ledger.transfer(SystemWallet.treasury, wallet, mint, amount, 'fund', wallet);
+        kept('fund', wallet, amount.toString(), mint);
+      });
     },
     balance: (wallet, mint = SOL_MINT) => ledger.balance(wallet, mint),
-    paperWallet: (wallet) => {
-      clockwork.catchUp();
-      paperWallet(wallet);
-      kept('paperWallet', wallet);
-    },
+    paperWallet: (wallet) =>
+      arrived(() => {
+        paperWallet(wallet);
+        kept('paperWallet', wallet);
+      }),
     injectFault: (spec) => faults.inject(spec),
     scenario: (steps) => faults.scenario(steps),
     clearFaults: (id) => faults.clear(id),
     settleMarket(marketId, result) {
-      clockwork.catchUp();
-      const m = predictionMarkets.market(marketId);
-      if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
-      predictionMarkets.settle(m, result, now());
-      kept('settleMarket', marketId, result);
+      arrived(() => {
+        const m = predictionMarkets.market(marketId);
+        if (!m) throw new HttpError(404, { error: `unknown market ${marketId}` });
+        predictionMarkets.settle(m, result, now());
+        kept('settleMarket', marketId, result);
+      });
     },
     setScore(eventId, home, away) {
-      clockwork.catchUp();
-      predictionMarkets.setScore(eventId, home, away, now());
-      kept('setScore', eventId, home, away);
+      arrived(() => {
+        predictionMarkets.setScore(eventId, home, away, now());
+        kept('setScore', eventId, home, away);
+      });
     },
     setTradingActive(active) {
-      clockwork.catchUp();
-      trading.tradingPausedByControl = !active;
-      kept('setTradingActive', active);
+      arrived(() => {
+        trading.tradingPausedByControl = !active;
+        kept('setTradingActive', active);
+      });
     },
     triggerToken: (wallet) => auth.issueToken(wallet),
     dumpLedger: (opts) => ledger.dump(opts),
@@ -348,9 +359,13 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       result = gate.reject;
     } else {
       rateHeaders = gate.headers;
-      result = rpcCall ? rpc.handle(req) : run(router, req, gate.apiKey);
-      // Kept before the answer leaves: whoever saw the answer can count on the world having kept it.
-      if (options.onInput && writesWorld(req, rpcCall)) options.onInput(requestInput(req, now()));
+      const apiKey = gate.apiKey;
+      result = arrived(() => {
+        const answer = rpcCall ? rpc.handle(req) : run(router, req, apiKey);
+        // Kept before the answer leaves: whoever saw the answer can count on the world having kept it.
+        if (options.onInput && writesWorld(req, rpcCall)) options.onInput(requestInput(req, now()));
+        return answer;
+      });
     }
     // Rate-limit headers only on success and 429, as Jupiter's gateway sends them.
     const withRate = result.status < 300 || result.status === 429 ? { ...requestId, ...rateHeaders } : requestId;
@@ -403,15 +418,15 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     seed,
     genesis,
     replay(input) {
-      clockwork.catchUp();
       replaying = true;
       try {
         if (input.kind === 'control') replayControl(input.op, input.args);
-        else {
-          const req = inputRequest(input);
-          if (req.method === 'POST' && RPC_PATHS.has(req.path)) rpc.handle(req);
-          else run(router, req, undefined);
-        }
+        else
+          arrived(() => {
+            const req = inputRequest(input);
+            if (req.method === 'POST' && RPC_PATHS.has(req.path)) rpc.handle(req);
+            else run(router, req, undefined);
+          });
       } finally {
         replaying = false;
       }

@@ -45,6 +45,21 @@ export class Clockwork {
   /** World time: the current step's instant during catch-up, else the clock. */
   readonly now = (): number => this.#current ?? this.clockNow();
 
+  /**
+   * Runs `fn` with world time held at `t` (the instant a request or control action arrived): time
+   * must not move while one input is applied, or its effect would depend on how long it took, and
+   * a replay at `t` would not reproduce it.
+   */
+  at<T>(t: number, fn: () => T): T {
+    if (this.#current !== undefined) return fn();
+    this.#current = t;
+    try {
+      return fn();
+    } finally {
+      this.#current = undefined;
+    }
+  }
+
   add(stepper: Stepper): void {
     this.#steppers.push(stepper);
   }
