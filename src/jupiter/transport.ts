@@ -21,6 +21,9 @@ import { type Bucket, BucketLimiter, bucketFor, executeRequestsPerSecond, Limite
 import { isRetryable, rateLimitPauseMs, retryDelayMs } from './retry.js';
 import { API_KEY_HEADER, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './schemas/common.js';
 
+/** Ends a request's timeout sleep once it is answered: one shared reason, not a DOMException (with its stack) per request. */
+const ANSWERED = new Error('answered');
+
 export interface JupiterClientOptions {
   /** Root URL of the API (`https://api.jup.ag`, the simulator's, or nock's). A trailing `/ultra/v1` or `/swap/v2` is stripped (legacy configs; one warning). */
   baseUrl: string;
@@ -318,7 +321,7 @@ class HttpJupiterClient implements JupiterClient {
       spec.onResponse?.({ status: response.status, requestId });
       return parsed.data;
     } finally {
-      stopTimer.abort();
+      stopTimer.abort(ANSWERED);
       link.dispose();
     }
   }

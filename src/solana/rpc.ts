@@ -15,6 +15,9 @@ import { JupbotError } from '../errors.js';
 import { Redactor } from '../ops/redact.js';
 
 /** Solana: a blockhash is accepted for 150 blocks after it was issued. */
+/** Ends a call's timeout sleep once it is answered: one shared reason, not a DOMException (with its stack) per call. */
+const ANSWERED = new Error('answered');
+
 export const BLOCKHASH_VALID_BLOCKS = 150;
 
 export type RpcErrorCode = CodeOf<'rpc'>;
@@ -222,7 +225,7 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
       if (!result.success) throw fail('RPC_MALFORMED_RESPONSE', `unexpected result: ${result.error.issues[0]?.message ?? 'invalid'}`);
       return result.data;
     } finally {
-      timer.abort();
+      timer.abort(ANSWERED);
     }
   }
 

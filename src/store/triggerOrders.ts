@@ -142,6 +142,12 @@ export class TriggerOrders {
     return this.#db.transaction(fn)();
   }
 
+  /** The API object last recorded for the order (`raw`), if it is mirrored. */
+  storedRaw(id: string): string | undefined {
+    return parseOptionalRow(z.object({ raw: z.string() }), statement(this.#db, 'SELECT raw FROM trigger_orders WHERE id = ?').get(id), 'mirrored order raw')
+      ?.raw;
+  }
+
   /** Sets the state we learned from our own call (a confirmed cancel), before history shows it. */
   setState(id: string, state: 'cancelled', now: number): void {
     statement(this.#db, 'UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id);

@@ -83,6 +83,8 @@ export function gamePhase(game: Game, now: number): { live: boolean; ended: bool
  */
 export class PredictionMarkets {
   readonly events: PEvent[] = [];
+  /** The events a step can still change, in the order of `events`. */
+  #active: PEvent[] = [];
   readonly #markets = new Map<string, PMarket>();
   #count = 0;
   /** Settlement hooks (claims, lost positions) run by the trading side. */
@@ -124,7 +126,10 @@ export class PredictionMarkets {
   }
 
   step(t: number, dtMs: number): void {
-    for (const event of this.events) {
+    // Index loop: a settlement during the step appends the successor, which steps this time too.
+    const active = this.#active;
+    for (let i = 0; i < active.length; i++) {
+      const event = active[i] as PEvent;
       const game = event.game;
       if (game && t >= game.startsAt && game.finishedAt === null) this.#playGame(event, game, t);
       for (const m of event.markets) {
@@ -138,6 +143,9 @@ export class PredictionMarkets {
         if (m.status === 'closed' && m.result === null && decided && t >= m.closeTime + SETTLE_DELAY_MS) this.settle(m, this.#outcome(m, game), t);
       }
     }
+    // An event whose markets are all settled and whose game (if any) is over changes no more: a run
+    // of weeks would otherwise step every game it ever played, every second.
+    this.#active = active.filter((e) => !(e.markets.every((m) => m.result !== null) && (e.game === null || e.game.finishedAt !== null)));
   }
 
   /**
@@ -215,6 +223,7 @@ export class PredictionMarkets {
     };
     for (const m of successor.markets) this.#markets.set(m.marketId, m);
     this.events.push(successor);
+    this.#active.push(successor);
   }
 
   #nextEventId(series: string): string {
@@ -301,6 +310,7 @@ export class PredictionMarkets {
       };
       for (const m of event.markets) this.#markets.set(m.marketId, m);
       this.events.push(event);
+      this.#active.push(event);
     };
     const game = (
       gameId: string,
