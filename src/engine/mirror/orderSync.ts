@@ -60,12 +60,12 @@ export function syncMirrored<T>(items: readonly T[], reader: OrderFamilyReader<T
   const { orders, journal, clock, audit } = options;
   let added = 0;
   for (const item of items) {
+    // An ended order that history shows exactly as it was recorded has nothing new (its fills were
+    // recorded with it, in one transaction): a long run's history is mostly these.
+    if (orders.unchangedEnded(reader.id(item), canonicalJson(item))) continue;
     const before = orders.get(reader.id(item));
     // Unknown to the mirror: adoption decides. Adopted fills need the audit log to be recorded.
     if (!before || before.family !== reader.family || (before.intentId === null && !audit)) continue;
-    // An ended order that history shows exactly as it was recorded has nothing new (its fills were
-    // recorded with it, in one transaction): a long run's history is mostly these.
-    if (FINAL.has(before.state) && orders.storedRaw(before.id) === canonicalJson(item)) continue;
     const now = clock.now();
     added += orders.transaction(() => {
       reader.mirror(

@@ -51,6 +51,21 @@ export function strategyProgress(
   filledIntents: ReadonlySet<string> = new Set(),
   endedIntents: ReadonlySet<string> = new Set(),
 ): StrategyProgress {
+  const journal = journalProgress(rows, filledIntents, endedIntents);
+  const { live, ...rest } = journal;
+  return { ...rest, notional: notionalToday(live, now, priceOf) };
+}
+
+/** The part of {@link StrategyProgress} that the rows alone decide (it changes only when they do), and the rows still live. */
+export interface JournalProgress extends Omit<StrategyProgress, 'notional'> {
+  readonly live: readonly IntentRow[];
+}
+
+export function journalProgress(
+  rows: readonly IntentRow[],
+  filledIntents: ReadonlySet<string> = new Set(),
+  endedIntents: ReadonlySet<string> = new Set(),
+): JournalProgress {
   const handled = new Set<string>();
   let generation = 0;
   let lastScheduledRun: number | undefined;
@@ -77,6 +92,11 @@ export function strategyProgress(
       if (row.createdAt >= start && filledIntents.has(row.id)) filledRules.add(row.rule);
     } else if (triggerOf(row) === `g${generation}`) filledRules.add(row.rule);
   }
+  return { handled, generation, filledRules, ...(lastScheduledRun === undefined ? {} : { lastScheduledRun }), live };
+}
+
+/** Today's (UTC) notional of the live swaps, valued at `priceOf` now. */
+export function notionalToday(live: readonly IntentRow[], now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress['notional'] {
   const day = Math.floor(now / DAY_MS);
   let usedUsd = 0n;
   for (const row of live) {
@@ -87,5 +107,5 @@ export function strategyProgress(
     const price = priceOf(inputMint) ?? 10n ** 18n;
     usedUsd += mulFixed(unitsToFixed(BigInt(amount), inputDecimals), price);
   }
-  return { handled, generation, filledRules, ...(lastScheduledRun === undefined ? {} : { lastScheduledRun }), notional: { day, usedUsd } };
+  return { day, usedUsd };
 }

@@ -34,8 +34,19 @@ import { nextAttempt, runRetries } from './retries.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { StrategyStates } from '../../store/strategyStates.js';
 import { hasAction } from '../../store/actionQueries.js';
-import { strategyRecords } from '../../store/strategyRecords.js';
-import { strategyProgress, triggerOf } from './strategyProgress.js';
+import { strategyRecords, type StrategyRecords } from '../../store/strategyRecords.js';
+import { journalProgress, notionalToday, type JournalProgress, type StrategyProgress, triggerOf } from './strategyProgress.js';
+import type { Fixed } from '../../strategies/decimal.js';
+
+/** What the journal says of a strategy, derived once per read of its records (they are replaced when the journal changes). */
+const progressByRecords = new WeakMap<StrategyRecords, JournalProgress>();
+
+function progressOf(records: StrategyRecords, now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress {
+  let journal = progressByRecords.get(records);
+  if (journal === undefined) progressByRecords.set(records, (journal = journalProgress(records.rows, records.filled, records.ended)));
+  const { live, ...rest } = journal;
+  return { ...rest, notional: notionalToday(live, now, priceOf) };
+}
 
 export interface TickEvents {
   /** One tick ran. `skipped` says why nothing was decided (no fresh balances), else null. */
@@ -207,8 +218,9 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     const rotated = lastActed === '' || first <= 0 ? order : [...order.slice(first), ...order.slice(0, first)];
     for (const strategy of acted ? [] : rotated) {
       if (executor.stopped || signal.aborted) break;
-      const { rows, filled, ended } = strategyRecords(db, strategy.name);
-      const progress = strategyProgress(rows, now, (mint) => snapshot.prices.get(mint)?.usd, filled, ended);
+      const records = strategyRecords(db, strategy.name);
+      const { rows, ended } = records;
+      const progress = progressOf(records, now, (mint) => snapshot.prices.get(mint)?.usd);
       const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
       memory.scheduled(strategy.name, decision.scheduledThrough);
       holds += decision.holds.length;
