@@ -21,6 +21,7 @@ import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
 import { reportData } from './audit/reportData.js';
 import { renderReport } from './audit/reportHtml.js';
+import { statusFigures } from './audit/statusFigures.js';
 import { hasAnyAction } from './store/actionQueries.js';
 import { archiveDatabase } from './store/archiveDatabase.js';
 import { type DataDirLock, lockDataDir } from './store/dataDirLock.js';
@@ -189,6 +190,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       onWallet: paper ? (address) => paper?.fund(address) : undefined,
     });
     const started = engine;
+    // Orders, fills and today's P&L read the whole history: computed at most every 10 s, however often asked.
+    const figures = reusedFor(10_000, clock, () => statusFigures(store.db, clock.now()));
     ops = await startOpsServer({
       listen: config.http.listen,
       checks: [databaseWritable(store.db, file), ...started.readiness()],
@@ -198,7 +201,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       // browsers ask, so the page can never take the decide loop's time.
       pages: { '/': reusedFor(LIVE_REPORT_MS, clock, () => renderReport(reportData(store.db, clock.now()), { refreshSeconds: LIVE_REPORT_MS / 1000 })) },
       documents: {
-        '/status': () => ({
+        '/status': (): Record<string, unknown> => ({
           version,
           mode: config.mode,
           startedAt,
@@ -206,6 +209,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
           simulator: simulator,
           ...started.status(),
           audit: audit.head,
+          ...figures(),
         }),
       },
     });

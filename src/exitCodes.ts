@@ -17,6 +17,8 @@ export const ExitCode = {
   NotFound: 5,
   /** `tx explain --expect`: the guard refused the transaction for that intent (the reason code is printed). */
   GuardRefused: 6,
+  /** `status`: no daemon answered at the operations address (not running, or another address). */
+  DaemonUnreachable: 7,
   /** Another jupbot holds the data directory (its pid is in the message). Not restarted by the unit. */
   AlreadyRunning: 73,
   /** The data directory or database cannot be used (read-only, not a directory, locked): fix it, then start. Not restarted. */

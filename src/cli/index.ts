@@ -15,6 +15,7 @@ import { paperCommand } from './paper.js';
 import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
+import { statusCommand } from './status.js';
 import { validateCommand } from './validate.js';
 import { version } from '../version.js';
 import { txCommand } from './txExplain.js';
@@ -36,6 +37,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(reportCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(pricesCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(backtestCommand(ctx));
+  program.addCommand(statusCommand(ctx));
   program.addCommand(paperCommand(ctx));
   program.addCommand(simCommand(ctx, ctx.shutdown));
   program.addCommand(walletCommand(ctx));

@@ -1,0 +1,49 @@
+/**
+ * What `/status` (and so `jupbot status`) adds from the database: the open Trigger orders, the last
+ * fills, and today's figures — the P&L realized since midnight UTC (first in, first out over the
+ * whole history, so a sale today is matched with what was bought before), the trades and fees.
+ */
+import { formatFixed } from '../strategies/decimal.js';
+import type { Db } from '../store/db.js';
+import { listFills, pinnedSymbols } from '../store/fillRecords.js';
+import { orderViews, type OrderView } from './orderViews.js';
+import { computePnl } from './pnl.js';
+import { tokenNamer } from './tokenNames.js';
+import { toTrade, tradeJson } from './trades.js';
+
+const OPEN_STATES = new Set(['pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown']);
+const DAY_MS = 86_400_000;
+
+export interface StatusFigures {
+  readonly openOrders: readonly Omit<OrderView, 'events'>[];
+  readonly lastFills: readonly Record<string, unknown>[];
+  readonly today: { readonly since: string; readonly trades: number; readonly realizedUsd: string; readonly feesUsd: string };
+}
+
+export function statusFigures(db: Db, now: number, lastFills = 5): StatusFigures {
+  const since = Math.floor(now / DAY_MS) * DAY_MS;
+  const name = tokenNamer(pinnedSymbols(db));
+  const trades = listFills(db).map((fill) => toTrade(fill, name));
+  // Each strategy's realized P&L just before midnight and now: today's is the difference.
+  const before = new Map<string | null, bigint>();
+  const latest = new Map<string | null, bigint>();
+  computePnl(trades, undefined, (strategy, at, realized) => {
+    if (at < since) before.set(strategy, realized);
+    latest.set(strategy, realized);
+  });
+  let realized = 0n;
+  for (const [strategy, value] of latest) realized += value - (before.get(strategy) ?? 0n);
+  const todays = trades.filter((t) => t.at >= since);
+  return {
+    openOrders: orderViews(db)
+      .filter((o) => OPEN_STATES.has(o.state))
+      .map(({ events: _events, ...order }) => order),
+    lastFills: trades.slice(-lastFills).reverse().map(tradeJson),
+    today: {
+      since: new Date(since).toISOString(),
+      trades: todays.length,
+      realizedUsd: formatFixed(realized),
+      feesUsd: formatFixed(todays.reduce((sum, t) => sum + (t.fee?.usd ?? 0n), 0n)),
+    },
+  };
+}

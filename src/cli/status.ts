@@ -1,0 +1,190 @@
+/**
+ * `jupbot status`: asks a running daemon how it is doing (its `/status`, at the config's
+ * `http.listen` or `--url`) and prints it for people: mode, wallet, login, feeds with their age,
+ * strategies, open orders, the last fills and today's P&L. `--json` prints the document as served.
+ * No answer: one line saying where it asked and why nothing answered, exit 7.
+ */
+import { Command } from 'commander';
+import { usdText } from '../audit/humanFigures.js';
+import type { StatusFigures } from '../audit/statusFigures.js';
+import { loadConfig } from '../config/loadConfig.js';
+import { errorMessage } from '../errors.js';
+import { ExitCode } from '../exitCodes.js';
+import { parseFixed } from '../strategies/decimal.js';
+import { CliExit, type CliContext } from './context.js';
+import { renderTable } from './table.js';
+
+/** How long an answer may take: the daemon renders `/status` from memory and a 10 s-old cache. */
+const TIMEOUT_MS = 5_000;
+
+interface Feed {
+  readonly name: string;
+  readonly ageMs: number | null;
+  readonly fresh: boolean;
+  readonly consecutiveFailures: number;
+  readonly lastError: { readonly code: string; readonly message: string } | null;
+}
+
+/** A fill as `/status` carries it (audit/trades.ts `tradeJson`), the fields printed here. */
+interface FillJson {
+  readonly at: string;
+  readonly strategy: string | null;
+  readonly side: string;
+  readonly token: { readonly amount: string; readonly symbol: string };
+  readonly counter: { readonly amount: string; readonly symbol: string };
+}
+
+interface StatusDocument extends Partial<Omit<StatusFigures, 'lastFills'>> {
+  readonly lastFills?: readonly FillJson[];
+  readonly version: string;
+  readonly mode: 'paper' | 'live';
+  readonly startedAt: number;
+  readonly wallet: string;
+  readonly simulator: { readonly url: string; readonly seed: string } | null;
+  readonly session: {
+    readonly loggedIn: boolean;
+    readonly expiresAt: number | null;
+    readonly consecutiveFailures: number;
+    readonly lastError: { readonly message: string } | null;
+  };
+  readonly strategies: readonly { readonly name: string; readonly kind: string; readonly file: string }[];
+  readonly feeds: readonly Feed[];
+  readonly trading: { readonly ticks: number; readonly lastTickAt: number | null; readonly balances?: Feed };
+}
+
+const iso = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '—' : new Date(ms).toISOString().replace('.000Z', 'Z'));
+
+/** An age for people: 4s, 3m 10s, 2h 5m. */
+function age(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return 'never';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+const dollars = (text: string | null | undefined): string => {
+  const value = text === null || text === undefined ? undefined : parseFixed(text);
+  return value === undefined ? '—' : usdText(value);
+};
+
+/** The document as a page of plain text. */
+export function statusText(doc: StatusDocument, now: number): string {
+  const out: string[] = [];
+  const login = doc.session.loggedIn
+    ? `logged in until ${iso(doc.session.expiresAt)}`
+    : `NOT logged in (${doc.session.consecutiveFailures} failed: ${doc.session.lastError?.message ?? 'no attempt yet'})`;
+  out.push(
+    `jupbot ${doc.version}, ${doc.mode === 'paper' ? 'PAPER mode (simulated world' + (doc.simulator ? ` at ${doc.simulator.url}` : '') + ')' : 'LIVE mode (real funds)'}, up since ${iso(doc.startedAt)}`,
+    `wallet ${doc.wallet}; Trigger login: ${login}`,
+    `decide loop: ${doc.trading.ticks} ticks, last ${iso(doc.trading.lastTickAt)}`,
+    '',
+  );
+  const feeds = [...doc.feeds, ...(doc.trading.balances ? [doc.trading.balances] : [])];
+  out.push(
+    renderTable(
+      ['feed', 'age', 'state'],
+      feeds.map((f) => [
+        f.name,
+        age(f.ageMs),
+        f.fresh
+          ? 'fresh'
+          : f.consecutiveFailures > 0
+            ? `STALE: ${f.consecutiveFailures} failed (${f.lastError?.code ?? '?'}: ${f.lastError?.message ?? ''})`.slice(0, 100)
+            : 'STALE',
+      ]),
+      ['left', 'right', 'left'],
+    ),
+  );
+  const orders = doc.openOrders ?? [];
+  const perStrategy = (name: string): number => orders.filter((o) => o.strategy === name).length;
+  const lastFillOf = (name: string): string => {
+    const fill = doc.lastFills?.find((f) => f.strategy === name);
+    return fill === undefined ? '—' : iso(Date.parse(fill.at));
+  };
+  out.push(
+    renderTable(
+      ['strategy', 'kind', 'open orders', 'last fill (of the last shown)'],
+      doc.strategies.map((s) => [s.name, s.kind, String(perStrategy(s.name)), lastFillOf(s.name)]),
+      ['left', 'left', 'right', 'left'],
+    ),
+  );
+  out.push(
+    orders.length === 0
+      ? 'open orders: none\n'
+      : renderTable(
+          ['open order', 'strategy', 'type', 'state', 'selling', 'trigger'],
+          orders.map((o) => [
+            o.id.slice(0, 12),
+            o.strategy ?? '(adopted)',
+            `${o.family} ${o.orderType}`,
+            o.state,
+            `${o.input.remaining ?? o.input.amount} ${o.input.symbol}`,
+            o.triggerPriceUsd ? `$${o.triggerPriceUsd}` : '—',
+          ]),
+          ['left', 'left', 'left', 'left', 'right', 'right'],
+        ),
+  );
+  const fills = doc.lastFills ?? [];
+  if (fills.length > 0) {
+    const leg = (l: FillJson['token']): string => `${l.amount} ${l.symbol}`;
+    out.push(
+      renderTable(
+        ['last fills', 'strategy', 'side', 'gave', 'got'],
+        fills.map((f) => [
+          iso(Date.parse(f.at)),
+          f.strategy ?? '(adopted)',
+          f.side,
+          leg(f.side === 'buy' ? f.counter : f.token),
+          leg(f.side === 'buy' ? f.token : f.counter),
+        ]),
+      ),
+    );
+  } else out.push('last fills: none\n');
+  if (doc.today)
+    out.push(
+      `today (since ${iso(Date.parse(doc.today.since))}): ${doc.today.trades} trade${doc.today.trades === 1 ? '' : 's'}, realized P&L ${dollars(doc.today.realizedUsd)}, fees ${dollars(doc.today.feesUsd)}\n`,
+    );
+  out.push(`as of ${iso(now)}; more: jupbot audit pnl, jupbot report --out report.html, docs/operations.md\n`);
+  return out.join('\n');
+}
+
+export function statusCommand(ctx: CliContext): Command {
+  return new Command('status')
+    .description("how a running daemon is doing: its /status at the config's http.listen (or --url), for people")
+    .option('--config <file>', 'config file whose http.listen names the daemon (default: $JUPBOT_CONFIG, else config/default.yaml)')
+    .option('--url <url>', 'the operations server to ask, e.g. http://127.0.0.1:9464 (instead of the config)')
+    .option('--json', 'the /status document as the daemon serves it')
+    .action(async (options: { config?: string; url?: string; json?: true }) => {
+      let base = options.url;
+      if (base === undefined) {
+        const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd, purpose: 'read' });
+        const { host, port } = config.http.listen;
+        if (port === 0)
+          throw new CliExit(ExitCode.Usage, `http.listen in ${config.source.file} has port 0 (any free port): pass the daemon's address as --url`);
+        base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      }
+      const url = `${base.replace(/\/+$/, '')}/status`;
+      const abort = new AbortController();
+      const timer = ctx.clock.sleep(TIMEOUT_MS, abort.signal).then(
+        () => abort.abort(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)),
+        () => undefined,
+      );
+      let doc: StatusDocument;
+      try {
+        const response = await fetch(url, { signal: abort.signal, headers: { accept: 'application/json' } });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        doc = (await response.json()) as StatusDocument;
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string } }).cause?.code;
+        throw new CliExit(
+          ExitCode.DaemonUnreachable,
+          `no jupbot answered at ${url} (${cause ?? errorMessage(error)}): is the daemon running, and is this its config (http.listen) or --url?`,
+        );
+      } finally {
+        abort.abort(new Error('done'));
+        await timer;
+      }
+      ctx.stdout(options.json ? `${JSON.stringify(doc, null, 2)}\n` : statusText(doc, ctx.clock.now()));
+    });
+}
