@@ -230,9 +230,9 @@ export class Journal {
 
   /** Non-final intents, oldest first: what reconciliation resolves. Uses the partial index. */
   pending(): IntentRow[] {
-    const rows = statement(this.#db, `SELECT * FROM intents WHERE state IN (${PENDING_STATES.map(() => '?').join(', ')}) ORDER BY updated_at, id`).all(
-      ...PENDING_STATES,
-    );
+    // The states written into the statement, not bound: SQLite uses a partial index only when it can
+    // see at prepare time that the query's WHERE implies the index's.
+    const rows = statement(this.#db, `SELECT * FROM intents WHERE state IN (${PENDING_STATES.map((s) => `'${s}'`).join(', ')}) ORDER BY updated_at, id`).all();
     return rows.map(parseIntentRow);
   }
 

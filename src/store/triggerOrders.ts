@@ -112,9 +112,18 @@ export class TriggerOrders {
   readonly #db: Db;
   /** The recorded API object of each ended order seen: the past page of every history read is mostly these. */
   readonly #endedRaw = new Map<string, string>();
+  readonly #known = new Set<string>();
 
   constructor(db: Db) {
     this.#db = db;
+  }
+
+  /** Is `id` mirrored? (An order is never removed from the mirror, so a yes is remembered.) */
+  has(id: string): boolean {
+    if (this.#known.has(id)) return true;
+    const found = statement(this.#db, 'SELECT 1 FROM trigger_orders WHERE id = ?').get(id) !== undefined;
+    if (found) this.#known.add(id);
+    return found;
   }
 
   get(id: string): MirroredOrder | undefined {

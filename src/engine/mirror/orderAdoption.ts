@@ -40,7 +40,7 @@ export async function adoptOrders<T extends Mints>(items: readonly T[], reader: 
   const adopted: T[] = [];
   for (const item of items) {
     const id = reader.id(item);
-    if (orders.get(id) !== undefined) continue;
+    if (orders.has(id)) continue;
     const deposit = reader.deposit(item, items);
     // Not judged yet: without its deposit signature an order cannot be told from ours.
     if (deposit === null) continue;

@@ -51,14 +51,13 @@ export function strategyProgress(
   filledIntents: ReadonlySet<string> = new Set(),
   endedIntents: ReadonlySet<string> = new Set(),
 ): StrategyProgress {
-  const journal = journalProgress(rows, filledIntents, endedIntents);
-  const { live, ...rest } = journal;
-  return { ...rest, notional: notionalToday(live, now, priceOf) };
+  const { swapsByDay, ...rest } = journalProgress(rows, filledIntents, endedIntents);
+  return { ...rest, notional: notionalToday(swapsByDay, now, priceOf) };
 }
 
-/** The part of {@link StrategyProgress} that the rows alone decide (it changes only when they do), and the rows still live. */
+/** The part of {@link StrategyProgress} that the rows alone decide (it changes only when they do), and the live swaps by UTC day. */
 export interface JournalProgress extends Omit<StrategyProgress, 'notional'> {
-  readonly live: readonly IntentRow[];
+  readonly swapsByDay: ReadonlyMap<number, readonly IntentRow[]>;
 }
 
 export function journalProgress(
@@ -92,15 +91,26 @@ export function journalProgress(
       if (row.createdAt >= start && filledIntents.has(row.id)) filledRules.add(row.rule);
     } else if (triggerOf(row) === `g${generation}`) filledRules.add(row.rule);
   }
-  return { handled, generation, filledRules, ...(lastScheduledRun === undefined ? {} : { lastScheduledRun }), live };
+  const swapsByDay = new Map<number, IntentRow[]>();
+  for (const row of live) {
+    if (row.kind !== 'swap') continue;
+    const day = Math.floor(row.createdAt / DAY_MS);
+    const list = swapsByDay.get(day);
+    if (list) list.push(row);
+    else swapsByDay.set(day, [row]);
+  }
+  return { handled, generation, filledRules, ...(lastScheduledRun === undefined ? {} : { lastScheduledRun }), swapsByDay };
 }
 
 /** Today's (UTC) notional of the live swaps, valued at `priceOf` now. */
-export function notionalToday(live: readonly IntentRow[], now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress['notional'] {
+export function notionalToday(
+  swapsByDay: ReadonlyMap<number, readonly IntentRow[]>,
+  now: number,
+  priceOf: (mint: string) => Fixed | undefined,
+): StrategyProgress['notional'] {
   const day = Math.floor(now / DAY_MS);
   let usedUsd = 0n;
-  for (const row of live) {
-    if (Math.floor(row.createdAt / DAY_MS) !== day || row.kind !== 'swap') continue;
+  for (const row of swapsByDay.get(day) ?? []) {
     const { inputMint, inputDecimals, amount } = row.params;
     if (typeof inputMint !== 'string' || typeof inputDecimals !== 'number' || typeof amount !== 'string') continue;
     // Valued at the price now; an unknown price counts the swap at $1 a token rather than at nothing.

@@ -44,8 +44,8 @@ const progressByRecords = new WeakMap<StrategyRecords, JournalProgress>();
 function progressOf(records: StrategyRecords, now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress {
   let journal = progressByRecords.get(records);
   if (journal === undefined) progressByRecords.set(records, (journal = journalProgress(records.rows, records.filled, records.ended)));
-  const { live, ...rest } = journal;
-  return { ...rest, notional: notionalToday(live, now, priceOf) };
+  const { swapsByDay, ...rest } = journal;
+  return { ...rest, notional: notionalToday(swapsByDay, now, priceOf) };
 }
 
 export interface TickEvents {
@@ -100,11 +100,17 @@ export interface TickLoop {
   readonly done: Promise<void>;
 }
 
-/** A scheduled run's instant, from its journal id (`…/run/<ISO>`). */
+const instants = new WeakMap<object, number | null>();
+
+/** A scheduled run's instant, from its journal id (`…/run/<ISO>`); read once per row object (rows are reused until the journal changes). */
 function instantOf(row: Parameters<typeof triggerOf>[0]): number | null {
-  const trigger = triggerOf(row);
-  const at = trigger === null ? Number.NaN : Date.parse(trigger);
-  return Number.isFinite(at) ? at : null;
+  let at = instants.get(row);
+  if (at === undefined) {
+    const trigger = triggerOf(row);
+    const parsed = trigger === null ? Number.NaN : Date.parse(trigger);
+    instants.set(row, (at = Number.isFinite(parsed) ? parsed : null));
+  }
+  return at;
 }
 
 const DEFER_REASON = 'no handler executes this intent kind in this setup (vault orders need the Trigger login): not journaled, not executed';

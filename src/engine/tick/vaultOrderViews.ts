@@ -12,6 +12,7 @@
  *   it is journaled.
  */
 import type { Db } from '../../store/db.js';
+import { journalVersion } from '../../store/tableVersions.js';
 import { liveOrderRows, type PendingPlacementRow, pendingPlacementRows } from '../../store/vaultOrderRecords.js';
 import { parseFixed } from '../../strategies/decimal.js';
 import type { VaultOrderView } from '../../strategies/snapshot.js';
@@ -19,7 +20,19 @@ import type { VaultOrderView } from '../../strategies/snapshot.js';
 const PRICE_TYPES = new Set(['single', 'oco', 'otoco']);
 const DCA_TYPES = new Set(['time_based', 'price_conditional']);
 
-export function vaultOrderViews(db: Db): Map<string, VaultOrderView[]> {
+const cached = new WeakMap<Db, { version: number; views: ReadonlyMap<string, readonly VaultOrderView[]> }>();
+
+/** The views, read again only after this connection wrote to `intents` or `trigger_orders` (tableVersions.ts). */
+export function vaultOrderViews(db: Db): ReadonlyMap<string, readonly VaultOrderView[]> {
+  const version = journalVersion(db);
+  const hit = cached.get(db);
+  if (hit !== undefined && hit.version === version) return hit.views;
+  const views = readVaultOrderViews(db);
+  cached.set(db, { version, views });
+  return views;
+}
+
+function readVaultOrderViews(db: Db): Map<string, VaultOrderView[]> {
   const out = new Map<string, VaultOrderView[]>();
   const add = (strategy: string, view: VaultOrderView): void => {
     const list = out.get(strategy);
