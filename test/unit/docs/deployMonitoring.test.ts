@@ -27,9 +27,9 @@ interface Panel {
   targets: { expr: string }[];
 }
 
-const rules = (parse(readFileSync(join(repoRoot, 'deploy/prometheus/jupbot-alerts.yml'), 'utf8')) as { groups: { name: string; rules: Rule[] }[] }).groups.flatMap(
-  (g) => g.rules,
-);
+const rules = (
+  parse(readFileSync(join(repoRoot, 'deploy/prometheus/jupbot-alerts.yml'), 'utf8')) as { groups: { name: string; rules: Rule[] }[] }
+).groups.flatMap((g) => g.rules);
 const dashboard = JSON.parse(readFileSync(join(repoRoot, 'deploy/grafana/jupbot-dashboard.json'), 'utf8')) as { uid: string; panels: Panel[] };
 
 /** The jupbot metric names an expression reads (a histogram's series by its family name). */
