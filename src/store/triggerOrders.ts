@@ -29,7 +29,6 @@ export const MIRROR_STATES: ReadonlySet<string> = new Set([
 ]);
 /** States an order does not leave. */
 export const FINAL_ORDER_STATES = ['filled', 'completed', 'cancelled', 'expired', 'failed'] as const;
-const ENDED: ReadonlySet<string> = new Set(FINAL_ORDER_STATES);
 const FINAL_SQL = FINAL_ORDER_STATES.map((s) => `'${s}'`).join(', ');
 
 export type OrderFamily = 'price' | 'dca';
@@ -110,8 +109,8 @@ const toOrder = (row: z.output<typeof OrderRow>): MirroredOrder => ({ ...row, ad
 
 export class TriggerOrders {
   readonly #db: Db;
-  /** The recorded API object of each ended order seen: the past page of every history read is mostly these. */
-  readonly #endedRaw = new Map<string, string>();
+  /** Ended orders a history pass took in completely, by their API object: the past page of every read is mostly these. */
+  readonly #syncedEnded = new Map<string, string>();
   readonly #known = new Set<string>();
 
   constructor(db: Db) {
@@ -155,27 +154,24 @@ export class TriggerOrders {
   }
 
   /**
-   * Is `id` an order that has ended and whose API object is exactly `raw` as recorded? Then a history
-   * read has nothing new for it. Ended orders are remembered here (this connection is the only
-   * writer, and every write goes through this class and forgets what it changes).
+   * Did a history pass of this process already take in `id` as it stands now — ended, with exactly
+   * this API object — fills included? Then reading it again has nothing new. Only a completed pass
+   * counts (see {@link syncedEnded}): a row written elsewhere (a handler mirroring the order it
+   * placed) may hold an ended state whose fills no pass has recorded yet.
    */
-  unchangedEnded(id: string, raw: string): boolean {
-    const known = this.#endedRaw.get(id);
-    if (known !== undefined) return known === raw;
-    const row = parseOptionalRow(
-      StoredRaw,
-      statement(this.#db, 'SELECT state, raw, deposit_signature FROM trigger_orders WHERE id = ?').get(id),
-      'mirrored order',
-    );
-    if (row === undefined || !ENDED.has(row.state)) return false;
-    this.#endedRaw.set(id, row.raw);
-    return row.raw === raw;
+  alreadySynced(id: string, raw: string): boolean {
+    return this.#syncedEnded.get(id) === raw;
+  }
+
+  /** Called by a history pass once it committed an ended order and its fills. */
+  syncedEnded(id: string, raw: string): void {
+    this.#syncedEnded.set(id, raw);
   }
 
   /** Sets the state we learned from our own call (a confirmed cancel), before history shows it. */
   setState(id: string, state: 'cancelled', now: number): void {
     statement(this.#db, 'UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id);
-    this.#endedRaw.delete(id);
+    this.#syncedEnded.delete(id);
   }
 
   /** Inserts or refreshes the mirror of one order (its history item's columns); returns whether it was new. */
@@ -208,7 +204,7 @@ export class TriggerOrders {
     const deposit = c.depositSignature ?? input.depositSignature;
     if (stored !== undefined && stored.raw === c.raw && stored.state === c.state && (stored.deposit_signature !== null || deposit === null)) return false;
     const existed = stored !== undefined;
-    this.#endedRaw.delete(c.id);
+    this.#syncedEnded.delete(c.id);
     statement(
       this.#db,
       `INSERT INTO trigger_orders (id, intent_id, strategy, adopted, family, order_type, state, raw_state, input_mint, input_decimals, output_mint,

@@ -60,13 +60,15 @@ export function syncMirrored<T>(items: readonly T[], reader: OrderFamilyReader<T
   const { orders, journal, clock, audit } = options;
   let added = 0;
   for (const item of items) {
-    // An ended order that history shows exactly as it was recorded has nothing new (its fills were
-    // recorded with it, in one transaction): a long run's history is mostly these.
-    if (orders.unchangedEnded(reader.id(item), canonicalJson(item))) continue;
+    // An ended order this process already took in as history shows it now, fills included, has
+    // nothing new: a long run's history is mostly these.
+    const raw = canonicalJson(item);
+    if (orders.alreadySynced(reader.id(item), raw)) continue;
     const before = orders.get(reader.id(item));
     // Unknown to the mirror: adoption decides. Adopted fills need the audit log to be recorded.
     if (!before || before.family !== reader.family || (before.intentId === null && !audit)) continue;
     const now = clock.now();
+    let ended = false;
     added += orders.transaction(() => {
       reader.mirror(
         orders,
@@ -87,8 +89,11 @@ export function syncMirrored<T>(items: readonly T[], reader: OrderFamilyReader<T
       const ending = ENDINGS[after];
       if (ending && !FINAL.has(before.state))
         journal.note(before.intentId, ending, { orderId: before.id, family: reader.family, rawState: after, via: 'history' });
+      ended = FINAL.has(after);
       return n;
     });
+    // Only once committed: a pass that failed half-way must read the order again.
+    if (ended) orders.syncedEnded(before.id, raw);
   }
   return added;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { priceOrderColumns } from '../../../../src/engine/mirror/orderColumns.js';
 import { startVaultOrderSync, syncVaultOrders } from '../../../../src/engine/mirror/orderSync.js';
 import type { FeedEvents, Poller } from '../../../../src/engine/feeds/poller.js';
 import type { OrderSnapshot } from '../../../../src/engine/feeds/orders.js';
@@ -57,6 +58,30 @@ describe('vault handler: an OCO placed, filled and recorded once', () => {
     const cancelled = actions(s.db, 'order.cancelled');
     expect(cancelled).toHaveLength(1);
     expect(JSON.parse(cancelled[0]?.data ?? '{}')).toMatchObject({ orderId: sibling, via: 'history' });
+  });
+
+  it('an order already mirrored as filled (written by another path) still has its fill recorded by the next read', async () => {
+    const w = vaultWorld('vault-mirrored-filled');
+    const s = w.bootVault();
+    const price = w.sim.control.price(SOL);
+    const row = await s.executor.execute(vaultIntent({ triggerCondition: 'above', triggerPriceUsd: (price * 1.1).toFixed(2) }));
+    expect(row.state).toBe('confirmed');
+    await w.sim.control.advance(2_000);
+    w.sim.control.setPrice(SOL, price * 1.2);
+    await w.sim.control.advance(3_000);
+    const items = await getAllOrderHistory(s.authed);
+    const item = items.find((i) => i.id === row.orderId);
+    expect(item?.orderState).toBe('filled');
+    // Another path (a handler mirroring the order it acted on, a process killed right after) wrote
+    // the filled row exactly as history shows it, without its fill.
+    const before = s.orders.get(row.orderId ?? '');
+    if (!before || !item) throw new Error('the order is not mirrored');
+    s.orders.upsert(priceOrderColumns(item), { ...before, depositSignature: before.depositSignature }, w.clock.now());
+    expect(s.journal.fillCount(row.id)).toBe(0);
+    const sync = { orders: s.orders, journal: s.journal, clock: w.clock };
+    expect(syncVaultOrders(items, sync)).toBe(1);
+    expect(syncVaultOrders(items, sync)).toBe(0);
+    expect(s.journal.fillCount(row.id)).toBe(1);
   });
 
   it('the orders feed drives the sync: each read records what is new, once; unsubscribing stops it', async () => {
