@@ -14,7 +14,6 @@ import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
 import { Redactor } from './ops/redact.js';
 import { createRandom, type Random } from './random.js';
-import { openPaperWorld } from './paper/openPaperWorld.js';
 import type { PaperWorld } from './paper/paperWorld.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
@@ -146,7 +145,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   let paper: PaperWorld | null = null;
   if (config.mode === 'paper') {
     try {
-      paper = deps.paperWorld ?? (await openPaperWorld(config, clock, log));
+      // Imported only in paper mode: a live daemon never loads the simulator's code.
+      paper = deps.paperWorld ?? (await (await import('./paper/openPaperWorld.js')).openPaperWorld(config, clock, log));
     } catch (error) {
       store.db.close();
       lock.release();

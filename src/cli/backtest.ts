@@ -8,7 +8,6 @@ import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { usdText } from '../audit/humanFigures.js';
 import { historyFromSamples, parsePriceFile, type PriceHistory } from '../backtest/priceFile.js';
-import { clearBacktest, runBacktest } from '../backtest/runBacktest.js';
 import { resolveSimToken } from '../backtest/simTokens.js';
 import { summarize, summaryJson, type BacktestSummary, type StrategySummary } from '../backtest/summary.js';
 import { loadConfig } from '../config/loadConfig.js';
@@ -132,6 +131,8 @@ export function backtestCommand(ctx: CliContext): Command {
       const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd, purpose: 'read' });
       const { history, notes } = await loadHistory(ctx, options, () => Promise.resolve(databaseFile(config.data_dir, config.mode)));
       const outDir = resolve(ctx.cwd, options.out);
+      // Loaded here, not at the top: the daemon's `run` never loads the backtest's simulator.
+      const { clearBacktest, runBacktest } = await import('../backtest/runBacktest.js');
       if (options.force) clearBacktest(outDir);
       const run = await runBacktest({
         config,

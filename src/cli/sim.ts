@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ScaledClock } from '../scaledClock.js';
-import { createSimulator } from '../sim/simulator.js';
 import type { CliContext } from './context.js';
 
 const DEFAULT_PORT = 8787;
@@ -38,6 +37,8 @@ export function simCommand(ctx: CliContext, signal?: AbortSignal): Command {
     .allowExcessArguments(false)
     .action(async (options: { port: number; seed: string; speed: number }) => {
       const clock = options.speed === 1 ? ctx.clock : new ScaledClock(ctx.clock, options.speed);
+      // Loaded here, not at the top: every other command (the daemon's `run` above all) runs without the simulator's code.
+      const { createSimulator } = await import('../sim/simulator.js');
       const sim = createSimulator({ clock, seed: options.seed });
       const server = await sim.listen(options.port, '127.0.0.1', { catchUpEveryMs: 1000 });
       ctx.stdout(`${server.url}\n`);

@@ -1,0 +1,52 @@
+/**
+ * What the CLI loads before any command runs — and so what a live daemon carries: the static
+ * imports reachable from src/cli/main.ts. The simulator (paper mode, `sim`, backtests) is loaded
+ * only when one of those runs, by a dynamic import; its token catalogue and program ids are shared
+ * data and may be reached.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../support/cli.js';
+
+/** Static value imports of one file (type-only imports and `import()` do not load code). */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/^import\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gms)) {
+    const spec = m[1] as string;
+    out.push(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+  }
+  return out;
+}
+
+function reachable(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...staticImports(file));
+  }
+  return seen;
+}
+
+const SHARED = new Set(['src/sim/tokenCatalog.ts', 'src/sim/paperTokenSearch.ts', 'src/sim/programIds.ts']);
+
+describe('the modules every command loads', () => {
+  const loaded = [...reachable(join(repoRoot, 'src/cli/main.ts'))].map((f) => relative(repoRoot, f));
+
+  it('include the daemon, but not the simulator, the paper world or the backtest runner', () => {
+    expect(loaded).toContain('src/daemon.ts');
+    expect(loaded).toContain('src/engine/engine.ts');
+    expect(loaded.filter((f) => f.startsWith('src/sim/') && !SHARED.has(f))).toEqual([]);
+    expect(loaded).not.toContain('src/paper/openPaperWorld.ts');
+    expect(loaded).not.toContain('src/backtest/runBacktest.ts');
+  });
+
+  it('the walk reaches the whole daemon (it is not vacuous)', () => {
+    expect(loaded.length).toBeGreaterThan(100);
+    expect(loaded).toContain('src/store/journal.ts');
+  });
+});
