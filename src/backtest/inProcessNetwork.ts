@@ -36,6 +36,40 @@ export interface Exchange {
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
+/**
+ * The answer as the daemon reads it — status, `ok`, headers by name, the body as text or JSON, read
+ * once — without undici's stream machinery, which costs more than the simulator's own work per
+ * exchange. Everything else a `Response` has is absent: a client that reached for it would fail
+ * loudly in every backtest and test, not silently.
+ */
+class InProcessAnswer {
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  #body: string | null;
+
+  constructor(
+    readonly status: number,
+    body: string | null,
+    headers: Readonly<Record<string, string>>,
+  ) {
+    this.ok = status >= 200 && status < 300;
+    this.#body = body;
+    const byName = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    this.headers = { get: (name) => byName.get(name.toLowerCase()) ?? null };
+  }
+
+  text(): Promise<string> {
+    const body = this.#body;
+    if (body === null) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    this.#body = null;
+    return Promise.resolve(body);
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+}
+
 function abortable<T>(pending: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
   if (!signal) return pending;
   return new Promise<T>((resolve, reject) => {
@@ -105,7 +139,9 @@ export class InProcessNetwork {
     const signal = init?.signal;
     if (signal?.aborted) throw signal.reason;
     const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const given = init?.headers;
+    if (given === undefined || given instanceof Headers || Array.isArray(given)) new Headers(given).forEach((value, name) => (headers[name] = value));
+    else for (const [name, value] of Object.entries(given)) headers[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
     const req: SimRequest = {
       method: (init?.method ?? 'GET').toUpperCase(),
       path: url.pathname,
@@ -146,7 +182,7 @@ export class InProcessNetwork {
           at,
         });
       if (out.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
-      return new Response(NULL_BODY.has(out.status) ? null : out.body, { status: out.status, headers: out.headers });
+      return new InProcessAnswer(out.status, NULL_BODY.has(out.status) ? '' : out.body, out.headers) as unknown as Response;
     } finally {
       this.#inFlight.delete(id);
       this.#finished++;
