@@ -9,7 +9,7 @@ import type { Db } from './db.js';
 import { type IntentRow, parseIntentRow } from './intentRow.js';
 import { parseRows } from './parseRows.js';
 import { statement } from './statementCache.js';
-import { journalVersion } from './tableVersions.js';
+import { readSinceJournalChange } from './tableVersions.js';
 
 const IntentIdRow = z.object({ intent_id: z.string() });
 
@@ -47,17 +47,11 @@ export interface StrategyRecords {
   readonly ended: ReadonlySet<string>;
 }
 
-const cached = new WeakMap<Db, { version: number; byStrategy: Map<string, StrategyRecords> }>();
-
 /** {@link strategyRows}, {@link filledVaultIntents} and {@link endedVaultIntents} of `strategy`, read again only after a write. */
 export function strategyRecords(db: Db, strategy: string): StrategyRecords {
-  const version = journalVersion(db);
-  let entry = cached.get(db);
-  if (entry === undefined || entry.version !== version) cached.set(db, (entry = { version, byStrategy: new Map() }));
-  let records = entry.byStrategy.get(strategy);
-  if (records === undefined) {
-    records = { rows: strategyRows(db, strategy), filled: filledVaultIntents(db, strategy), ended: endedVaultIntents(db, strategy) };
-    entry.byStrategy.set(strategy, records);
-  }
-  return records;
+  return readSinceJournalChange(db, `strategy:${strategy}`, () => ({
+    rows: strategyRows(db, strategy),
+    filled: filledVaultIntents(db, strategy),
+    ended: endedVaultIntents(db, strategy),
+  }));
 }

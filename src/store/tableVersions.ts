@@ -35,3 +35,20 @@ export function journalVersion(db: Db): number {
   if (!installed.has(db)) install(db);
   return parseRow(VersionRow, statement(db, 'SELECT v FROM jupbot_journal_version').get(), 'journal version').v;
 }
+
+const reads = new WeakMap<Db, { version: number; values: Map<string, unknown> }>();
+
+/**
+ * `read()`'s value under `key`, computed again only after this connection wrote to `intents` or
+ * `trigger_orders`. For reads that depend on those two tables alone (no clock, no other table), and
+ * whose value the caller treats as read-only.
+ */
+export function readSinceJournalChange<T>(db: Db, key: string, read: () => T): T {
+  const version = journalVersion(db);
+  let entry = reads.get(db);
+  if (entry === undefined || entry.version !== version) reads.set(db, (entry = { version, values: new Map() }));
+  if (entry.values.has(key)) return entry.values.get(key) as T;
+  const value = read();
+  entry.values.set(key, value);
+  return value;
+}

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db } from './db.js';
 import { parseRows } from './parseRows.js';
 import { statement } from './statementCache.js';
+import { readSinceJournalChange } from './tableVersions.js';
 
 const LiveOrderRow = z.object({
   id: z.string(),
@@ -75,12 +76,13 @@ export function pendingPlacementRows(db: Db): PendingPlacementRow[] {
 }
 
 /** Expired price orders of ours that still hold funds in the vault, oldest expiry first (only the intent's recorded leg). */
-export function expiredOrdersWithFunds(db: Db): ExpiredOrderRow[] {
+export function expiredOrdersWithFunds(db: Db): readonly ExpiredOrderRow[] {
   const sql = `
   SELECT o.id, o.strategy, o.input_mint, coalesce(o.remaining_input_amount, o.input_amount) AS remaining
   FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
   WHERE o.state = 'expired' AND o.family = 'price' AND o.adopted = 0 AND o.strategy IS NOT NULL
     AND coalesce(o.remaining_input_amount, o.input_amount) <> '0'
   ORDER BY o.expires_at, o.id`;
-  return parseRows(ExpiredOrderRow, statement(db, sql).all(), 'expired vault orders');
+  // Asked on every tick; the answer changes only with the journal or the mirror.
+  return readSinceJournalChange(db, 'expired vault orders', () => parseRows(ExpiredOrderRow, statement(db, sql).all(), 'expired vault orders'));
 }

@@ -12,7 +12,7 @@
  *   it is journaled.
  */
 import type { Db } from '../../store/db.js';
-import { journalVersion } from '../../store/tableVersions.js';
+import { readSinceJournalChange } from '../../store/tableVersions.js';
 import { liveOrderRows, type PendingPlacementRow, pendingPlacementRows } from '../../store/vaultOrderRecords.js';
 import { parseFixed } from '../../strategies/decimal.js';
 import type { VaultOrderView } from '../../strategies/snapshot.js';
@@ -20,16 +20,9 @@ import type { VaultOrderView } from '../../strategies/snapshot.js';
 const PRICE_TYPES = new Set(['single', 'oco', 'otoco']);
 const DCA_TYPES = new Set(['time_based', 'price_conditional']);
 
-const cached = new WeakMap<Db, { version: number; views: ReadonlyMap<string, readonly VaultOrderView[]> }>();
-
 /** The views, read again only after this connection wrote to `intents` or `trigger_orders` (tableVersions.ts). */
 export function vaultOrderViews(db: Db): ReadonlyMap<string, readonly VaultOrderView[]> {
-  const version = journalVersion(db);
-  const hit = cached.get(db);
-  if (hit !== undefined && hit.version === version) return hit.views;
-  const views = readVaultOrderViews(db);
-  cached.set(db, { version, views });
-  return views;
+  return readSinceJournalChange(db, 'vault order views', () => readVaultOrderViews(db));
 }
 
 function readVaultOrderViews(db: Db): Map<string, VaultOrderView[]> {
