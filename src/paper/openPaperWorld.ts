@@ -11,6 +11,8 @@ import { createRandom } from '../random.js';
 import { createSimulator, type Simulator } from '../sim/simulator.js';
 import { PaperWorldRecords, paperWorldFile } from '../store/paperWorldRecords.js';
 import type { PaperWorld } from './paperWorld.js';
+import { errorMessage } from '../errors.js';
+import { StoreError } from '../store/errors.js';
 import { WorldClock } from './worldClock.js';
 
 /** How often (real time) the world's reached instant is written down, for a restart after a crash. */
@@ -20,12 +22,13 @@ const SEEN_EVERY_MS = 5_000;
 export type ServeWorld = (sim: Simulator) => Promise<{ readonly url: string; close(): Promise<void> }>;
 
 export async function openPaperWorld(config: Config, clock: Clock, log: Logger, serve?: ServeWorld): Promise<PaperWorld> {
-  const records = PaperWorldRecords.open(paperWorldFile(config.data_dir));
+  const file = paperWorldFile(config.data_dir);
+  const records = PaperWorldRecords.open(file);
   try {
     const header = records.header();
     const worldClock = new WorldClock(header === undefined ? clock : { at: header.genesis });
     const seed = header?.seed ?? String(config.sim.seed ?? createRandom().seed);
-    if (header !== undefined && config.sim.seed !== undefined && String(config.sim.seed) !== header.seed)
+    if (header !== undefined && config.sim.seed !== null && String(config.sim.seed) !== header.seed)
       log.warn(
         { saved: header.seed, configured: String(config.sim.seed) },
         'sim.seed differs from the saved paper world: the saved world continues; `jupbot paper reset` starts one with the configured seed',
@@ -36,11 +39,23 @@ export async function openPaperWorld(config: Config, clock: Clock, log: Logger, 
     else {
       const began = clock.monotonic();
       let count = 0;
-      for (const input of records.inputs()) {
-        worldClock.replayAt(input.at);
-        sim.replay(input);
-        if (input.kind === 'control' && input.op === 'paperWallet') funded.add(String(input.args[0]));
-        count++;
+      try {
+        for (const input of records.inputs()) {
+          worldClock.replayAt(input.at);
+          sim.replay(input);
+          if (input.kind === 'control' && input.op === 'paperWallet') funded.add(String(input.args[0]));
+          count++;
+        }
+      } catch (error) {
+        // A damaged or hand-edited file: say which and how to go on, never start on half a world.
+        throw new StoreError(
+          'STORE_ROW_INVALID',
+          `the paper world in ${file} cannot be rebuilt at input ${count + 1}: ${errorMessage(error)}; \`jupbot paper reset\` keeps it aside and starts a new world`,
+          {
+            cause: error,
+            details: { query: 'paper world input', file },
+          },
+        );
       }
       log.info({ inputs: count, seed, ms: Math.round(clock.monotonic() - began) }, 'paper world restored from the data directory');
     }

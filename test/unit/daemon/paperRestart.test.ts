@@ -90,6 +90,54 @@ describe('paper mode across restarts', () => {
     expect(out.text).toContain('the previous run is kept');
   });
 
+  it('a kept world keeps its seed: no word when sim.seed is unset, a warning when it names another', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'strategies'));
+    const text = `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`;
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
+    const runOnce = async (config: string): Promise<string> => {
+      const out = new MemoryStream();
+      const daemon = await start(parseConfigText(config, join(dir, 'c.yaml'), {}, dir), { clock, log: createLogger({ destination: out }) });
+      await daemon.stop('over');
+      await clock.advance(60_000);
+      return out.text;
+    };
+    const first = await runOnce(text);
+    const seed = /"seed":"([^"]+)"/.exec(first)?.[1];
+    expect(seed).toMatch(/^[0-9a-f]{16}$/);
+    const second = await runOnce(text);
+    expect(second).toContain('paper world restored from the data directory');
+    expect(second).not.toContain('sim.seed differs');
+    expect(second).toContain(`"seed":"${seed}"`);
+    const third = await runOnce(`${text}sim: { seed: another }\n`);
+    expect(third).toContain('sim.seed differs from the saved paper world: the saved world continues');
+    expect(third).toContain(`"seed":"${seed}"`);
+  });
+
+  it('a damaged world file stops the start with where and what to do, and changes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'strategies'));
+    const config = parseConfigText(`data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`, join(dir, 'c.yaml'), {}, dir);
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
+    const first = await start(config, { clock, log: createLogger({ destination: new MemoryStream() }) });
+    await first.stop('over');
+    const world = new Database(join(dir, 'data', 'paper-world.sqlite'));
+    world.prepare('UPDATE inputs SET input = \'{"kind":"request"}\' WHERE seq = (SELECT min(seq) FROM inputs)').run();
+    world.close();
+    await expect(start(config, { clock, log: createLogger({ destination: new MemoryStream() }) })).rejects.toThrow(
+      /^the paper world in .*paper-world\.sqlite cannot be rebuilt at input 1: a paper world input row does not parse: .*`jupbot paper reset` keeps it aside and starts a new world$/,
+    );
+    // Nothing moved: the database and the world are as the last run left them, the lock released.
+    expect(
+      readdirSync(join(dir, 'data'))
+        .filter((f) => f.endsWith('.sqlite'))
+        .sort(),
+    ).toEqual(['jupbot-paper.sqlite', 'paper-world.sqlite']);
+    expect(readdirSync(join(dir, 'data'))).not.toContain('jupbot.lock');
+  });
+
   it('`paper reset` is refused while a daemon holds the data directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
     dirs.push(dir);
