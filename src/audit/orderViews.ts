@@ -1,4 +1,5 @@
 /** Trigger orders as the auditor reads them: amounts in tokens, symbols, and the events of each, oldest first. */
+import { LIVE_ORDER_STATES } from '../store/triggerOrders.js';
 import type { Db } from '../store/db.js';
 import { pinnedSymbols } from '../store/fillRecords.js';
 import { listOrderEvents, listOrders, type OrderEventRecord, type OrderRecord } from '../store/orderRecords.js';
@@ -52,4 +53,11 @@ export function orderViews(db: Db, strategy?: string): OrderView[] {
       detail: e.event === 'filled' ? amount(e.detail, o.output_decimals) : e.detail,
     })),
   }));
+}
+
+const LIVE: ReadonlySet<string> = new Set(LIVE_ORDER_STATES);
+
+/** The orders that may still fill or hold funds, as the report and `/status` show them. */
+export function openOrderViews(db: Db): OrderView[] {
+  return orderViews(db).filter((o) => LIVE.has(o.state));
 }

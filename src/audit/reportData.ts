@@ -8,7 +8,7 @@ import type { Db } from '../store/db.js';
 import { listFills, pinnedSymbols } from '../store/fillRecords.js';
 import { versionHistory } from '../store/strategyVersions.js';
 import { formatFixed } from '../strategies/decimal.js';
-import { type OrderView, orderViews } from './orderViews.js';
+import { type OrderView, openOrderViews } from './orderViews.js';
 import { computePnl } from './pnl.js';
 import { pnlJson } from './pnlJson.js';
 import { tokenNamer } from './tokenNames.js';
@@ -25,8 +25,6 @@ export interface ReportData {
   readonly openOrders: readonly OrderView[];
   readonly versions: readonly { readonly strategy: string; readonly version: number; readonly sha256: string; readonly appliedAt: string }[];
 }
-
-const OPEN_STATES = new Set(['pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown']);
 
 export function reportData(db: Db, now: number): ReportData {
   const chain = walkAuditChain(db, () => undefined);
@@ -59,7 +57,7 @@ export function reportData(db: Db, now: number): ReportData {
     pnl: pnlJson(report),
     realizedSeries: [...realized].map(([strategy, points]) => ({ strategy, points })),
     priceSeries: [...prices].map(([symbol, points]) => ({ symbol, points })),
-    openOrders: orderViews(db).filter((o) => OPEN_STATES.has(o.state)),
+    openOrders: openOrderViews(db),
     versions: versionHistory(db).map((v) => ({ ...v, appliedAt: new Date(v.appliedAt).toISOString() })),
   };
 }

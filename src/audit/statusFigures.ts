@@ -6,13 +6,11 @@
 import { formatFixed } from '../strategies/decimal.js';
 import type { Db } from '../store/db.js';
 import { listFills, pinnedSymbols } from '../store/fillRecords.js';
-import { orderViews, type OrderView } from './orderViews.js';
+import { openOrderViews, type OrderView } from './orderViews.js';
+import { DAY_MS } from '../strategies/snapshot.js';
 import { computePnl } from './pnl.js';
 import { tokenNamer } from './tokenNames.js';
 import { toTrade, tradeJson } from './trades.js';
-
-const OPEN_STATES = new Set(['pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown']);
-const DAY_MS = 86_400_000;
 
 export interface StatusFigures {
   readonly openOrders: readonly Omit<OrderView, 'events'>[];
@@ -35,9 +33,7 @@ export function statusFigures(db: Db, now: number, lastFills = 5): StatusFigures
   for (const [strategy, value] of latest) realized += value - (before.get(strategy) ?? 0n);
   const todays = trades.filter((t) => t.at >= since);
   return {
-    openOrders: orderViews(db)
-      .filter((o) => OPEN_STATES.has(o.state))
-      .map(({ events: _events, ...order }) => order),
+    openOrders: openOrderViews(db).map(({ events: _events, ...order }) => order),
     lastFills: trades.slice(-lastFills).reverse().map(tradeJson),
     today: {
       since: new Date(since).toISOString(),

@@ -10,7 +10,7 @@ import { ExitCode } from '../exitCodes.js';
 import { pnlSubcommand, tradesSubcommand } from './auditTrades.js';
 import { type ResolveDb, withAuditDb } from './auditDatabase.js';
 import { ordersSubcommand } from './auditOrders.js';
-import { parseTimeArg } from './timeArg.js';
+import { timeOption } from './timeArg.js';
 
 /** Exports write in chunks this size: one write per row would dominate a large export. */
 const WRITE_CHUNK = 64 * 1024;
@@ -67,13 +67,7 @@ function breakLine(result: VerifyResult): string {
 }
 
 function actionsSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
-  const time = (text: string): number => {
-    try {
-      return parseTimeArg(text, ctx.clock.now());
-    } catch (error) {
-      throw new InvalidArgumentError((error as Error).message);
-    }
-  };
+  const time = timeOption(ctx.clock);
   return new Command('actions')
     .description('list actions, oldest first (a table; --json or --csv for all columns)')
     .addOption(new Option('--json', 'one JSON array, data parsed').conflicts('csv'))

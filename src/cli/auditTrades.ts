@@ -3,7 +3,7 @@
  * dollar price, fee) and the P&L they add up to, per strategy and in total (docs/audit.md defines it).
  * Read-only, like every audit command.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { computePnl, latestPrices, type StrategyPnl } from '../audit/pnl.js';
 import { pnlJson } from '../audit/pnlJson.js';
 import { tokenNamer } from '../audit/tokenNames.js';
@@ -16,7 +16,7 @@ import type { CliContext } from './context.js';
 import { csvRecord } from './csv.js';
 import { amountText, significantText, usdText } from '../audit/humanFigures.js';
 import { renderTable } from './table.js';
-import { parseTimeArg } from './timeArg.js';
+import { timeOption } from './timeArg.js';
 
 interface TradeOptions {
   json?: true;
@@ -37,18 +37,8 @@ function tradesOf(db: Db, options: TradeOptions): Trade[] {
   return trades.filter((t) => [t.token, t.counter].some((leg) => leg.mint === wanted || leg.symbol.toLowerCase() === wanted.toLowerCase()));
 }
 
-function timeOption(ctx: CliContext): (text: string) => number {
-  return (text) => {
-    try {
-      return parseTimeArg(text, ctx.clock.now());
-    } catch (error) {
-      throw new InvalidArgumentError((error as Error).message);
-    }
-  };
-}
-
 function filterOptions(command: Command, ctx: CliContext): Command {
-  const time = timeOption(ctx);
+  const time = timeOption(ctx.clock);
   return command
     .option('--since <time>', 'at or after: epoch ms, 2026-01-31, 2026-01-31T09:30Z, or a duration ago (24h, 7d)', time)
     .option('--until <time>', 'before (same forms as --since)', time)

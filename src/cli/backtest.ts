@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { usdText } from '../audit/humanFigures.js';
+import { DAY_MS } from '../strategies/snapshot.js';
 import { historyFromSamples, parsePriceFile, type PriceHistory } from '../backtest/priceFile.js';
 import { resolveSimToken } from '../backtest/simTokens.js';
 import { summarize, summaryJson, type BacktestSummary, type StrategySummary } from '../backtest/summary.js';
@@ -16,7 +17,7 @@ import { listPriceSamples } from '../store/priceSamples.js';
 import { databaseFile } from '../store/paths.js';
 import type { CliContext } from './context.js';
 import { renderTable } from './table.js';
-import { parseTimeArg } from './timeArg.js';
+import { timeOption } from './timeArg.js';
 
 interface BacktestCliOptions {
   prices?: string;
@@ -31,8 +32,6 @@ interface BacktestCliOptions {
   json?: true;
   config?: string;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The summary as people read it: dollars to the cent (the JSON has every figure exact). */
 export function summaryText(summary: BacktestSummary): string {
@@ -98,13 +97,7 @@ function loadHistory(ctx: CliContext, options: BacktestCliOptions, dataDb: () =>
 }
 
 export function backtestCommand(ctx: CliContext): Command {
-  const time = (text: string): number => {
-    try {
-      return parseTimeArg(text, ctx.clock.now());
-    } catch (error) {
-      throw new InvalidArgumentError((error as Error).message);
-    }
-  };
+  const time = timeOption(ctx.clock);
   return new Command('backtest')
     .description('run strategies through a price history against the simulated market; prints a summary per strategy')
     .argument('[strategies...]', "strategy files (default: every file in the config's strategies_dir)")

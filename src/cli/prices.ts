@@ -2,23 +2,17 @@
  * `jupbot prices export`: the price history the daemon kept (`price_samples`), as CSV with the time,
  * the token (symbol where a strategy pinned one) and its mint, and the dollar price. Read-only.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { tokenNamer } from '../audit/tokenNames.js';
 import { pinnedSymbols } from '../store/fillRecords.js';
 import { listPriceSamples } from '../store/priceSamples.js';
 import { type ResolveDb, withAuditDb } from './auditDatabase.js';
 import type { CliContext } from './context.js';
 import { csvRecord } from './csv.js';
-import { parseTimeArg } from './timeArg.js';
+import { timeOption } from './timeArg.js';
 
 export function pricesCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
-  const time = (text: string): number => {
-    try {
-      return parseTimeArg(text, ctx.clock.now());
-    } catch (error) {
-      throw new InvalidArgumentError((error as Error).message);
-    }
-  };
+  const time = timeOption(ctx.clock);
   const exportCommand = new Command('export')
     .description('the kept price history as CSV (time, token, mint, usd), oldest first')
     .option('--from <time>', 'at or after: epoch ms, 2026-01-31, 2026-01-31T09:30Z, or a duration ago (24h, 7d)', time)

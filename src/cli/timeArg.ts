@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from 'commander';
+import type { Clock } from '../clock.js';
 const EPOCH_MS = /^\d{1,16}$/;
 // A date-time must carry its zone: "2026-03-29T02:30" alone means a different instant on every server.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|([+-])(\d{2}):(\d{2})))?$/i;
@@ -49,4 +51,15 @@ export function parseTimeArg(text: string, now: number): number {
     `cannot read time "${text}": use epoch ms, a UTC date (2026-01-31), an ISO date-time with its zone ` +
       '(2026-01-31T09:30:00Z or +01:00), or a duration ago (90m, 24h, 7d)',
   );
+}
+
+/** A commander option parser for times (`--from`, `--since`, …): {@link parseTimeArg} against `clock`, its error as a usage error. */
+export function timeOption(clock: Clock): (text: string) => number {
+  return (text) => {
+    try {
+      return parseTimeArg(text, clock.now());
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 }

@@ -4,6 +4,7 @@
  * feed reads (what a contract of each side sells for), as `prediction:<market>:yes|no`, the names
  * fills give contracts. Samples older than `keep` are deleted at most once an hour.
  */
+import { contractMint } from './executor/prediction/predictionFills.js';
 import type { Clock } from '../clock.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../ops/log.js';
@@ -55,7 +56,7 @@ export function recordPriceHistory(options: {
           const micro = m.marks?.[side];
           return micro === null || micro === undefined || micro < 0n
             ? []
-            : [{ mint: `prediction:${m.marketId}:${side}`, usd: formatFixed(microToFixed(micro)) }];
+            : [{ mint: contractMint(m.marketId, side === 'yes'), usd: formatFixed(microToFixed(micro)) }];
         }),
       ),
       at,

@@ -30,6 +30,10 @@ export const MIRROR_STATES: ReadonlySet<string> = new Set([
 /** States an order does not leave. */
 export const FINAL_ORDER_STATES = ['filled', 'completed', 'cancelled', 'expired', 'failed'] as const;
 const FINAL_SQL = FINAL_ORDER_STATES.map((s) => `'${s}'`).join(', ');
+/** States in which an order may still fill or hold funds (`unknown`: not yet read back). */
+export const LIVE_ORDER_STATES = ['pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown'] as const;
+/** {@link LIVE_ORDER_STATES} as SQL literals (written into statements so partial indexes apply). */
+export const LIVE_ORDER_SQL = LIVE_ORDER_STATES.map((s) => `'${s}'`).join(', ');
 
 export type OrderFamily = 'price' | 'dca';
 
@@ -132,10 +136,7 @@ export class TriggerOrders {
 
   /** Orders of ours (not adopted) that may still change (not filled, completed, cancelled, expired or failed). */
   live(): MirroredOrder[] {
-    const rows = statement(
-      this.#db,
-      `${SELECT} WHERE state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown') AND adopted = 0 ORDER BY created_at, id`,
-    ).all();
+    const rows = statement(this.#db, `${SELECT} WHERE state IN (${LIVE_ORDER_SQL}) AND adopted = 0 ORDER BY created_at, id`).all();
     return parseRows(OrderRow, rows, 'live mirrored orders').map(toOrder);
   }
 

@@ -8,6 +8,7 @@ import type { Db } from './db.js';
 import { parseRows } from './parseRows.js';
 import { statement } from './statementCache.js';
 import { readSinceJournalChange } from './tableVersions.js';
+import { LIVE_ORDER_SQL } from './triggerOrders.js';
 
 const LiveOrderRow = z.object({
   id: z.string(),
@@ -60,7 +61,7 @@ export function liveOrderRows(db: Db): LiveOrderRow[] {
          o.input_amount, o.remaining_input_amount
   FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
   WHERE o.adopted = 0 AND o.strategy IS NOT NULL AND i.rule IS NOT NULL
-    AND o.state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown')
+    AND o.state IN (${LIVE_ORDER_SQL})
   ORDER BY o.created_at, o.id`;
   return parseRows(LiveOrderRow, statement(db, sql).all(), 'live vault orders');
 }
