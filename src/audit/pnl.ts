@@ -74,11 +74,30 @@ export function latestPrices(trades: readonly Trade[]): Map<string, Quote> {
   return prices;
 }
 
-/** P&L of `trades` (oldest first), valued at `prices` (by default the latest each trade shows). */
 /** Called after each sale with the strategy's realized P&L so far (for charts). */
 export type RealizedListener = (strategy: string | null, at: number, realizedUsd: Fixed) => void;
 
-export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string, Quote> = latestPrices(trades), onRealized?: RealizedListener): PnlReport {
+/** What a strategy holds of one token after a trade: units and their remaining cost. */
+export interface Position {
+  readonly mint: string;
+  readonly decimals: number;
+  readonly units: bigint;
+  readonly costUsd: Fixed;
+}
+
+/**
+ * Called after each trade with the strategy's realized P&L and positions so far (for equity curves);
+ * strategies are reported one after the other, each in trade order.
+ */
+export type PositionListener = (strategy: string | null, at: number, realizedUsd: Fixed, positions: readonly Position[]) => void;
+
+/** P&L of `trades` (oldest first), valued at `prices` (by default the latest each trade shows). */
+export function computePnl(
+  trades: readonly Trade[],
+  prices: ReadonlyMap<string, Quote> = latestPrices(trades),
+  onRealized?: RealizedListener,
+  onPosition?: PositionListener,
+): PnlReport {
   const byStrategy = new Map<string | null, Trade[]>();
   for (const trade of trades) {
     const list = byStrategy.get(trade.strategy) ?? [];
@@ -87,7 +106,7 @@ export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string,
   }
   const strategies = [...byStrategy]
     .sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''))
-    .map(([strategy, list]) => strategyPnl(strategy, list, prices, onRealized));
+    .map(([strategy, list]) => strategyPnl(strategy, list, prices, onRealized, onPosition));
   const unrealized = strategies.some((s) => s.unrealizedUsd === null) ? null : strategies.reduce((sum, s) => sum + (s.unrealizedUsd ?? 0n), 0n);
   return {
     strategies,
@@ -102,8 +121,21 @@ export function computePnl(trades: readonly Trade[], prices: ReadonlyMap<string,
   };
 }
 
-function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: ReadonlyMap<string, Quote>, onRealized?: RealizedListener): StrategyPnl {
+function strategyPnl(
+  strategy: string | null,
+  trades: readonly Trade[],
+  prices: ReadonlyMap<string, Quote>,
+  onRealized?: RealizedListener,
+  onPosition?: PositionListener,
+): StrategyPnl {
   const lots = new Map<string, Lot[]>();
+  /** Per mint, the sum over its lots (kept as lots change, so a listener costs no walk over them). */
+  const totals = new Map<string, { units: bigint; cost: Fixed }>();
+  const total = (mint: string): { units: bigint; cost: Fixed } => {
+    let t = totals.get(mint);
+    if (t === undefined) totals.set(mint, (t = { units: 0n, cost: 0n }));
+    return t;
+  };
   const tokens = new Map<string, { symbol: string; decimals: number }>();
   let realized = 0n;
   let fees = 0n;
@@ -125,6 +157,9 @@ function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: 
       left -= taken;
       if (lot.units === 0n) queue.shift();
     }
+    const t = total(mint);
+    t.units -= units - left;
+    t.cost -= cost;
     return { cost, uncovered: left };
   };
   const addLot = (trade: Trade['token'], cost: Fixed): void => {
@@ -132,6 +167,9 @@ function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: 
     const queue = lots.get(trade.mint) ?? [];
     queue.push({ units: trade.units, cost });
     lots.set(trade.mint, queue);
+    const t = total(trade.mint);
+    t.units += trade.units;
+    t.cost += cost;
   };
 
   for (const trade of trades) {
@@ -151,6 +189,11 @@ function strategyPnl(strategy: string | null, trades: readonly Trade[], prices: 
     } else {
       const { cost } = consume(trade.token.mint, trade.token.units);
       addLot(trade.counter, cost);
+    }
+    if (onPosition) {
+      const positions: Position[] = [];
+      for (const [mint, t] of totals) if (t.units > 0n) positions.push({ mint, decimals: tokens.get(mint)?.decimals ?? 0, units: t.units, costUsd: t.cost });
+      onPosition(strategy, trade.at, realized, positions);
     }
   }
 

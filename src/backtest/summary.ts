@@ -9,7 +9,7 @@
  * peak (starting at 0, before the first trade). Nothing here depends on the machine or the time of
  * day: the same run gives the same summary, byte for byte.
  */
-import { computePnl, latestPrices, type Quote, type StrategyPnl } from '../audit/pnl.js';
+import { computePnl, latestPrices, type Position, type Quote } from '../audit/pnl.js';
 import { tokenNamer } from '../audit/tokenNames.js';
 import { toTrade, type Trade } from '../audit/trades.js';
 import type { Db } from '../store/db.js';
@@ -50,40 +50,42 @@ function closingPrices(history: PriceHistory, to: number): Map<string, Quote> {
   return prices;
 }
 
-/** Equity of one strategy's holdings at `prices`: value less cost, over the holdings priced. */
-function unrealizedAt(holdings: StrategyPnl['holdings'], prices: ReadonlyMap<string, Fixed>): Fixed {
-  let sum = 0n;
-  for (const h of holdings) {
-    const price = prices.get(h.mint);
-    if (price !== undefined) sum += mulFixed(unitsToFixed(h.units, h.decimals), price) - h.costUsd;
-  }
-  return sum;
+interface Step {
+  readonly at: number;
+  readonly strategy: string | null;
+  readonly realized: Fixed;
+  readonly positions: readonly Position[];
 }
 
-/** The deepest fall of one strategy's equity from its peak, over the history's instants and its fills. */
+/**
+ * The deepest fall of the equity of `trades` (one strategy's, or all of them) from its peak, over the
+ * history's instants and the fills: positions come from one pass of the P&L (no recomputation per fill).
+ */
 function maxDrawdown(trades: readonly Trade[], history: PriceHistory, from: number, to: number, fallback: ReadonlyMap<string, Quote>): Fixed {
   const prices = new Map<string, Fixed>();
   for (const [key, quote] of fallback) prices.set(key, quote.usd);
+  const steps: Step[] = [];
+  computePnl(trades, undefined, undefined, (strategy, at, realized, positions) => steps.push({ at, strategy, realized, positions }));
+  // The listener reports strategy after strategy; the curve needs them in time order (stable sort).
+  steps.sort((a, b) => a.at - b.at);
+  const latest = new Map<string | null, Step>();
   let peak = 0n;
   let deepest = 0n;
-  let realized = 0n;
-  let holdings: StrategyPnl['holdings'] = [];
   let next = 0;
   const observe = (): void => {
-    const equity = realized + unrealizedAt(holdings, prices);
+    let equity = 0n;
+    for (const step of latest.values()) {
+      equity += step.realized;
+      for (const p of step.positions) {
+        const price = prices.get(p.mint);
+        if (price !== undefined) equity += mulFixed(unitsToFixed(p.units, p.decimals), price) - p.costUsd;
+      }
+    }
     if (equity > peak) peak = equity;
     if (peak - equity > deepest) deepest = peak - equity;
   };
   const fillsUpTo = (at: number): void => {
-    let moved = false;
-    while (next < trades.length && (trades[next] as Trade).at <= at) {
-      next++;
-      moved = true;
-    }
-    if (!moved) return;
-    const report = computePnl(trades.slice(0, next)).strategies;
-    realized = report.reduce((sum, s) => sum + s.realizedUsd, 0n);
-    holdings = report.flatMap((s) => s.holdings);
+    for (; next < steps.length && (steps[next] as Step).at <= at; next++) latest.set((steps[next] as Step).strategy, steps[next] as Step);
   };
   for (const step of history.steps) {
     if (step.at > to) break;
