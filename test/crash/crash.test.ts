@@ -25,6 +25,7 @@ import { startCrashSim, type CrashSim, type SeenRequest } from './support/crashS
 import { daemonEntry, type DaemonEntry } from './support/daemonEntry.js';
 import { killRunningDaemons, spawnDaemon, type DaemonProcess } from './support/daemonProcess.js';
 import { describeKill, matches, planKill, type KillPoint } from './support/killPlan.js';
+import { pendingIntents } from './support/pendingIntents.js';
 import { checkLedgerAgainstJournal, type SimDcaOrder, type SimPriceOrder } from './support/ledgerCheck.js';
 import { createWorkspace, swapAlternates, type Workspace } from './support/workspace.js';
 import { jupbot } from '../support/cli.js';
@@ -146,15 +147,6 @@ async function settle(cs: CrashSim, ws: Workspace, daemon: DaemonProcess): Promi
   } finally {
     clearTimeout(timer);
     cs.hook = undefined;
-    db.close();
-  }
-}
-
-function pendingIntents(database: string): number {
-  const db = new Database(database, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare("SELECT count(*) AS n FROM intents WHERE state IN ('planned', 'signed', 'sent', 'expired')").get() as { n: number }).n;
-  } finally {
     db.close();
   }
 }

@@ -27,6 +27,7 @@ import { jupbot } from '../support/cli.js';
 import { MemoryStream } from '../support/memoryStream.js';
 import { daemonEntry, type DaemonEntry } from './support/daemonEntry.js';
 import { killRunningDaemons, spawnDaemon } from './support/daemonProcess.js';
+import { pendingIntents } from './support/pendingIntents.js';
 import { checkLedgerAgainstJournal, type SimDcaOrder, type SimPriceOrder } from './support/ledgerCheck.js';
 import { STRATEGY_FIXTURES } from './support/workspace.js';
 
@@ -61,15 +62,6 @@ function workspace(): { dir: string; configFile: string; dataDir: string; config
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, configText);
   return { dir, configFile, dataDir, configText };
-}
-
-function pendingIntents(database: string): number {
-  const db = new Database(database, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare("SELECT count(*) AS n FROM intents WHERE state IN ('planned', 'signed', 'sent', 'expired')").get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
 }
 
 describe.skipIf(process.env.JUPBOT_CRASH === '0')('crash test: paper mode keeps its world through SIGKILL', () => {

@@ -69,7 +69,7 @@ describe('trigger v2 deposits', () => {
     const retry = await h.call('POST', '/trigger/v2/orders/price', { jwt: u.jwt, body });
     expect(retry.status).toBe(200);
     expect(retry.body.id).toBe(created.id);
-    expect(retry.body.message).toBeTruthy();
+    expect(retry.body.message).toBe('Order already exists for this deposit');
     const duplicate = await h.call('POST', '/trigger/v2/orders/price', { jwt: u.jwt, body: { ...body, triggerPriceUsd: 90 } });
     expect(duplicate.status).toBe(400);
     expect(duplicate.body.error).toMatch(/Duplicate deposit/);
@@ -141,7 +141,6 @@ describe('trigger v2 price orders', () => {
     const cancel = trigger.CancelOrderResponse.parse((await h.call('POST', `/trigger/v2/orders/price/cancel/${id}`, { jwt: u.jwt })).body);
     expect((await orderById(h, u, id)).orderState).toBe('pending_withdraw');
     expect((await orderById(h, u, id)).rawState).toBe('ready_to_cancel');
-    const mallory = wallet('mallory');
     const badTx = VersionedTransaction.deserialize(Buffer.from(cancel.transaction, 'base64'));
     badTx.signatures[0] = new Uint8Array(64).fill(3);
     const bad = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, {
@@ -149,7 +148,15 @@ describe('trigger v2 price orders', () => {
       body: { signedTransaction: Buffer.from(badTx.serialize()).toString('base64'), cancelRequestId: cancel.requestId },
     });
     expect(bad.status).toBe(400);
-    expect(mallory).toBeDefined();
+    expect(bad.body.error).toBe('Invalid withdrawal transaction: signature verification failed');
+    // Signed, but by someone else: refused the same way.
+    const forged = VersionedTransaction.deserialize(Buffer.from(cancel.transaction, 'base64'));
+    forged.signatures[0] = nacl.sign.detached(forged.message.serialize(), wallet('mallory').secretKey);
+    const byMallory = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, {
+      jwt: u.jwt,
+      body: { signedTransaction: Buffer.from(forged.serialize()).toString('base64'), cancelRequestId: cancel.requestId },
+    });
+    expect([byMallory.status, byMallory.body.error]).toEqual([400, bad.body.error]);
     const wrongId = await h.call('POST', `/trigger/v2/orders/price/confirm-cancel/${id}`, {
       jwt: u.jwt,
       body: { signedTransaction: signTx(cancel.transaction, u.kp), cancelRequestId: 'other' },

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { parseConfigText } from '../../../src/config/loadConfig.js';
+import type { Config } from '../../../src/config/config.js';
 import { start } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/ops/log.js';
 import { verifyAuditChain } from '../../../src/store/chainVerifier.js';
@@ -16,14 +17,20 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A data and strategies directory with its config (written to `config.yaml`, parsed). */
+function workspace(extra = ''): { dir: string; text: string; configFile: string; config: Config } {
+  const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, 'strategies'));
+  const text = `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n${extra}`;
+  const configFile = join(dir, 'config.yaml');
+  writeFileSync(configFile, text);
+  return { dir, text, configFile, config: parseConfigText(text, configFile, {}, dir) };
+}
+
 describe('paper mode across restarts', () => {
   it('keeps its world and database across a restart; `paper reset` moves both aside, and the next run starts anew', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
-    dirs.push(dir);
-    mkdirSync(join(dir, 'strategies'));
-    const text = `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\nsim: { seed: restart }\n`;
-    writeFileSync(join(dir, 'config.yaml'), text);
-    const config = parseConfigText(text, join(dir, 'config.yaml'), {}, dir);
+    const { dir, config } = workspace('sim: { seed: restart }\n');
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
     const out = new MemoryStream();
     const log = createLogger({ destination: out });
@@ -70,10 +77,7 @@ describe('paper mode across restarts', () => {
   });
 
   it('a database without its world (the world file removed by hand) is moved aside: a new world gets a new database', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
-    dirs.push(dir);
-    mkdirSync(join(dir, 'strategies'));
-    const config = parseConfigText(`data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`, join(dir, 'c.yaml'), {}, dir);
+    const { dir, config } = workspace();
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
     const out = new MemoryStream();
     const first = await start(config, { clock, log: createLogger({ destination: out }) });
@@ -91,14 +95,11 @@ describe('paper mode across restarts', () => {
   });
 
   it('a kept world keeps its seed: no word when sim.seed is unset, a warning when it names another', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
-    dirs.push(dir);
-    mkdirSync(join(dir, 'strategies'));
-    const text = `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`;
+    const { dir, text, configFile } = workspace();
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
     const runOnce = async (config: string): Promise<string> => {
       const out = new MemoryStream();
-      const daemon = await start(parseConfigText(config, join(dir, 'c.yaml'), {}, dir), { clock, log: createLogger({ destination: out }) });
+      const daemon = await start(parseConfigText(config, configFile, {}, dir), { clock, log: createLogger({ destination: out }) });
       await daemon.stop('over');
       await clock.advance(60_000);
       return out.text;
@@ -116,10 +117,7 @@ describe('paper mode across restarts', () => {
   });
 
   it('a damaged world file stops the start with where and what to do, and changes nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
-    dirs.push(dir);
-    mkdirSync(join(dir, 'strategies'));
-    const config = parseConfigText(`data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`, join(dir, 'c.yaml'), {}, dir);
+    const { dir, config } = workspace();
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
     const first = await start(config, { clock, log: createLogger({ destination: new MemoryStream() }) });
     await first.stop('over');
@@ -139,13 +137,9 @@ describe('paper mode across restarts', () => {
   });
 
   it('`paper reset` is refused while a daemon holds the data directory', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jupbot-paper-restart-'));
-    dirs.push(dir);
-    mkdirSync(join(dir, 'strategies'));
-    const text = `data_dir: ${dir}/data\nstrategies_dir: ${dir}/strategies\nhttp: { listen: "127.0.0.1:0" }\n`;
-    writeFileSync(join(dir, 'config.yaml'), text);
+    const { dir, config } = workspace();
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
-    const daemon = await start(parseConfigText(text, join(dir, 'config.yaml'), {}, dir), { clock, log: createLogger({ destination: new MemoryStream() }) });
+    const daemon = await start(config, { clock, log: createLogger({ destination: new MemoryStream() }) });
     try {
       const reset = await jupbot(['paper', 'reset', '--config', join(dir, 'config.yaml')], { clock });
       expect(reset.code).not.toBe(0);
