@@ -11,11 +11,13 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
+import { parse } from 'yaml';
 import type { Config } from '../config/config.js';
 import { start } from '../daemon.js';
 import { JupbotError } from '../errors.js';
 import { createLogger } from '../ops/log.js';
 import { createRandom } from '../random.js';
+import { HttpError } from '../sim/http.js';
 import { createSimulator, type Simulator } from '../sim/simulator.js';
 import { PAPER_WALLET_FILE } from '../solana/paperWallet.js';
 import { databaseFile } from '../store/paths.js';
@@ -102,10 +104,22 @@ function applyStep(sim: Simulator, step: PriceStep, unknown: Set<string>): void 
       const [, market, side] = point.key.split(':') as [string, string, 'yes' | 'no'];
       try {
         sim.control.setMark(market, side, Number(point.text));
-      } catch {
+      } catch (error) {
+        // Only a market the world does not have is skipped (and named); anything else is a fault.
+        if (!(error instanceof HttpError && error.status === 404)) throw error;
         unknown.add(point.key);
       }
     } else sim.control.setPrice(point.key, Number(point.text));
+  }
+}
+
+/** A strategy file's `kind` (read, not validated: the daemon loads and reports the file itself). */
+function kindOf(file: string): unknown {
+  try {
+    const doc: unknown = parse(readFileSync(file, 'utf8'));
+    return typeof doc === 'object' && doc !== null ? (doc as { kind?: unknown }).kind : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -128,7 +142,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRun
   const seed = options.seed ?? options.config.sim.seed ?? 'backtest';
   const files = strategyFilesOf(options);
   const wallet = prepareOutDir(options.outDir, files, seed);
-  const prediction = files.some((file) => /^kind:\s*prediction-exit\s*(#.*)?$/m.test(readFileSync(file, 'utf8')));
+  const prediction = files.some((file) => kindOf(file) === 'prediction-exit');
   const config = backtestConfig(options.config, options.outDir, prices.resolutionMs, prediction);
 
   const clock = new SteppingClock(from);
@@ -198,6 +212,5 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRun
 export function clearBacktest(outDir: string): void {
   for (const name of ['strategies', PAPER_WALLET_FILE, 'backtest.log', 'summary.txt', 'summary.json'])
     rmSync(join(outDir, name), { recursive: true, force: true });
-  for (const f of existsSync(outDir) ? readdirSync(outDir) : [])
-    if (/^(jupbot-paper|paper-world)\..*sqlite/.test(f) || /\.sqlite(-wal|-shm)?$/.test(f)) rmSync(join(outDir, f), { force: true });
+  for (const f of existsSync(outDir) ? readdirSync(outDir) : []) if (/\.sqlite(-wal|-shm)?$/.test(f)) rmSync(join(outDir, f), { force: true });
 }
