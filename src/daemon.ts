@@ -9,6 +9,8 @@ import type { Logger } from './ops/log.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { meterActions } from './ops/actionMetrics.js';
 import { reportActions } from './ops/actionReports.js';
+import { startupScreen } from './ops/startupScreen.js';
+import { engineTokenNamer } from './engine/engineTokenNames.js';
 import { createNotifier, type Notifier } from './ops/notify.js';
 import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
@@ -100,14 +102,6 @@ function databaseWritable(db: Db, file: string): ReadinessCheck {
 /** How long a stop waits for its own webhook. */
 const NOTIFY_GRACE_MS = 5_000;
 
-/** The first line an operator reads: which mode, which wallet, which network, unmistakably. */
-function startLine(config: Config, wallet: string, simulator: { url: string } | null): string {
-  if (config.mode === 'paper')
-    return `jupbot started in PAPER mode: paper wallet ${wallet}, simulated Jupiter and Solana at ${simulator?.url ?? '?'}; no real funds, nothing leaves this machine`;
-  const host = (url: string): string => new URL(url).host;
-  return `jupbot started in LIVE mode: trading real funds from wallet ${wallet} on Solana via ${host(config.rpc.url)} and Jupiter at ${host(config.api.base_url)} (config ${config.source.file})`;
-}
-
 /**
  * The composition root: opens and migrates the database, starts the embedded simulator in paper
  * mode, starts the engine (strategies with hot reload, the wallet's Trigger login, the feeds),
@@ -166,13 +160,13 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const notifier = createNotifier({ webhooks: config.notify.webhooks, clock, log, redactor, fetch: deps.fetch, onResult: metrics.notification });
   const outages = createOutageMonitor({ clock, notify: (n) => notifier.notify(n), thresholdMs: config.notify.down_after });
   let simulator: { url: string; seed: string } | null = null;
+  let engine: Engine | undefined;
   // Trades, order changes and failures as log lines and webhooks, from the audit log as it is written.
-  const stopReports = reportActions({ audit, log, notify: (n) => notifier.notify(n) });
+  const stopReports = reportActions({ audit, log, notify: (n) => notifier.notify(n), tokenName: engineTokenNamer(() => engine) });
   const stopMetering = meterActions({ audit, db: store.db, metrics });
   const stopForwarding = forwardActions(audit, events);
 
   let ops: OpsServer;
-  let engine: Engine | undefined;
   try {
     engine = await startEngine({
       config,
@@ -240,9 +234,30 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       wallet: running.wallet,
     },
   });
+  const screen = startupScreen({
+    version,
+    node: process.version,
+    schemaVersion: store.version,
+    config,
+    wallet: running.wallet,
+    simulator,
+    database: file,
+    opsUrl: ops.url,
+    strategies: [...running.strategies.active.keys()],
+    rejected: running.strategies.rejected().map((r) => ({ file: r.file, problem: r.problems[0] ?? '', kept: r.kept })),
+  });
   log.info(
-    { mode: config.mode, wallet: running.wallet, database: file, ops: ops.url, schemaVersion: store.version, simulator, config: config.source.file },
-    startLine(config, running.wallet, simulator),
+    {
+      mode: config.mode,
+      wallet: running.wallet,
+      database: file,
+      ops: ops.url,
+      schemaVersion: store.version,
+      simulator,
+      config: config.source.file,
+      screen: screen.lines,
+    },
+    screen.headline,
   );
   notifier.notify({ type: 'lifecycle', action: 'started', detail: `${config.mode} mode, wallet ${running.wallet}` });
   if (!isLoopbackHost(config.http.listen.host)) {
@@ -275,7 +290,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       } finally {
         store.db.close();
         lock.release();
-        log.info({ reason }, 'jupbot stopped');
+        log.info({ reason }, `jupbot stopped: ${reason}`);
         events.emit('stopped', { reason });
         resolveDone();
       }

@@ -16,10 +16,12 @@ const WELL_KNOWN: ReadonlyMap<string, string> = new Map([
 
 export type TokenNamer = (mint: string) => string;
 
-export function tokenNamer(pinned: ReadonlyMap<string, { readonly symbol: string }>): TokenNamer {
+/** `known` is a fixed map (the audit's pins) or a lookup asked each time (the running daemon's tokens). */
+export function tokenNamer(known: ReadonlyMap<string, { readonly symbol: string }> | ((mint: string) => string | undefined)): TokenNamer {
+  const lookup = typeof known === 'function' ? known : (mint: string) => known.get(mint)?.symbol;
   return (mint) => {
     const prediction = /^prediction:(.+):(yes|no)$/.exec(mint);
     if (prediction) return `${prediction[1] ?? ''} ${(prediction[2] ?? '').toUpperCase()}`;
-    return pinned.get(mint)?.symbol ?? WELL_KNOWN.get(mint) ?? `${mint.slice(0, 4)}…${mint.slice(-4)}`;
+    return lookup(mint) ?? WELL_KNOWN.get(mint) ?? `${mint.slice(0, 4)}…${mint.slice(-4)}`;
   };
 }

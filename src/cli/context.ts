@@ -10,6 +10,8 @@ export interface CliContext {
   readonly stdout: (text: string) => void;
   /** Writes text as it is (no newline added). */
   readonly stderr: (text: string) => void;
+  /** Whether stdout is a terminal (a person reading): decides pretty or JSON logs when `log.format` is `auto`. */
+  readonly stdoutIsTerminal?: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Directory relative paths on the command line are resolved against. */
   readonly cwd: string;

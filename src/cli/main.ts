@@ -7,6 +7,7 @@ import { shutdownOnSignals } from './signals.js';
 const code = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stdoutIsTerminal: process.stdout.isTTY,
   env: process.env,
   cwd: process.cwd(),
   clock: systemClock,

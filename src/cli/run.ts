@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config/loadConfig.js';
+import type { LogFormat } from '../config/schema.js';
 import { start } from '../daemon.js';
 import { errorMessage } from '../errors.js';
 import { createLogger } from '../ops/log.js';
@@ -7,6 +8,22 @@ import { Redactor } from '../ops/redact.js';
 import { paperClock } from '../paper/paperClock.js';
 import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
+
+/**
+ * Where the daemon's log lines go: JSON lines to stdout for machines, or readable lines for a person
+ * (`auto`: when stdout is a terminal). Both go through the context's stdout, so a test (or an
+ * embedding) sees what the operator sees. The pretty printer is imported only when used.
+ */
+async function logDestination(format: LogFormat, ctx: CliContext): Promise<{ write: (line: string) => void }> {
+  const write = (line: string): void => ctx.stdout(line);
+  const terminal = ctx.stdoutIsTerminal === true;
+  if (format === 'json' || (format === 'auto' && !terminal)) return { write };
+  const { prettyDestination } = await import('../ops/prettyLog.js');
+  // The usual conventions: NO_COLOR turns colours off, FORCE_COLOR (other than 0) turns them on anywhere.
+  const force = ctx.env.FORCE_COLOR;
+  const colour = force !== undefined && force !== '' ? force !== '0' : terminal && !ctx.env.NO_COLOR;
+  return prettyDestination(write, { colour });
+}
 
 /** `jupbot run`: the daemon, until SIGINT or SIGTERM. */
 export function runCommand(ctx: CliContext): Command {
@@ -24,15 +41,7 @@ export function runCommand(ctx: CliContext): Command {
       // Paper mode may run time faster, and resumes a kept world where it stopped; the daemon and its
       // simulator share that clock.
       const clock = config.mode === 'paper' ? paperClock(ctx.clock, config) : ctx.clock;
-      const pretty = config.log.format === 'pretty';
-      const log = createLogger({
-        level: config.log.level,
-        pretty,
-        redactor,
-        clock,
-        // JSON lines go through the context's stdout, so a test (or an embedding) sees what the operator sees.
-        ...(pretty ? {} : { destination: { write: (line: string) => ctx.stdout(line) } }),
-      });
+      const log = createLogger({ level: config.log.level, redactor, clock, destination: await logDestination(config.log.format, ctx) });
       const daemon = await start(config, { clock, log, redactor });
       const onShutdown = (): void => {
         daemon.stop(errorMessage(ctx.shutdown?.reason ?? 'shutdown')).catch((error: unknown) => log.error({ err: error }, 'stop failed'));

@@ -11,7 +11,8 @@ import { envNameSchema, forbiddenKey, httpUrlSchema, listenAddressSchema, pathSc
 
 export const MODES = ['paper', 'live'] as const;
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
-export const LOG_FORMATS = ['json', 'pretty'] as const;
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 export const WEBHOOK_KINDS = ['slack', 'discord', 'generic'] as const;
 /** What a webhook can be told about; ops/notify maps daemon events onto these. */
 export const NOTIFY_EVENTS = ['trade', 'order', 'error', 'health', 'lifecycle'] as const;
@@ -97,7 +98,7 @@ const notifySchema = z.strictObject({
 
 const logSchema = z.strictObject({
   level: z.enum(LOG_LEVELS).default('info'),
-  format: z.enum(LOG_FORMATS).default('json'),
+  format: z.enum(LOG_FORMATS).default('auto'),
 });
 
 const simSchema = z.strictObject({

@@ -189,7 +189,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       void feed.done.then(() => detach.forEach((off) => off()));
     },
   });
-  log.info({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');
+  log.debug({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');
 
   return {
     wallet: wallet.address,

@@ -91,7 +91,10 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
       return await executor.drive(row.id);
     } catch (error) {
       // The executor records its own failures; this is a bug or the database itself failing.
-      log?.error({ intentId: row.id, err: error }, `reconcile could not resolve intent: ${errorMessage(error)}`);
+      log?.error(
+        { intentId: row.id, err: error },
+        `reconcile could not resolve intent ${row.id}: ${errorMessage(error)}; it stays as it is and the next pass tries again`,
+      );
       options.audit?.append({ kind: 'error', intentId: row.id, strategy: row.strategy, data: { during: 'reconcile', message: errorMessage(error) } });
       return journal.require(row.id);
     }
@@ -115,7 +118,9 @@ export function startReconcileLoop(options: ReconcileOptions & { readonly interv
       } catch {
         return;
       }
-      await reconcile(options).catch((error: unknown) => options.log?.error({ err: error }, `reconcile pass failed: ${errorMessage(error)}`));
+      await reconcile(options).catch((error: unknown) =>
+        options.log?.error({ err: error }, `reconcile pass failed: ${errorMessage(error)}; the next pass tries again`),
+      );
     }
   })();
   return { ready, done };

@@ -41,7 +41,7 @@ export interface StrategyWatcherOptions extends StrategyWatcherStore {
   readonly search: TokenSearch;
   /** File names in events and diagnostics are shown relative to this directory. @default process.cwd() */
   readonly cwd?: string;
-  readonly log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  readonly log?: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 interface FileState {
@@ -55,6 +55,8 @@ interface FileState {
   transient: boolean;
   /** The last rejection reported, so a retry that fails the same way is not reported again. */
   reported: string;
+  /** Why the current text is rejected (`file:line:col: message` each); empty when it runs. */
+  problems: readonly string[];
 }
 
 const NO_PINS: TokenPinLookup = { get: () => undefined };
@@ -73,6 +75,7 @@ export class StrategyWatcher {
   #active: ReadonlyMap<string, LoadedStrategy> = new Map();
   /** Events of the scan in progress, emitted once its result is visible in {@link active}. */
   #pending: (() => void)[] = [];
+  #scans = 0;
 
   constructor(options: StrategyWatcherOptions) {
     this.#options = options;
@@ -81,6 +84,13 @@ export class StrategyWatcher {
   /** The strategies running now, by name. Replaced as a whole on each scan: never half-updated. */
   get active(): ReadonlyMap<string, LoadedStrategy> {
     return this.#active;
+  }
+
+  /** Files whose current text is rejected: why, and which strategy of theirs (an earlier version) still runs. */
+  rejected(): { file: string; problems: readonly string[]; kept: string | null }[] {
+    return [...this.#files].flatMap(([file, state]) =>
+      state.problems.length > 0 ? [{ file, problems: state.problems, kept: state.active?.name ?? null }] : [],
+    );
   }
 
   /** Polls until `signal` aborts: one scan at once, then one every intervalMs. */
@@ -135,6 +145,7 @@ export class StrategyWatcher {
     }
     this.#active = new Map([...this.#files.values()].flatMap((s) => (s.active ? [[s.active.name, s.active] as const] : [])));
     for (const emit of this.#pending.splice(0)) emit();
+    this.#scans += 1;
     this.events.emit('polled', { at: clock.now(), changed });
   }
 
@@ -144,12 +155,19 @@ export class StrategyWatcher {
     const before = this.#files.get(file);
     const reject = (diagnostics: readonly Diagnostic[], why: { clash?: boolean; transient?: boolean } = {}): void => {
       const reported = `${hash}\n${diagnostics.map(formatDiagnostic).join('\n')}`;
-      this.#files.set(file, { hash, active: previous, clash: why.clash ?? false, transient: why.transient ?? false, reported });
+      this.#files.set(file, {
+        hash,
+        active: previous,
+        clash: why.clash ?? false,
+        transient: why.transient ?? false,
+        reported,
+        problems: diagnostics.map(formatDiagnostic),
+      });
       if (before?.reported === reported) return;
       const kept = previous ? { name: previous.name, hash: previous.hash } : null;
       this.#options.log?.warn(
         { file, problems: diagnostics.map(formatDiagnostic), kept },
-        previous ? 'strategy edit rejected; the previous version keeps running' : 'strategy file rejected',
+        `${previous ? 'strategy edit rejected; the previous version keeps running' : 'strategy file rejected; nothing of it runs'}: ${formatDiagnostic(diagnostics[0] as Diagnostic)}${diagnostics.length > 1 ? ` (${diagnostics.length - 1} more in problems)` : ''}`,
       );
       this.#options.audit?.append({
         kind: 'strategy.rejected',
@@ -180,7 +198,7 @@ export class StrategyWatcher {
             ? [`(changed while stopped; the last run had version ${stored.version})`]
             : ['(new)'];
     if (previous && previous.name !== name) this.#removed(file, previous);
-    this.#files.set(file, { hash, active: strategy, clash: false, transient: false, reported: '' });
+    this.#files.set(file, { hash, active: strategy, clash: false, transient: false, reported: '', problems: [] });
     this.#options.audit?.append({
       kind: 'strategy.version',
       strategy: name,
@@ -193,7 +211,12 @@ export class StrategyWatcher {
         tokens: Object.fromEntries(Object.entries(strategy.tokens).map(([role, t]) => [role, t.mint])),
       },
     });
-    this.#options.log?.info({ file, strategy: name, version, changes }, 'strategy applied');
+    // The first scan's strategies are listed by the startup screen; later ones are news.
+    const level = this.#scans === 0 ? 'debug' : 'info';
+    this.#options.log?.[level](
+      { file, strategy: name, version, changes },
+      `${name}: strategy applied from ${file}, version ${version ?? '-'} ${changes.join('; ')}`,
+    );
     this.#pending.push(() => this.events.emit('applied', { file, name, hash, version, previousHash: previous?.hash ?? null, changes }));
   }
 

@@ -169,7 +169,10 @@ export function createTriggerSession(options: TriggerSessionOptions): TriggerSes
         failures = 0;
         nextAttemptAt = null;
         logins += 1;
-        log?.info({ loginType, expiresAt: fresh.expiresAt, refreshAt: fresh.refreshAt }, 'trigger login succeeded');
+        log?.info(
+          { loginType, expiresAt: fresh.expiresAt, refreshAt: fresh.refreshAt },
+          `Trigger API login succeeded: valid until ${new Date(fresh.expiresAt).toISOString()}, renewed from ${new Date(fresh.refreshAt).toISOString()}`,
+        );
         return fresh;
       })
       .catch((error: unknown) => {
@@ -178,7 +181,10 @@ export function createTriggerSession(options: TriggerSessionOptions): TriggerSes
         const delay = Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 20)) * (0.5 + random.next() / 2);
         nextAttemptAt = clock.now() + Math.round(delay);
         lastError = { code: failure.code, message: failure.message, at: clock.now() };
-        log?.warn({ code: failure.code, consecutiveFailures: failures, nextAttemptAt }, failure.message);
+        log?.warn(
+          { code: failure.code, consecutiveFailures: failures, nextAttemptAt },
+          `trigger login failed (${failure.code}): ${failure.message}; next attempt at ${new Date(nextAttemptAt).toISOString()}, vault orders wait for it`,
+        );
         throw failure;
       })
       .finally(() => {

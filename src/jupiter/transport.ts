@@ -13,7 +13,8 @@ import type { Logger } from '../ops/log.js';
 import { Redactor } from '../ops/redact.js';
 import { linkSignals } from './abort.js';
 import type { Random } from '../random.js';
-import { type ApiError, type HttpMethod, type RequestContext, TransportError } from './errors.js';
+import { ApiError, type HttpMethod, type RequestContext, TransportError } from './errors.js';
+import { formatDuration } from '../config/duration.js';
 import { defaultApiError, type ErrorContext, normaliseBaseUrl, buildUrl, type QueryParams, LEGACY_SWAP_PATH, SWAP_PATH } from './http.js';
 import { TypedEmitter } from '../typedEmitter.js';
 import type { JupiterEvents } from './events.js';
@@ -69,6 +70,8 @@ export interface RequestSpec<S extends z.ZodType> extends Partial<Pick<RequestCo
   /** Maps an error answer to a product-specific typed error; falls back to {@link defaultApiError}. */
   mapError?: ((ctx: ErrorContext) => ApiError | undefined) | undefined;
   signal?: AbortSignal | undefined;
+  /** Error statuses that are a normal answer for this call, which the caller handles (a vault not registered yet): logged at debug. */
+  expectedStatuses?: readonly number[] | undefined;
   /** Called with the status and gateway request id of a successful answer (for 200-with-failure errors). */
   onResponse?: ((info: { status: number; requestId: string | null }) => void) | undefined;
 }
@@ -203,8 +206,19 @@ class HttpJupiterClient implements JupiterClient {
           slot.end();
         }
       } catch (error) {
-        if (attempt >= maxAttempts || !isRetryable(error, ctx.method, ctx.idempotent)) throw error;
+        if (attempt >= maxAttempts || !isRetryable(error, ctx.method, ctx.idempotent)) {
+          if (error instanceof ApiError && spec.expectedStatuses?.includes(error.status)) {
+            this.#logger?.debug(
+              { method: ctx.method, route: ctx.route, status: error.status, code: error.code },
+              `Jupiter answered ${error.message}: expected, handled by the caller`,
+            );
+          } else {
+            this.#logFailure(error, { attempt, maxAttempts, retryInMs: null });
+          }
+          throw error;
+        }
         const delayMs = retryDelayMs(error, attempt, this.#random);
+        this.#logFailure(error, { attempt, maxAttempts, retryInMs: delayMs });
         const code = (error as ApiError | TransportError).code;
         this.events.emit('retry', { method: ctx.method, route: ctx.route, attempt, delayMs, code });
         if (delayMs > 0) {
@@ -252,10 +266,8 @@ class HttpJupiterClient implements JupiterClient {
     const finish = (status: number | null, requestId: string | null, code: string | null): void => {
       const durationMs = this.clock.monotonic() - started;
       this.events.emit('request', { method: ctx.method, route: ctx.route, bucket, status, durationMs, attempt, requestId, code });
-      const fields = { method: ctx.method, route: ctx.route, bucket, status, durationMs, attempt, requestId, code };
-      if (code === null) this.#logger?.debug(fields, 'jupiter request');
-      else if (status === 429 || status === null || status >= 500) this.#logger?.warn(fields, 'jupiter request failed');
-      else this.#logger?.info(fields, 'jupiter request refused');
+      // Failures are logged where the retry decision is made (#logFailure), so the line can say what happens next.
+      if (code === null) this.#logger?.debug({ method: ctx.method, route: ctx.route, bucket, status, durationMs, attempt, requestId }, 'jupiter request');
     };
     const fail = (
       kind: 'network' | 'timeout' | 'aborted' | 'malformed',
@@ -324,6 +336,28 @@ class HttpJupiterClient implements JupiterClient {
       stopTimer.abort(ANSWERED);
       link.dispose();
     }
+  }
+
+  /**
+   * One line per failed exchange, saying which request, why, and what happens next: a retry (when),
+   * or the error handed to the caller, whose own line says what it does about it. A refusal (4xx)
+   * is info: the request was wrong or the state did not allow it, and the caller reports the
+   * consequence; an outage (429, 5xx, no answer) is a warning. Errors that never reached Jupiter
+   * (the caller aborted, the client closed, a failed login) are the caller's to report.
+   */
+  #logFailure(error: unknown, at: { attempt: number; maxAttempts: number; retryInMs: number | null }): void {
+    if (!(error instanceof ApiError) && !(error instanceof TransportError)) return;
+    if (error instanceof TransportError && (error.kind === 'aborted' || error.kind === 'closed')) return;
+    const fields = { method: error.method, route: error.route, status: error.status, code: error.code, requestId: error.requestId, attempt: at.attempt };
+    const next =
+      at.retryInMs !== null
+        ? `retrying in ${formatDuration(Math.round(at.retryInMs))} (attempt ${at.attempt + 1} of ${at.maxAttempts})`
+        : at.attempt > 1
+          ? `gave up after ${at.attempt} attempts; the caller decides what to do`
+          : 'not retried; the caller decides what to do';
+    const refused = error instanceof ApiError && error.status !== 429 && error.status < 500;
+    if (refused) this.#logger?.info(fields, `Jupiter refused ${error.message}: ${next}`);
+    else this.#logger?.warn(fields, `Jupiter request failed, ${error.message}: ${next}`);
   }
 
   #transportFailure(

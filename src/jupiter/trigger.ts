@@ -136,7 +136,11 @@ function call<S extends z.ZodType>(
 function authedCall<S extends z.ZodType>(
   client: AuthedJupiterClient,
   route: string,
-  spec: Pick<RequestSpec<S>, 'method' | 'body' | 'query' | 'schema' | 'idempotent'> & { id?: string; priority: number; overrides?: Overrides },
+  spec: Pick<RequestSpec<S>, 'method' | 'body' | 'query' | 'schema' | 'idempotent' | 'expectedStatuses'> & {
+    id?: string;
+    priority: number;
+    overrides?: Overrides;
+  },
   options: CallOptions,
 ): Promise<z.output<S>> {
   const { id, priority, overrides, ...rest } = spec;
@@ -193,7 +197,7 @@ export async function getVault(client: AuthedJupiterClient, options: CallOptions
   return await authedCall(
     client,
     route,
-    { method: 'GET', schema: Vault, priority: Priority.PollState, overrides: { 404: 'TRIGGER_VAULT_NOT_FOUND' } },
+    { method: 'GET', schema: Vault, priority: Priority.PollState, overrides: { 404: 'TRIGGER_VAULT_NOT_FOUND' }, expectedStatuses: [404] },
     options,
   );
 }

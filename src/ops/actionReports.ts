@@ -8,11 +8,18 @@ import type { ActionInput } from '../store/actionRow.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Logger } from './log.js';
 import type { Notification } from './notify.js';
+import { formatDuration } from '../config/duration.js';
+import { MAX_RETRIES, RETRY_AFTER_MS } from '../engine/tick/retries.js';
+import { retriesRule } from '../errorCatalogue.js';
+import { tokenNamer, USD_MINTS, type TokenNamer } from '../audit/tokenNames.js';
+import { humanAmount, humanUsd, tokenUnits } from './humanNumbers.js';
 
 export interface ActionReportOptions {
   readonly audit: AuditLog;
   readonly log: Logger;
   readonly notify?: ((notification: Notification) => void) | undefined;
+  /** A mint's symbol for the message (the strategies' tokens, the price feed); default: the well-known ones, else the mint shortened. */
+  readonly tokenName?: TokenNamer | undefined;
 }
 
 type Data = Record<string, unknown>;
@@ -23,7 +30,6 @@ const leg = (v: unknown): { mint: string; amount: string; decimals: number } | u
   return typeof o.mint === 'string' && typeof o.decimals === 'number' ? { mint: o.mint, amount: text(o.amount), decimals: o.decimals } : undefined;
 };
 
-/** Base units as a decimal string in token units: "1500000", 6 → "1.5". */
 /** The rule and position of a prediction exit, from its intent id (`strategy/version/rule/position`). */
 function predictionSale(intentId: string | null | undefined): { rule: string; position: string } | null {
   const parts = (intentId ?? '').split('~')[0]?.split('/') ?? [];
@@ -31,38 +37,44 @@ function predictionSale(intentId: string | null | undefined): { rule: string; po
   return { rule: parts.slice(2, -1).join('/'), position: parts[parts.length - 1] as string };
 }
 
-export function tokenUnits(amount: string, decimals: number): string {
-  if (!/^\d+$/.test(amount) || decimals === 0) return amount;
-  const padded = amount.padStart(decimals + 1, '0');
-  const whole = padded.slice(0, -decimals);
-  const frac = padded.slice(-decimals).replace(/0+$/, '');
-  return frac === '' ? whole : `${whole}.${frac}`;
+/** The rule an intent id names (`strategy/version/rule[/…]`), if it has that shape. */
+function ruleOf(intentId: string | null | undefined): string | null {
+  const parts = (intentId ?? '').split('~')[0]?.split('/') ?? [];
+  return parts.length >= 3 ? `rule ${parts[2] ?? ''}` : null;
 }
+
+const SOURCES: Readonly<Record<string, string>> = { swap: 'swap', trigger: 'vault order', dca: 'DCA order', prediction: 'prediction market' };
 
 /** Starts reporting; returns the unsubscribe. */
 export function reportActions(options: ActionReportOptions): () => void {
   const { log, notify } = options;
+  const name = options.tokenName ?? tokenNamer(new Map());
   return options.audit.appended.on('action', ({ id, input }) => report(id, input));
 
   function report(id: number, action: ActionInput): void {
     const data = (action.data ?? {}) as Data;
     const base = { action: id, kind: action.kind, strategy: action.strategy ?? undefined, intentId: action.intentId ?? undefined };
+    // Every line a person reads starts with whose it is.
+    const who = action.strategy ?? 'adopted order';
     switch (action.kind) {
       case 'intent.planned':
-        log.info(base, `intent planned: ${text(data.reason) || text(data.kind)}`);
+        log.info(base, `${who}: planned ${text(data.kind)}: ${text(data.reason) || 'no reason given'}`);
         return;
       case 'intent.confirmed':
-        log.info(base, 'intent confirmed');
+        log.info(base, `${who}: ${ruleOf(action.intentId) ?? 'intent'} confirmed${action.signature ? `, transaction ${action.signature}` : ''}`);
         return;
       case 'intent.failed':
-      case 'intent.cancelled':
+      case 'intent.cancelled': {
+        const what = `${who}: ${action.kind === 'intent.failed' ? 'intent failed' : 'intent cancelled'}`;
+        const code = text(data.code);
         log.warn(
           { ...base, code: data.code },
-          `${action.kind === 'intent.failed' ? 'intent failed' : 'intent cancelled'}: ${text(data.message) || text(data.code)}`,
+          `${what}${code ? ` (${code})` : ''}: ${text(data.message) || code || 'no reason recorded'}; ${afterFailure(code, action.intentId)}`,
         );
         return;
+      }
       case 'strategy.armed':
-        log.info(base, `armed generation ${text(data.generation)}: reference $${text(data.referencePriceUsd)}, amount ${text(data.armedAmount)} base units`);
+        log.info(base, `${who}: armed generation ${text(data.generation)}: ${armedWords(data, name)}`);
         return;
       case 'order.placed':
       case 'order.cancelled':
@@ -71,7 +83,7 @@ export function reportActions(options: ActionReportOptions): () => void {
       case 'order.adopted': {
         const verb = action.kind.slice('order.'.length);
         const orderId = text(data.orderId) || text(data.id);
-        log.info({ ...base, orderId }, `vault order ${verb}: ${orderId}`);
+        log.info({ ...base, orderId }, `${who}: vault order ${verb} (${orderId})`);
         notify?.({ type: 'order', strategy: action.strategy ?? '(adopted)', action: verb, orderId });
         return;
       }
@@ -79,9 +91,13 @@ export function reportActions(options: ActionReportOptions): () => void {
         const sold = leg(data.in);
         const bought = leg(data.out);
         if (!sold || !bought) return;
-        const words = `${tokenUnits(sold.amount, sold.decimals)} ${sold.mint} → ${tokenUnits(bought.amount, bought.decimals)} ${bought.mint}`;
-        log.info({ ...base, signature: action.signature ?? undefined, source: data.source }, `fill (${text(data.source)}): ${words}`);
-        const sale = data.source === 'prediction' ? predictionSale(action.intentId) : null;
+        const source = text(data.source);
+        const sale = source === 'prediction' ? predictionSale(action.intentId) : null;
+        const how = `${SOURCES[source] ?? source}${sale ? `, rule ${sale.rule}` : ''}`;
+        log.info(
+          { ...base, signature: action.signature ?? undefined, source, in: sold, out: bought },
+          `${who}: ${fillWords({ ...sold, symbol: name(sold.mint) }, { ...bought, symbol: name(bought.mint) })} (${how})`,
+        );
         if (sale) {
           // A prediction position sold (or claimed): the rule that fired and the proceeds.
           notify?.({
@@ -98,9 +114,9 @@ export function reportActions(options: ActionReportOptions): () => void {
         notify?.({
           type: 'fill',
           strategy: action.strategy ?? '(adopted)',
-          orderKind: text(data.source),
-          sold: { mint: sold.mint, amount: tokenUnits(sold.amount, sold.decimals) },
-          bought: { mint: bought.mint, amount: tokenUnits(bought.amount, bought.decimals) },
+          orderKind: source,
+          sold: { mint: sold.mint, symbol: name(sold.mint), amount: tokenUnits(sold.amount, sold.decimals) },
+          bought: { mint: bought.mint, symbol: name(bought.mint), amount: tokenUnits(bought.amount, bought.decimals) },
           signature: action.signature ?? undefined,
         });
         return;
@@ -113,4 +129,45 @@ export function reportActions(options: ActionReportOptions): () => void {
         log.debug(base, action.kind);
     }
   }
+}
+
+interface NamedLeg {
+  readonly mint: string;
+  readonly symbol: string;
+  readonly amount: string;
+  readonly decimals: number;
+}
+
+/**
+ * A fill in words, priced in dollars when one side is a USD stablecoin (or a prediction contract,
+ * paid in USDC): "sold 2.5 SOL for 449.37 USDC at $179.75 per SOL".
+ */
+export function fillWords(sold: NamedLeg, bought: NamedLeg): string {
+  const amount = (l: NamedLeg): string => `${humanAmount(l.amount, l.decimals, { usd: USD_MINTS.has(l.mint) })} ${l.symbol}`;
+  const units = (l: NamedLeg): number => Number(tokenUnits(l.amount, l.decimals));
+  const per = (usd: NamedLeg, token: NamedLeg): string => {
+    const n = units(token);
+    return n > 0 ? ` at ${humanUsd(units(usd) / n)} per ${token.mint.startsWith('prediction:') ? 'contract' : token.symbol}` : '';
+  };
+  if (USD_MINTS.has(sold.mint) && !USD_MINTS.has(bought.mint)) return `bought ${amount(bought)} for ${amount(sold)}${per(sold, bought)}`;
+  if (USD_MINTS.has(bought.mint)) return `sold ${amount(sold)} for ${amount(bought)}${per(bought, sold)}`;
+  return `swapped ${amount(sold)} for ${amount(bought)}`;
+}
+
+/** The armed amount and reference price; rows written before the token was recorded keep base units. */
+function armedWords(data: Data, name: TokenNamer): string {
+  const mint = text(data.mint);
+  const decimals = typeof data.decimals === 'number' ? data.decimals : null;
+  const amount = text(data.armedAmount);
+  const held = mint && decimals !== null ? `${humanAmount(amount, decimals)} ${name(mint)}` : `${amount} base units`;
+  return `${held} at reference price ${humanUsd(text(data.referencePriceUsd))}`;
+}
+
+/** What follows a failed or cancelled intent, in the words of the retry rules (src/engine/tick/retries.ts). */
+function afterFailure(code: string, intentId: string | null | undefined): string {
+  if (!code || !retriesRule(code)) return 'not retried (it would fail the same way); the audit log has the details';
+  const retry = /~r(\d+)$/.exec(intentId ?? '');
+  const n = retry ? Number(retry[1]) : 0;
+  if (n >= MAX_RETRIES) return `retries used up (${MAX_RETRIES}); the rule stays failed until the strategy changes`;
+  return `the strategy tries again as a new intent in ${formatDuration(RETRY_AFTER_MS)} (retry ${n + 1} of ${MAX_RETRIES})`;
 }

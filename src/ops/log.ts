@@ -7,9 +7,10 @@ export type { Logger } from 'pino';
 export interface CreateLoggerOptions {
   /** pino level; default `info`. */
   level?: string;
-  /** Human-readable output through pino-pretty. Default: when stdout is a terminal and no destination is given. */
-  pretty?: boolean;
-  /** Where JSON lines go; default stdout. Tests pass a stream and parse what was written. */
+  /**
+   * Where JSON lines go; default stdout. Tests pass a stream and parse what was written; `jupbot run`
+   * passes its output, or the pretty printer (prettyLog.ts) in front of it for a person at a terminal.
+   */
   destination?: DestinationStream;
   /** Secret values to scrub. Share one Redactor with everything that registers secrets (config, wallet, session). */
   redactor?: Redactor;
@@ -40,9 +41,5 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     },
     ...(clock ? { timestamp: () => `,"time":${clock.now()}` } : {}),
   };
-  const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY);
-  if (pretty) {
-    return pino({ ...config, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'UTC:isoDateTime' } } });
-  }
   return options.destination ? pino(config, options.destination) : pino(config);
 }

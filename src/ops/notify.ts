@@ -298,7 +298,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
     }
     if (stop.signal.aborted) reason = 'closed';
     report(q, 'failed');
-    log?.warn({ webhook: q.label, notification: d.notification.type, attempts, reason }, 'notification not delivered');
+    log?.warn(
+      { webhook: q.label, notification: d.notification.type, attempts, reason },
+      `webhook ${q.label}: ${d.notification.type} notification not delivered after ${attempts} attempt(s) (${reason}); given up, the audit log keeps the event`,
+    );
     events.emit('failed', { webhook: q.label, type: d.notification.type, attempts, reason });
   };
 
@@ -310,7 +313,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
           await deliver(q, d);
         } catch (error) {
           // deliver() catches everything it expects; this is the last net.
-          log?.error({ webhook: q.label, err: error instanceof Error ? error.name : 'unknown' }, 'notifier crashed on one notification');
+          log?.error(
+            { webhook: q.label, err: error instanceof Error ? error.name : 'unknown' },
+            `webhook ${q.label}: the notifier failed on one notification; it is dropped and the next one is sent as usual`,
+          );
         }
       }
     } finally {
@@ -330,7 +336,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
           if (!q.target.events.includes(category)) continue;
           if (q.items.length >= queueSize) {
             report(q, 'dropped');
-            log?.warn({ webhook: q.label, notification: notification.type, queueSize }, 'notification dropped: queue full');
+            log?.warn(
+              { webhook: q.label, notification: notification.type, queueSize },
+              `webhook ${q.label}: ${queueSize} notifications already waiting, this ${notification.type} notification is dropped; the audit log keeps the event`,
+            );
             events.emit('dropped', { webhook: q.label, type: notification.type });
             continue;
           }
@@ -338,7 +347,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
           if (!q.running) void run(q);
         }
       } catch (error) {
-        log?.error({ err: error instanceof Error ? error.name : 'unknown' }, 'notify failed');
+        log?.error(
+          { err: error instanceof Error ? error.name : 'unknown' },
+          'a notification could not be queued; it is dropped, the audit log keeps the event',
+        );
       }
     },
     idle() {

@@ -84,7 +84,10 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
               cause: error instanceof Error ? error.message : String(error),
             });
       const data = { reason: refusal.reason, expectation: describeExpectation(expectation), details: refusal.details };
-      log?.warn({ code: refusal.code, reason: refusal.reason, intent: expectation.kind, intentId: context.intentId ?? null }, refusal.message);
+      log?.warn(
+        { strategy: context.strategy, code: refusal.code, reason: refusal.reason, intent: expectation.kind, intentId: context.intentId ?? null },
+        `${context.strategy ?? 'no strategy'}: refused to sign the ${expectation.kind} transaction: ${refusal.message}; nothing was signed and the intent fails`,
+      );
       audit?.append({ kind: 'guard.refused', strategy: context.strategy ?? null, intentId: context.intentId ?? null, data });
       throw refusal;
     }

@@ -94,7 +94,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   const fail = (id: string, code: string, message: string, data: object = {}): IntentRow => {
     const row = journal.markFailed(id, { code, message, data });
-    log?.warn({ intentId: id, code }, `intent failed: ${message}`);
+    // The audit reporter says it to the operator (with what happens next), from the intent.failed row.
+    log?.debug({ intentId: id, code }, `intent failed: ${message}`);
     events.emit('failed', { row, code });
     return row;
   };
@@ -102,13 +103,19 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const transient = (row: IntentRow, error: unknown): IntentRow => {
     if (error instanceof IntentWaitingError) {
       journal.note(row.id, 'intent.waiting', { state: row.state, code: error.code, message: error.message });
-      log?.info({ intentId: row.id, code: error.code, state: row.state }, error.message);
+      log?.info(
+        { strategy: row.strategy, intentId: row.id, code: error.code, state: row.state },
+        `${row.strategy ?? 'no strategy'}: ${row.kind} waiting: ${error.message}`,
+      );
       return journal.require(row.id);
     }
     const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'EXECUTOR_ERROR';
     const message = errorMessage(error);
     journal.note(row.id, 'intent.error', { state: row.state, code, message });
-    log?.warn({ intentId: row.id, code, state: row.state }, `intent step failed, will retry: ${message}`);
+    log?.warn(
+      { strategy: row.strategy, intentId: row.id, code, state: row.state },
+      `${row.strategy ?? 'no strategy'}: ${row.kind} step failed (${code}): ${message}; tried again at the next tick`,
+    );
     const after = journal.require(row.id);
     events.emit('error', { row: after, code, message });
     return after;

@@ -139,7 +139,10 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
       lastError = failure;
       // The first failure of a run at warn, the rest at debug: a long outage must not flood the log.
       const level = consecutiveFailures === 1 ? 'warn' : 'debug';
-      log?.[level]({ feed: name, code: failure.code, err: error, consecutiveFailures }, `feed ${name} poll failed`);
+      log?.[level](
+        { feed: name, code: failure.code, err: error, consecutiveFailures },
+        `feed ${name} poll failed (${failure.code}): ${failure.message}; polled again on schedule, further failures of this outage at debug`,
+      );
       events.emit('failed', { feed: name, error, ...failure, consecutiveFailures, durationMs: clock.monotonic() - began });
     } finally {
       polling = false;
@@ -181,7 +184,12 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
       if (started) throw new Error(`feed ${name} already started`);
       started = true;
       void loop(signal)
-        .catch((error: unknown) => log?.error({ feed: name, err: error }, `feed ${name} loop crashed`))
+        .catch((error: unknown) =>
+          log?.error(
+            { feed: name, err: error },
+            `feed ${name} stopped after an unexpected error: ${errorMessage(error)}; /readyz reports it stale until a restart`,
+          ),
+        )
         .finally(() => {
           events.emit('stopped', { feed: name });
           resolveDone();

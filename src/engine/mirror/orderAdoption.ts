@@ -50,7 +50,10 @@ export async function adoptOrders<T extends Mints>(items: readonly T[], reader: 
     try {
       decimals = [await options.decimalsOf(item.inputMint), await options.decimalsOf(item.outputMint)];
     } catch (error) {
-      options.log?.warn({ orderId: id, family: reader.family }, `order ${id} not adopted yet, decimals unknown: ${errorMessage(error)}`);
+      options.log?.warn(
+        { orderId: id, family: reader.family },
+        `order ${id} not adopted yet, decimals unknown: ${errorMessage(error)}; the next orders poll tries again`,
+      );
       continue;
     }
     const now = clock.now();

@@ -172,7 +172,7 @@ export function followOrders<T extends { readonly inputMint: string; readonly ou
   let queue: Promise<void> = Promise.resolve();
   let stopped = false;
   const fail = (error: unknown): void =>
-    options.log?.error({ err: error, family: reader.family }, `${reader.family} order sync failed: ${errorMessage(error)}`);
+    options.log?.error({ err: error, family: reader.family }, `${reader.family} order sync failed: ${errorMessage(error)}; the next orders poll tries again`);
   const listener = ({ value }: { value: OrderSnapshot<T> }): void => {
     const items = [...value.active, ...value.recentPast];
     try {

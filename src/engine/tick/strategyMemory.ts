@@ -33,6 +33,10 @@ export interface Armed {
   readonly generation: number;
   readonly referencePriceUsd: string;
   readonly armedAmount: string;
+  /** The token armed, so the line and the audit row can say "9.99999 SOL". */
+  readonly mint: string;
+  readonly symbol: string;
+  readonly decimals: number;
 }
 
 export interface StrategyMemoryOptions {
@@ -150,7 +154,15 @@ export class StrategyMemory {
       memory.armedAmount = balance;
       memory.referencePriceUsd = price;
       this.#dirty.add(name);
-      this.#options.onArmed?.({ strategy: name, generation, referencePriceUsd: formatFixed(price), armedAmount: balance.toString() });
+      this.#options.onArmed?.({
+        strategy: name,
+        generation,
+        referencePriceUsd: formatFixed(price),
+        armedAmount: balance.toString(),
+        mint: sell.mint,
+        symbol: sell.symbol,
+        decimals: sell.decimals,
+      });
     }
     if (memory.peakPriceUsd === undefined || price > memory.peakPriceUsd) {
       memory.peakPriceUsd = price;

@@ -148,7 +148,10 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       intentId: intent.id,
       data: { kind: intent.kind, code: 'NO_HANDLER', reason: DEFER_REASON, intent: intent.reason, evidence: intent.evidence },
     });
-    log?.warn({ strategy: strategy.name, intentId: intent.id, kind: intent.kind }, `intent deferred: ${DEFER_REASON} (${intent.reason})`);
+    log?.warn(
+      { strategy: strategy.name, intentId: intent.id, kind: intent.kind },
+      `${strategy.name}: ${intent.kind} deferred: ${DEFER_REASON} (${intent.reason})`,
+    );
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
   }
 
@@ -162,7 +165,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
         const why = attempt.kind === 'wait' ? `retrying after ${new Date(attempt.at).toISOString()}` : 'not retried';
         log?.warn(
           { strategy: strategy.name, intentId: attempt.last.id, code: attempt.last.errorCode },
-          `${attempt.last.state} intent (${attempt.last.errorCode ?? 'no code'}): ${why}`,
+          `${strategy.name}: ${attempt.last.state} intent (${attempt.last.errorCode ?? 'no code'}): ${why}`,
         );
       }
       return false;
@@ -181,7 +184,10 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       events.emit('executed', { intentId: next.id, strategy: strategy.name, state: after.state });
     } catch (error) {
       // The executor records its own failures; this is the database or a bug. Reconciliation retries.
-      log?.error({ intentId: next.id, err: error }, `executing intent failed: ${errorMessage(error)}`);
+      log?.error(
+        { strategy: strategy.name, intentId: next.id, err: error },
+        `${strategy.name}: executing intent failed: ${errorMessage(error)}; reconciliation picks it up`,
+      );
       audit.append({ kind: 'error', strategy: strategy.name, intentId: next.id, data: { during: 'tick', message: errorMessage(error) } });
     } finally {
       lastSwapAt = clock.now();
@@ -198,7 +204,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     ticks += 1;
     lastTickAt = now;
     if (!built.ok) {
-      if (built.reason !== lastSkipped) log?.info({ reason: built.reason }, 'not deciding: no snapshot to act on');
+      if (built.reason !== lastSkipped) log?.info({ reason: built.reason }, `not deciding: ${built.reason}; decides again once the feeds answer`);
       lastSkipped = built.reason;
       if (lastSwapAt > 0) options.refreshBalances?.();
       events.emit('tick', { at: now, strategies: loaded.size, intents: 0, holds: 0, skipped: built.reason });
@@ -262,7 +268,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   function tick(): Promise<void> {
     running ??= runTick()
       .catch((error: unknown) => {
-        log?.error({ err: error }, `tick failed: ${errorMessage(error)}`);
+        log?.error({ err: error }, `tick failed: ${errorMessage(error)}; the next tick runs as usual`);
         try {
           audit.append({ kind: 'error', data: { during: 'tick', message: errorMessage(error) } });
         } catch {
@@ -280,7 +286,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     } catch (error) {
       // Not knowing what the last process left is not a reason to guess: no trading until a restart.
       blocked = `first reconcile pass failed: ${errorMessage(error)}`;
-      log?.error({ err: error }, `${blocked}; not deciding anything`);
+      log?.error({ err: error }, `${blocked}; not deciding anything until a restart (the audit log has the error)`);
       audit.append({ kind: 'error', data: { during: 'reconcile', message: blocked } });
       return;
     }

@@ -44,6 +44,14 @@ describe('shipped configs', () => {
     expect(config.source.file).toBe(join(repo, 'config/default.yaml'));
   });
 
+  it('config/docker.yaml, the image default, loads: paper mode, data on the volume, ops published on purpose', async () => {
+    const config = await loadConfig({ file: 'config/docker.yaml', env: {}, cwd: repo });
+    expect(config.mode).toBe('paper');
+    expect(config.data_dir).toBe('/data');
+    expect(config.strategies_dir).toBe(join(repo, 'strategies'));
+    expect(config.http.listen).toEqual({ host: '0.0.0.0', port: 9464 });
+  });
+
   it('config/live.example.yaml loads once a key and a key file exist', async () => {
     const home = fakeHome();
     const config = await loadConfig({ file: 'config/live.example.yaml', env: { HOME: home, JUPITER_API_KEY: 'k-123' }, cwd: repo });
@@ -76,7 +84,7 @@ describe('defaults', () => {
       strategies_dir: '/srv/etc/strategies',
       http: { listen: { host: '127.0.0.1', port: 9464 } },
       notify: { webhooks: [] },
-      log: { level: 'info', format: 'json' },
+      log: { level: 'info', format: 'auto' },
       sim: { seed: null, speed: 1, port: null },
       session: { refresh_margin: 3_600_000 },
     });

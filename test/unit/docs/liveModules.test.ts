@@ -1,8 +1,8 @@
 /**
  * What the CLI loads before any command runs — and so what a live daemon carries: the static
  * imports reachable from src/cli/main.ts. The simulator (paper mode, `sim`, backtests) is loaded
- * only when one of those runs, by a dynamic import; its token catalogue and program ids are shared
- * data and may be reached.
+ * only when one of those runs, by a dynamic import, and so is the readable log printer (only for a
+ * person at a terminal); the token catalogue and program ids are shared data and may be reached.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -37,12 +37,13 @@ const SHARED = new Set(['src/sim/tokenCatalog.ts', 'src/sim/paperTokenSearch.ts'
 describe('the modules every command loads', () => {
   const loaded = [...reachable(join(repoRoot, 'src/cli/main.ts'))].map((f) => relative(repoRoot, f));
 
-  it('include the daemon, but not the simulator, the paper world or the backtest runner', () => {
+  it('include the daemon, but not the simulator, the paper world, the backtest runner or the pretty printer', () => {
     expect(loaded).toContain('src/daemon.ts');
     expect(loaded).toContain('src/engine/engine.ts');
     expect(loaded.filter((f) => f.startsWith('src/sim/') && !SHARED.has(f))).toEqual([]);
     expect(loaded).not.toContain('src/paper/openPaperWorld.ts');
     expect(loaded).not.toContain('src/backtest/runBacktest.ts');
+    expect(loaded).not.toContain('src/ops/prettyLog.ts');
   });
 
   it('the walk reaches the whole daemon (it is not vacuous)', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reportActions, tokenUnits } from '../../../src/ops/actionReports.js';
+import { fillWords, reportActions } from '../../../src/ops/actionReports.js';
+import { humanAmount, humanUsd, tokenUnits } from '../../../src/ops/humanNumbers.js';
 import { createLogger } from '../../../src/ops/log.js';
 import type { Notification } from '../../../src/ops/notify.js';
 import { AuditLog } from '../../../src/store/audit.js';
@@ -43,13 +44,20 @@ describe('reportActions', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { level: string; msg: string });
     expect(lines.map((l) => [l.level, l.msg])).toEqual([
-      ['info', 'vault order placed: o-1'],
-      ['info', `fill (trigger): 1 ${SOL} → 150.25 ${USDC}`],
-      ['warn', 'intent failed: the transaction landed and failed on chain'],
+      ['info', 's: vault order placed (o-1)'],
+      ['info', 's: sold 1 SOL for 150.25 USDC at $150.25 per SOL (vault order)'],
+      ['warn', 's: intent failed (LANDED_FAILED): the transaction landed and failed on chain; the strategy tries again as a new intent in 1m (retry 1 of 3)'],
     ]);
     expect(sent).toEqual([
       { type: 'order', strategy: 's', action: 'placed', orderId: 'o-1' },
-      { type: 'fill', strategy: 's', orderKind: 'trigger', sold: { mint: SOL, amount: '1' }, bought: { mint: USDC, amount: '150.25' }, signature: 'sig1' },
+      {
+        type: 'fill',
+        strategy: 's',
+        orderKind: 'trigger',
+        sold: { mint: SOL, symbol: 'SOL', amount: '1' },
+        bought: { mint: USDC, symbol: 'USDC', amount: '150.25' },
+        signature: 'sig1',
+      },
     ]);
   });
 
@@ -58,6 +66,28 @@ describe('reportActions', () => {
     expect(tokenUnits('5', 9)).toBe('0.000000005');
     expect(tokenUnits('42', 0)).toBe('42');
     expect(tokenUnits('100000000', 6)).toBe('100');
+  });
+
+  it('rounds amounts and prices for reading, never past the token precision', () => {
+    expect(humanAmount('9999990000', 9)).toBe('9.99999');
+    expect(humanAmount('2499998750', 9)).toBe('2.5');
+    expect(humanAmount('123456789012', 6)).toBe('123,457');
+    expect(humanAmount('1234567891', 3)).toBe('1,234,568');
+    expect(humanAmount('4512345', 9)).toBe('0.004512');
+    expect(humanAmount('5', 9)).toBe('0.000000005');
+    expect(humanAmount('1', 2)).toBe('0.01');
+    expect(humanAmount('8295001', 6, { usd: true })).toBe('8.3');
+    expect(humanAmount('0', 6)).toBe('0');
+    expect(humanUsd('150.032818429724727594')).toBe('$150.03');
+    expect(humanUsd(65012.4)).toBe('$65,012');
+    expect(humanUsd(0.000023456789)).toBe('$0.000023457');
+    expect(humanUsd(-3.456)).toBe('-$3.46');
+  });
+
+  it('prices a swap between two tokens nowhere, and a sale or purchase per token', () => {
+    const leg = (mint: string, symbol: string, amount: string, decimals: number) => ({ mint, symbol, amount, decimals });
+    expect(fillWords(leg(SOL, 'SOL', '1000000000', 9), leg('JUP', 'JUP', '180500000', 6))).toBe('swapped 1 SOL for 180.5 JUP');
+    expect(fillWords(leg(USDC, 'USDC', '25000000', 6), leg(SOL, 'SOL', '166000000', 9))).toBe('bought 0.166 SOL for 25 USDC at $150.60 per SOL');
   });
 });
 

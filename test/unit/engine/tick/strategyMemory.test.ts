@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SOL_MINT } from '../../../../src/solana/programIds.js';
 import { type Armed, StrategyMemory } from '../../../../src/engine/tick/strategyMemory.js';
 import type { StrategyProgress } from '../../../../src/engine/tick/strategyProgress.js';
 import { openStore } from '../../../../src/store/migrate.js';
@@ -58,7 +59,9 @@ describe('StrategyMemory kept in strategy_state', () => {
     expect(state.armedAmount).toBe(10_000_000_000n);
     expect(state.peakPriceUsd).toBe(usd('170'));
     expect(state.lastScheduledRun).toBe(T0 + 5_000);
-    expect(armed).toEqual([{ strategy: 'tp', generation: 0, referencePriceUsd: '150', armedAmount: '10000000000' }]);
+    expect(armed).toEqual([
+      { strategy: 'tp', generation: 0, referencePriceUsd: '150', armedAmount: '10000000000', mint: SOL_MINT, symbol: 'SOL', decimals: 9 },
+    ]);
   });
 
   it('starts a new generation afresh and persists that too', async () => {
