@@ -7,6 +7,9 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# node-gyp builds against the headers the node image ships in /usr/local/include/node rather than
+# downloading them from nodejs.org: the build needs only the npm registry and Debian's mirrors.
+ENV npm_config_nodedir=/usr/local
 COPY package.json package-lock.json .npmrc ./
 # --ignore-scripts skips `prepare` (no sources yet); better-sqlite3 is then built explicitly.
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3
@@ -24,7 +27,7 @@ COPY migrations ./migrations
 COPY config ./config
 COPY strategies ./strategies
 # The image's `node` user (uid 1000) owns only the data volume; code stays root-owned and read-only to it.
-RUN mkdir -p /data && chown node:node /data
+RUN install -d -m 0700 -o node -g node /data
 USER node
 VOLUME ["/data"]
 # config/docker.yaml is default.yaml with data_dir /data and the ops server on all interfaces
