@@ -8,7 +8,9 @@
  * - CPU ms per 10 s step (everything the daemon does in one poll interval) and per tick (the
  *   decide loop over every strategy, from its first `decided` event to its `tick` event);
  * - RSS and heap every simulated hour, after a GC when run with --expose-gc (target: RSS ≤ 150 MB,
- *   flat: the slope over the last 12 hours);
+ *   flat: the slope over the last 12 hours), the peak RSS, and where the memory is at the start and
+ *   at the end (bench/memoryBreakdown.ts); BENCH_HEAP_SNAPSHOT=FILE also writes a heap snapshot at
+ *   the end, for bench/heapSummary.ts;
  * - the real time the run took.
  *
  * The simulator runs in a child process on its own ManualClock, advanced in step through
@@ -16,7 +18,12 @@
  * `fetch` in this process; each answer is read whole inside the wrapper so "no request in flight"
  * means the daemon has nothing left to do for this step.
  *
- *   npx tsx --expose-gc bench/daemon.ts [hours, default 24] [strategies, default 1000] [mints, default 200]
+ *   npm run bench:daemon -- [hours, default 24] [strategies, default 1000] [mints, default 200]
+ *
+ * That bundles this file with esbuild into dist/bench/ and runs it with plain node and the memory
+ * settings `npm start` uses (MALLOC_ARENA_MAX=2, --optimize-for-size, --enable-source-maps):
+ * memory is measured on compiled code, as a deployed daemon runs, not under tsx (whose compiler
+ * would add its own tens of MB). `npx tsx --expose-gc bench/daemon.ts` still works for a quick look.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,6 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { writeHeapSnapshot } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { Keypair } from '@solana/web3.js';
 import { ManualClock } from '../src/clock.js';
@@ -33,7 +41,7 @@ import { start } from '../src/daemon.js';
 import { StrategyWatcher } from '../src/engine/strategyWatcher.js';
 import { createLogger } from '../src/ops/log.js';
 import { createRandom } from '../src/random.js';
-import { createSimulator } from '../src/sim/simulator.js';
+import { describeBreakdown, memoryBreakdown } from './memoryBreakdown.js';
 import { syntheticTokens, TOKEN_CATALOG } from '../src/sim/tokenCatalog.js';
 
 const SEED = 'bench-daemon';
@@ -45,6 +53,8 @@ const SOL = 'So11111111111111111111111111111111111111112';
 
 /** The child: the simulator on its own ManualClock, moved only by `POST /__sim/advance`. */
 async function serve(extraTokens: number): Promise<void> {
+  // Imported here, in the child only: the measured process holds no simulator code.
+  const { createSimulator } = await import('../src/sim/simulator.js');
   const clock = new ManualClock(START);
   const sim = createSimulator({ clock, seed: SEED, extraTokens, gateway: { unlimited: true } });
   const server = await sim.listen(0);
@@ -281,6 +291,7 @@ async function main(): Promise<void> {
     // What this process holds before the daemon starts (node, tsx, the imported modules): not the daemon's.
     gc?.();
     const baseline = process.memoryUsage();
+    const baselineBreakdown = memoryBreakdown();
     globalThis.fetch = counter.fetch;
     const startT = performance.now();
     const daemon = await start(config, { clock, log: createLogger({ level: 'warn', destination }), random: createRandom(SEED) });
@@ -292,6 +303,7 @@ async function main(): Promise<void> {
     );
     console.log(`node ${process.version}, ${gc ? 'GC before each memory sample' : 'no --expose-gc: memory samples without a GC first'}`);
     console.log(`before start: rss ${mb(baseline.rss)} MB, heap ${mb(baseline.heapUsed)} MB (node and the imported modules, plus tsx when run through it)`);
+    for (const line of describeBreakdown(baselineBreakdown)) console.log(`  ${line}`);
     console.log(
       `startup: ${startupMs.toFixed(0)} ms real, ${daemon.engine.strategies.active.size} strategies active, calls: ${[...startupCalls].map(([r, n]) => `${r} ${n}`).join(', ')}`,
     );
@@ -402,6 +414,10 @@ async function main(): Promise<void> {
     }
     for (const [route, n] of counter.calls) steadyCalls.set(route, n - (callsAtSteady.get(route) ?? 0));
     const loopMs = performance.now() - loopStarted;
+    gc?.();
+    const endMemory = memoryBreakdown();
+    // BENCH_HEAP_SNAPSHOT=FILE: the heap as it is now, for bench/heapSummary.ts.
+    if (process.env.BENCH_HEAP_SNAPSHOT) console.log(`heap snapshot: ${writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT)}`);
     const status = ticks.status();
     await daemon.stop('bench over');
     globalThis.fetch = benchFetch;
@@ -440,6 +456,7 @@ async function main(): Promise<void> {
     console.log(
       `memory after ${simHours} h: rss ${last ? mb(last.rss) : '?'} MB (target ≤ 150: ${last && last.rss <= 150 * 1024 * 1024 ? 'meets' : 'OVER'}; ${last ? mb(last.rss - baseline.rss) : '?'} MB above the process before start), heap ${last ? mb(last.heap) : '?'} MB; slope over the last ${simHours / 2} h: rss ${rssSlope.toFixed(2)} MB/h, heap ${heapSlope.toFixed(2)} MB/h`,
     );
+    for (const line of describeBreakdown(endMemory)) console.log(line);
     console.log(`strategy watcher rescans of ${strategyCount} files: ${scans} (poll.strategies 5s: ${2 * totalSteps} expected)`);
     console.log(`log lines at warn and above: ${logged.lines}`);
     for (const [msg, n] of [...logged.byMsg].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  ${String(n).padStart(6)} × ${msg}`);
