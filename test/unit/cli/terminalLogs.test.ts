@@ -47,8 +47,12 @@ async function runUntilStarted(options: { terminal: boolean; format: string | nu
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   if (!options.env?.NO_COLOR) delete env.NO_COLOR;
   delete env.FORCE_COLOR;
+  // `script` runs the command through $SHELL -c. `exec` makes the daemon itself the terminal's
+  // foreground process, so Ctrl-C reaches it alone: dash, unlike bash, would otherwise also take
+  // the SIGINT while waiting and report 130 whatever the daemon's own exit code was.
+  env.SHELL = '/bin/sh';
   const child = options.terminal
-    ? spawn('script', ['-qfec', command.map(quote).join(' '), '/dev/null'], { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    ? spawn('script', ['-qfec', `exec ${command.map(quote).join(' ')}`, '/dev/null'], { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] })
     : spawn(command[0] as string, command.slice(1), { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let asked = false;
