@@ -30,4 +30,12 @@ describe('every way of starting the daemon has the same memory settings', () => 
     expect(entry[0]).toBe('node');
     for (const flag of FLAGS) expect(entry).toContain(flag);
   });
+
+  it('docs/operations.md names the same settings', () => {
+    const memory = /^### Memory\n([\s\S]*?)^##/m.exec(read('docs/operations.md'))?.[1] ?? '';
+    expect(memory).toContain('`node --optimize-for-size`');
+    expect(memory).toContain('`MALLOC_ARENA_MAX=2`');
+    expect(memory).toContain('`npm run bench:daemon -- 24`');
+    expect(read('package.json')).toContain('"bench:daemon": ');
+  });
 });
