@@ -1,6 +1,7 @@
 import type { ActionRecord } from '../store/audit.js';
 import { csvRecord, type CsvValue } from './csv.js';
 import { renderTable } from './table.js';
+import { formatUnits } from '../formatUnits.js';
 
 /** The stored columns of an action, in table order: what exports carry, exactly as stored. */
 export const ACTION_COLUMNS = ['id', 'at', 'kind', 'strategy', 'intent_id', 'mint', 'amount', 'decimals', 'signature', 'data', 'prev_hash', 'hash'] as const;
@@ -12,20 +13,6 @@ export type StoredAction = Readonly<Record<Column, unknown>>;
 /** UTC ISO-8601 with milliseconds, e.g. 2026-01-01T00:00:00.000Z. */
 export function isoTime(epochMs: number): string {
   return new Date(epochMs).toISOString();
-}
-
-/**
- * Base units as a decimal number of tokens, exactly (no float): 1500000n with 6 decimals is "1.5".
- *
- * @example
- * formatUnits(-1n, 9) // '-0.000000001'
- */
-export function formatUnits(amount: bigint, decimals: number): string {
-  const negative = amount < 0n;
-  const digits = (negative ? -amount : amount).toString().padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals);
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
 /** An {@link ActionRecord} back in its stored form. */

@@ -3,14 +3,12 @@
  * prices) stay in the structured fields and the audit log; these are for the message only, so they
  * round: a price to about five significant digits, an amount to what its size needs.
  */
+import { formatUnits } from '../formatUnits.js';
 
 /** Base units as an exact decimal string in token units: "1500000", 6 → "1.5". */
 export function tokenUnits(amount: string, decimals: number): string {
-  if (!/^\d+$/.test(amount) || decimals === 0) return amount;
-  const padded = amount.padStart(decimals + 1, '0');
-  const whole = padded.slice(0, -decimals);
-  const frac = padded.slice(-decimals).replace(/0+$/, '');
-  return frac === '' ? whole : `${whole}.${frac}`;
+  // Audit rows are read back as text: anything that is not a whole number is shown as it is.
+  return /^\d+$/.test(amount) ? formatUnits(BigInt(amount), decimals) : amount;
 }
 
 const grouped = (value: number, fraction: number): string =>

@@ -22,6 +22,7 @@ import { TypedEmitter } from '../typedEmitter.js';
 import type { Logger } from './log.js';
 import type { NotificationResult } from './metrics.js';
 import type { Redactor } from './redact.js';
+import { formatUnits } from '../formatUnits.js';
 
 /** A base-unit amount or a decimal string; never a float. */
 export type Amount = string | bigint;
@@ -153,12 +154,7 @@ export function notificationText(n: Notification, source = 'jupbot'): string {
 
 /** Micro-USD (integer string) as a decimal USD string, exactly: "1234500" → "1.2345". */
 export function microUsd(micro: string): string {
-  if (!/^-?\d+$/.test(micro)) return micro;
-  const negative = micro.startsWith('-');
-  const digits = (negative ? micro.slice(1) : micro).padStart(7, '0');
-  const whole = digits.slice(0, -6).replace(/^0+(?=\d)/, '');
-  const frac = digits.slice(-6).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+  return /^-?\d+$/.test(micro) ? formatUnits(BigInt(micro), 6) : micro;
 }
 
 /** Discord rejects `content` over 2,000 characters; Slack truncates long text itself. */

@@ -5,6 +5,7 @@ import { accountAt, afterMoves } from './rpcAccounts.js';
 import type { RouteResult, SimRequest } from './http.js';
 import { associatedTokenAddress, ProgramId, SOL_MINT } from './programIds.js';
 import type { SimWorld } from './world.js';
+import { formatUnits } from '../formatUnits.js';
 
 interface RpcRequest {
   jsonrpc?: unknown;
@@ -187,7 +188,7 @@ export class SolanaRpc {
                   amount: amount.toString(),
                   decimals: t.decimals,
                   uiAmount: Number(amount) / 10 ** t.decimals,
-                  uiAmountString: uiString(amount, t.decimals),
+                  uiAmountString: formatUnits(amount, t.decimals),
                 },
               },
               type: 'account',
@@ -267,11 +268,4 @@ export class SolanaRpc {
       },
     };
   }
-}
-
-function uiString(amount: bigint, decimals: number): string {
-  const s = amount.toString().padStart(decimals + 1, '0');
-  const whole = s.slice(0, s.length - decimals);
-  const frac = s.slice(s.length - decimals).replace(/0+$/, '');
-  return frac === '' ? whole : `${whole}.${frac}`;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../http.js';
 import { gamePhase, MICRO, pricesOf, type PEvent, type PMarket } from './markets.js';
+import { formatUnits } from '../../formatUnits.js';
 
 /** Slippage the builders apply to the current price to set an order's limit. */
 export const DEFAULT_SLIPPAGE_BPS = 200;
@@ -14,12 +15,10 @@ export const marketIdHash = (marketId: string): string => createHash('sha256').u
 
 /** Contracts in the three forms the API sends: legacy floored, exact micro, decimal. */
 export function contractFields(prefix: string, micro: bigint): Record<string, string> {
-  const whole = micro / BigInt(MICRO);
-  const frac = (micro % BigInt(MICRO)).toString().padStart(6, '0').replace(/0+$/, '');
   return {
-    [prefix]: whole.toString(),
+    [prefix]: (micro / BigInt(MICRO)).toString(),
     [`${prefix}Micro`]: micro.toString(),
-    [`${prefix}Decimal`]: frac === '' ? whole.toString() : `${whole}.${frac}`,
+    [`${prefix}Decimal`]: formatUnits(micro, 6),
   };
 }
 
