@@ -41,7 +41,7 @@ import { start } from '../src/daemon.js';
 import { StrategyWatcher } from '../src/engine/strategyWatcher.js';
 import { createLogger } from '../src/ops/log.js';
 import { createRandom } from '../src/random.js';
-import { describeBreakdown, memoryBreakdown } from './memoryBreakdown.js';
+import { describeBreakdown, mb, memoryBreakdown } from './memoryBreakdown.js';
 import { syntheticTokens, TOKEN_CATALOG } from '../src/sim/tokenCatalog.js';
 
 const SEED = 'bench-daemon';
@@ -153,7 +153,6 @@ async function post(url: string, body: unknown): Promise<unknown> {
   return res.json();
 }
 
-const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /** Least-squares slope of y over x. */

@@ -59,7 +59,8 @@ export function memoryBreakdown(): MemoryBreakdown {
   };
 }
 
-const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
+/** Bytes as MB with one decimal, as every bench prints memory. */
+export const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
 /** Lines for a bench report. */
 export function describeBreakdown(b: MemoryBreakdown): string[] {

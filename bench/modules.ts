@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { mb } from './memoryBreakdown.js';
 
 const root = resolve(import.meta.dirname, '..');
 if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
@@ -56,7 +57,6 @@ function median(specifier: string | null, runs = 3): Reading {
   return { rss: mid(readings.map((r) => r.rss)), heap: mid(readings.map((r) => r.heap)) };
 }
 
-const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 const empty = median(null);
 console.log(`node ${process.version}: an empty node after GC: rss ${mb(empty.rss)} MB, heap ${mb(empty.heap)} MB`);
 console.log('');

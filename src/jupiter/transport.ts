@@ -13,8 +13,8 @@ import type { Logger } from '../ops/log.js';
 import { Redactor } from '../ops/redact.js';
 import { linkSignals } from './abort.js';
 import type { Random } from '../random.js';
-import { ApiError, type HttpMethod, type RequestContext, TransportError } from './errors.js';
-import { formatDuration } from '../config/duration.js';
+import { type ApiError, type HttpMethod, type RequestContext, TransportError } from './errors.js';
+import { failureLine, type FailureAttempt } from './failureLine.js';
 import { defaultApiError, type ErrorContext, normaliseBaseUrl, buildUrl, type QueryParams, LEGACY_SWAP_PATH, SWAP_PATH } from './http.js';
 import { TypedEmitter } from '../typedEmitter.js';
 import type { JupiterEvents } from './events.js';
@@ -207,18 +207,11 @@ class HttpJupiterClient implements JupiterClient {
         }
       } catch (error) {
         if (attempt >= maxAttempts || !isRetryable(error, ctx.method, ctx.idempotent)) {
-          if (error instanceof ApiError && spec.expectedStatuses?.includes(error.status)) {
-            this.#logger?.debug(
-              { method: ctx.method, route: ctx.route, status: error.status, code: error.code },
-              `Jupiter answered ${error.message}: expected, handled by the caller`,
-            );
-          } else {
-            this.#logFailure(error, { attempt, maxAttempts, retryInMs: null });
-          }
+          this.#logFailure(error, { attempt, maxAttempts, retryInMs: null, expected: spec.expectedStatuses });
           throw error;
         }
         const delayMs = retryDelayMs(error, attempt, this.#random);
-        this.#logFailure(error, { attempt, maxAttempts, retryInMs: delayMs });
+        this.#logFailure(error, { attempt, maxAttempts, retryInMs: delayMs, expected: spec.expectedStatuses });
         const code = (error as ApiError | TransportError).code;
         this.events.emit('retry', { method: ctx.method, route: ctx.route, attempt, delayMs, code });
         if (delayMs > 0) {
@@ -338,26 +331,10 @@ class HttpJupiterClient implements JupiterClient {
     }
   }
 
-  /**
-   * One line per failed exchange, saying which request, why, and what happens next: a retry (when),
-   * or the error handed to the caller, whose own line says what it does about it. A refusal (4xx)
-   * is info: the request was wrong or the state did not allow it, and the caller reports the
-   * consequence; an outage (429, 5xx, no answer) is a warning. Errors that never reached Jupiter
-   * (the caller aborted, the client closed, a failed login) are the caller's to report.
-   */
-  #logFailure(error: unknown, at: { attempt: number; maxAttempts: number; retryInMs: number | null }): void {
-    if (!(error instanceof ApiError) && !(error instanceof TransportError)) return;
-    if (error instanceof TransportError && (error.kind === 'aborted' || error.kind === 'closed')) return;
-    const fields = { method: error.method, route: error.route, status: error.status, code: error.code, requestId: error.requestId, attempt: at.attempt };
-    const next =
-      at.retryInMs !== null
-        ? `retrying in ${formatDuration(Math.round(at.retryInMs))} (attempt ${at.attempt + 1} of ${at.maxAttempts})`
-        : at.attempt > 1
-          ? `gave up after ${at.attempt} attempts; the caller decides what to do`
-          : 'not retried; the caller decides what to do';
-    const refused = error instanceof ApiError && error.status !== 429 && error.status < 500;
-    if (refused) this.#logger?.info(fields, `Jupiter refused ${error.message}: ${next}`);
-    else this.#logger?.warn(fields, `Jupiter request failed, ${error.message}: ${next}`);
+  /** One line per failed exchange (failureLine.ts), logged where the retry decision is made. */
+  #logFailure(error: unknown, at: FailureAttempt): void {
+    const line = failureLine(error, at);
+    if (line) this.#logger?.[line.level](line.fields, line.msg);
   }
 
   #transportFailure(

@@ -9,7 +9,7 @@ import type { AuditLog } from '../store/audit.js';
 import type { Logger } from './log.js';
 import type { Notification } from './notify.js';
 import { formatDuration } from '../config/duration.js';
-import { MAX_RETRIES, RETRY_AFTER_MS } from '../engine/tick/retries.js';
+import { MAX_RETRIES, RETRY_AFTER_MS, retryNumber, withoutRetry } from '../engine/tick/retries.js';
 import { retriesRule } from '../errorCatalogue.js';
 import { tokenNamer, USD_MINTS, type TokenNamer } from '../audit/tokenNames.js';
 import { humanAmount, humanUsd, tokenUnits } from './humanNumbers.js';
@@ -30,16 +30,19 @@ const leg = (v: unknown): { mint: string; amount: string; decimals: number } | u
   return typeof o.mint === 'string' && typeof o.decimals === 'number' ? { mint: o.mint, amount: text(o.amount), decimals: o.decimals } : undefined;
 };
 
+/** The parts of an intent id (`strategy/version/rule[/…]`), a retry's `~rN` dropped. */
+const idParts = (intentId: string | null | undefined): string[] => withoutRetry(intentId ?? '').split('/');
+
 /** The rule and position of a prediction exit, from its intent id (`strategy/version/rule/position`). */
 function predictionSale(intentId: string | null | undefined): { rule: string; position: string } | null {
-  const parts = (intentId ?? '').split('~')[0]?.split('/') ?? [];
+  const parts = idParts(intentId);
   if (parts.length < 4) return null;
   return { rule: parts.slice(2, -1).join('/'), position: parts[parts.length - 1] as string };
 }
 
 /** The rule an intent id names (`strategy/version/rule[/…]`), if it has that shape. */
 function ruleOf(intentId: string | null | undefined): string | null {
-  const parts = (intentId ?? '').split('~')[0]?.split('/') ?? [];
+  const parts = idParts(intentId);
   return parts.length >= 3 ? `rule ${parts[2] ?? ''}` : null;
 }
 
@@ -166,8 +169,7 @@ function armedWords(data: Data, name: TokenNamer): string {
 /** What follows a failed or cancelled intent, in the words of the retry rules (src/engine/tick/retries.ts). */
 function afterFailure(code: string, intentId: string | null | undefined): string {
   if (!code || !retriesRule(code)) return 'not retried (it would fail the same way); the audit log has the details';
-  const retry = /~r(\d+)$/.exec(intentId ?? '');
-  const n = retry ? Number(retry[1]) : 0;
+  const n = retryNumber(intentId ?? '');
   if (n >= MAX_RETRIES) return `retries used up (${MAX_RETRIES}); the rule stays failed until the strategy changes`;
   return `the strategy tries again as a new intent in ${formatDuration(RETRY_AFTER_MS)} (retry ${n + 1} of ${MAX_RETRIES})`;
 }

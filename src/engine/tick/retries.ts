@@ -31,6 +31,12 @@ export function retryId(id: string, n: number): string {
   return `${id}~r${n}`;
 }
 
+/** Which retry `id` is: 0 for an original, n for `~rn`. */
+export function retryNumber(id: string): number {
+  const match = RETRY_SUFFIX.exec(id);
+  return match ? Number(match[1]) : 0;
+}
+
 /** `id` without a retry suffix: the slot a retry belongs to is its original's. */
 export function withoutRetry(id: string): string {
   return id.replace(RETRY_SUFFIX, '');

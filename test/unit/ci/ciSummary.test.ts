@@ -18,40 +18,35 @@ function summarise(report: object): { line: string; code: number | null } {
   return { line: run.stdout.trim(), code: run.status };
 }
 
-const test = (status: string) => ({ status });
+/** A vitest JSON report: the totals, and each file's status with its tests' statuses. */
+function report(totals: { passed: number; failed?: number; failedSuites?: number; pending?: number }, files: [string, string[]][]): object {
+  return {
+    numPassedTests: totals.passed,
+    numFailedTests: totals.failed ?? 0,
+    numFailedTestSuites: totals.failedSuites ?? 0,
+    numPendingTests: totals.pending ?? 0,
+    numTodoTests: 0,
+    testResults: files.map(([status, tests]) => ({ status, assertionResults: tests.map((t) => ({ status: t })) })),
+  };
+}
 
 describe('.ci/summary.js', () => {
   it('counts a failed test once, however many describe blocks hold it', () => {
     // What vitest wrote for two failed tests inside one describe of one file.
-    const report = {
-      numPassedTests: 1,
-      numFailedTests: 2,
-      numFailedTestSuites: 2,
-      numPendingTests: 0,
-      numTodoTests: 0,
-      testResults: [{ status: 'failed', assertionResults: [test('failed'), test('failed'), test('passed')] }],
-    };
-    expect(summarise(report)).toEqual({ line: '1 passed, 2 failed', code: 1 });
+    const twoFailed = report({ passed: 1, failed: 2, failedSuites: 2 }, [['failed', ['failed', 'failed', 'passed']]]);
+    expect(summarise(twoFailed)).toEqual({ line: '1 passed, 2 failed', code: 1 });
   });
 
   it('counts a file that failed to load as one failure, and names skipped tests', () => {
-    const report = {
-      numPassedTests: 5,
-      numFailedTests: 0,
-      numFailedTestSuites: 1,
-      numPendingTests: 3,
-      numTodoTests: 0,
-      testResults: [
-        { status: 'failed', assertionResults: [] },
-        { status: 'passed', assertionResults: [test('passed')] },
-      ],
-    };
-    expect(summarise(report)).toEqual({ line: '5 passed, 1 failed, 3 skipped', code: 1 });
+    const notLoaded = report({ passed: 5, failedSuites: 1, pending: 3 }, [
+      ['failed', []],
+      ['passed', ['passed']],
+    ]);
+    expect(summarise(notLoaded)).toEqual({ line: '5 passed, 1 failed, 3 skipped', code: 1 });
   });
 
   it('passes only with tests that passed and none that failed', () => {
-    const clean = { numPassedTests: 4, numFailedTests: 0, testResults: [{ status: 'passed', assertionResults: [test('passed')] }] };
-    expect(summarise(clean)).toEqual({ line: '4 passed, 0 failed', code: 0 });
-    expect(summarise({ numPassedTests: 0, numFailedTests: 0, testResults: [] })).toEqual({ line: '0 passed, 0 failed', code: 1 });
+    expect(summarise(report({ passed: 4 }, [['passed', ['passed']]]))).toEqual({ line: '4 passed, 0 failed', code: 0 });
+    expect(summarise(report({ passed: 0 }, []))).toEqual({ line: '0 passed, 0 failed', code: 1 });
   });
 });

@@ -98,7 +98,7 @@ describe('log lines for people', () => {
 });
 
 describe('Jupiter request lines', () => {
-  const client = (answers: Response[], out: MemoryStream): { client: JupiterClient; clock: ManualClock } => {
+  const client = (answers: Response[], out: MemoryStream, level = 'info'): { client: JupiterClient; clock: ManualClock } => {
     const clock = new ManualClock(Date.UTC(2026, 0, 5));
     const fetch: typeof globalThis.fetch = () => Promise.resolve(answers.shift() ?? new Response('{}', { status: 500 }));
     const c = createJupiterClient({
@@ -107,7 +107,7 @@ describe('Jupiter request lines', () => {
       clock,
       random: createRandom('lines'),
       fetch,
-      logger: createLogger({ destination: out }),
+      logger: createLogger({ level, destination: out }),
     });
     return { client: c, clock };
   };
@@ -154,5 +154,19 @@ describe('Jupiter request lines', () => {
       expect.stringMatching(/^Jupiter request failed, POST \/swap\/v2\/execute → 502 \w+: upstream: not retried; the caller decides what to do$/),
     ]);
     expect(lines).toHaveLength(2);
+  });
+
+  it('a status the call expects is debug, the same status unexpected a refusal at info', async () => {
+    const out = new MemoryStream();
+    const notFound = (): Response => new Response('{"error":"vault not found"}', { status: 404 });
+    const { client: c } = client([notFound(), notFound()], out, 'debug');
+    const vault = { method: 'GET', path: '/trigger/v2/vault', route: '/trigger/v2/vault', schema: z.unknown(), priority: 0 } as const;
+    await expect(c.request({ ...vault, expectedStatuses: [404] })).rejects.toThrow(/404/);
+    await expect(c.request(vault)).rejects.toThrow(/404/);
+    c.close();
+    expect(out.lines().map((l) => [l.level, l.msg])).toEqual([
+      ['debug', expect.stringMatching(/^Jupiter answered GET \/trigger\/v2\/vault → 404 \w+: vault not found: expected, handled by the caller$/)],
+      ['info', expect.stringMatching(/^Jupiter refused GET \/trigger\/v2\/vault → 404 \w+: vault not found: not retried; the caller decides what to do$/)],
+    ]);
   });
 });
