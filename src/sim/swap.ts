@@ -4,11 +4,13 @@ import { ChainFailure, decodeTransaction, hasValidSignature, type Move, Rejectio
 import { HttpError, ok, parseJsonBody, type RouteRequest, type RouteResult, type Router } from './http.js';
 import { SystemWallet } from './ledger.js';
 import type { Quote } from './market.js';
-import { associatedTokenAddress, derivedAddress, ProgramId, pubkey, SOL_MINT } from './programIds.js';
+import { associatedTokenAddress, ProgramId, pubkey, SOL_MINT } from './programIds.js';
 import { buildRfqTransaction, RFQ_MINIMUM_USD, RFQ_QUOTE_MS, rfqMaker } from './rfq.js';
 import { JUPITER_EVENT_AUTHORITY, type BuiltTx } from './txBuilder.js';
 import { buildSwapTransaction } from './swapTransaction.js';
-import { isObject, isPubkey } from './validate.js';
+import { isObject } from './validate.js';
+import { parseOrderQuery, ROUTERS } from './swapOrderQuery.js';
+import { poolKey, venueLabel, venueOf } from './swapVenues.js';
 import type { SimWorld } from './world.js';
 
 /** How long /execute accepts a requestId (Ultra documents a 2-minute cache). */
@@ -17,8 +19,6 @@ const AUTO_PRIORITY_LAMPORTS = 10_000;
 const COMPUTE_UNITS = 200_000;
 /** Below this a swap cannot be made gasless (errorCode 3). */
 const GASLESS_MINIMUM_USD = 10;
-const ROUTERS = ['metis', 'dflow', 'okx', 'jupiterz'] as const;
-const DEX_LABELS = ['Raydium CLMM', 'Orca Whirlpool', 'Meteora DLMM', 'Phoenix'];
 
 interface PendingSwap {
   readonly taker: string;
@@ -60,91 +60,31 @@ export class SwapService {
 
   order(req: RouteRequest, flavor: Flavor): RouteResult {
     const { world } = this;
-    const q = req.query;
-    const fail = (error: string): never => {
-      throw new HttpError(400, { error });
-    };
-    const inputMint = q.get('inputMint');
-    const outputMint = q.get('outputMint');
-    const amountText = q.get('amount');
-    if (!inputMint) fail('Missing required query parameter: inputMint');
-    if (!outputMint) fail('Missing required query parameter: outputMint');
-    if (!amountText) fail('Missing required query parameter: amount');
-    if (!isPubkey(inputMint)) fail('Invalid inputMint');
-    if (!isPubkey(outputMint)) fail('Invalid outputMint');
-    if (!/^\d{1,20}$/.test(amountText as string) || BigInt(amountText as string) === 0n) fail('Invalid amount: expected a positive integer string');
-    if (inputMint === outputMint) fail('inputMint and outputMint cannot be the same');
-    const amount = BigInt(amountText as string);
-    const swapMode = q.get('swapMode');
-    if (swapMode !== null && swapMode !== 'ExactIn') fail('Invalid swapMode: only ExactIn is supported');
-    const slippageText = q.get('slippageBps');
-    if (slippageText !== null && (!/^\d+$/.test(slippageText) || Number(slippageText) > 10_000)) fail('Invalid slippageBps: expected an integer 0-10000');
-    const referralAccount = q.get('referralAccount');
-    const referralFee = q.get('referralFee');
-    if ((referralAccount === null) !== (referralFee === null)) fail('referralAccount and referralFee must be used together');
-    if (referralFee !== null && !(Number(referralFee) >= 50 && Number(referralFee) <= 255)) fail('Invalid referralFee: expected 50-255');
-    if (referralAccount !== null && !isPubkey(referralAccount)) fail('Invalid referralAccount');
-    const taker = q.get('taker');
-    const receiver = q.get('receiver');
-    const payer = q.get('payer');
-    for (const [name, value] of [
-      ['taker', taker],
-      ['receiver', receiver],
-      ['payer', payer],
-    ] as const) {
-      if (value !== null && !isPubkey(value)) fail(`Invalid ${name}`);
-    }
-    if (receiver !== null && receiver === taker) fail('receiver must differ from taker');
-    const priorityText = q.get('priorityFeeLamports');
-    if (priorityText !== null && !(Number(priorityText) > 0)) fail('Invalid priorityFeeLamports');
-    const jitoText = q.get('jitoTipLamports');
-    if (jitoText !== null && !(Number(jitoText) >= 0)) fail('Invalid jitoTipLamports');
-    const broadcastFeeType = q.get('broadcastFeeType');
-    if (broadcastFeeType !== null && broadcastFeeType !== 'maxCap' && broadcastFeeType !== 'exactFee') fail('Invalid broadcastFeeType');
-    const excluded = new Set(
-      (q.get('excludeRouters') ?? '')
-        .split(',')
-        .map((r) => r.trim())
-        .filter((r) => r !== '')
-        .map((r) => (r === 'iris' ? 'metis' : r)),
-    );
-    for (const r of excluded) if (!(ROUTERS as readonly string[]).includes(r)) fail(`Invalid excludeRouters value: ${r}`);
+    const noRoute = (): HttpError => new HttpError(400, { error: flavor === 'v2' ? 'No routes found' : 'Failed to get quotes' });
+    const query = parseOrderQuery(req.query);
+    const { inputMint, outputMint, amount, taker, receiver, payer, referralAccount, referralFee } = query;
     // An integrator payer restricts routing to Metis.
-    const candidates = ROUTERS.filter((r) => !excluded.has(r) && (payer === null || payer === taker || r === 'metis'));
+    const candidates = ROUTERS.filter((r) => !query.excludedRouters.has(r) && (payer === null || payer === taker || r === 'metis'));
     let router = candidates[0];
-    const inSpec = world.market.spec(inputMint as string);
-    const outSpec = world.market.spec(outputMint as string);
-    if (!router || !inSpec || !outSpec) fail(flavor === 'v2' ? 'No routes found' : 'Failed to get quotes');
-    const quote = world.market.quote(inputMint as string, outputMint as string, amount);
+    const inSpec = world.market.spec(inputMint);
+    const outSpec = world.market.spec(outputMint);
+    if (!router || !inSpec || !outSpec) throw noRoute();
+    const quote = world.market.quote(inputMint, outputMint, amount);
     // A market maker wins large swaps (or any, when the other routers are excluded): the answer is RFQ.
     const rfq =
       candidates.includes('jupiterz') && (router === 'jupiterz' || quote.inUsd >= RFQ_MINIMUM_USD) && receiver === null && (payer === null || payer === taker);
     if (rfq) router = 'jupiterz';
     const expireAt = Math.floor((world.now() + RFQ_QUOTE_MS) / 1000);
-    if (quote.outAmount <= 0n) fail(flavor === 'v2' ? 'No routes found' : 'Failed to get quotes');
+    if (quote.outAmount <= 0n) throw noRoute();
     const impactBps = Math.round(quote.impact * 10_000);
-    const slippageBps = slippageText === null ? Math.min(10_000, 50 + impactBps * 2) : Number(slippageText);
+    const slippageBps = query.slippageBps ?? Math.min(10_000, 50 + impactBps * 2);
     const minOut = (quote.outAmount * BigInt(10_000 - slippageBps)) / 10_000n;
-    const optional = [
-      'receiver',
-      'slippageBps',
-      'referralAccount',
-      'referralFee',
-      'payer',
-      'priorityFeeLamports',
-      'jitoTipLamports',
-      'broadcastFeeType',
-      'excludeRouters',
-      'excludeDexes',
-    ];
-    const mode = optional.some((k) => q.has(k)) ? 'manual' : 'ultra';
-    const priorityLamports =
-      (priorityText === null ? AUTO_PRIORITY_LAMPORTS : Math.floor(Number(priorityText))) + (jitoText === null ? 0 : Math.floor(Number(jitoText)));
+    const priorityLamports = Math.floor(query.priorityFeeLamports ?? AUTO_PRIORITY_LAMPORTS) + Math.floor(query.jitoTipLamports ?? 0);
     const requestId = world.ids.uuid();
     const { lastValidBlockHeight, blockhash } = world.chain.latestBlockhash();
     const sponsor = payer !== null && payer !== taker ? payer : undefined;
     const base = {
-      mode,
+      mode: query.mode,
       inputMint,
       outputMint,
       inAmount: quote.inAmount.toString(),
@@ -160,8 +100,8 @@ export class SwapService {
       routePlan: [
         {
           swapInfo: {
-            ammKey: poolKey(inputMint as string, outputMint as string),
-            label: DEX_LABELS[(inSpec as { decimals: number }).decimals % DEX_LABELS.length] as string,
+            ammKey: poolKey(inputMint, outputMint),
+            label: venueLabel(inSpec.decimals),
             inputMint,
             outputMint,
             inAmount: quote.routeIn.toString(),
@@ -197,7 +137,7 @@ export class SwapService {
         ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}),
       });
     }
-    const inBalance = world.ledger.balance(taker, inputMint as string);
+    const inBalance = world.ledger.balance(taker, inputMint);
     const solBalance = world.ledger.balance(taker, SOL_MINT) - (inputMint === SOL_MINT ? amount : 0n);
     const gasNeeded = SIGNATURE_FEE_LAMPORTS + BigInt(priorityLamports);
     let errorCode: number | undefined;
@@ -242,18 +182,18 @@ export class SwapService {
         lastValidBlockHeight,
         blockhash,
         flavor,
-        inputMint: inputMint as string,
-        outputMint: outputMint as string,
+        inputMint: inputMint,
+        outputMint: outputMint,
       });
     // Jupiter's gas wallet takes its fees back in SOL when the swap pays out SOL (else they are in feeBps).
     const feeRefund = feePayer === gasWallet && outputMint === SOL_MINT ? SIGNATURE_FEE_LAMPORTS * 2n + BigInt(priorityLamports) : 0n;
-    const venue = venueOf(inputMint as string, outputMint as string, (inSpec as { decimals: number }).decimals);
+    const venue = venueOf(inputMint, outputMint, inSpec.decimals);
     const built = buildSwapTransaction({
       payer: feePayer,
       taker,
       receiver: receiver ?? taker,
-      inputMint: inputMint as string,
-      outputMint: outputMint as string,
+      inputMint: inputMint,
+      outputMint: outputMint,
       blockhash,
       computeUnits: COMPUTE_UNITS,
       microLamports: Math.floor((priorityLamports * 1_000_000) / COMPUTE_UNITS),
@@ -262,18 +202,11 @@ export class SwapService {
       slippageBps,
       venue: venue.swap,
       venueAccounts: venue.accounts,
-      tables: [
-        world.lookupTables.ensure(`pair:${venue.pair}`, [
-          ...venue.accounts,
-          pubkey(inputMint as string),
-          pubkey(outputMint as string),
-          JUPITER_EVENT_AUTHORITY,
-        ]),
-      ],
+      tables: [world.lookupTables.ensure(`pair:${venue.pair}`, [...venue.accounts, pubkey(inputMint), pubkey(outputMint), JUPITER_EVENT_AUTHORITY])],
       platformFee:
         referralAccount === null || referralFee === null
           ? null
-          : { account: associatedTokenAddress(pubkey(referralAccount), pubkey(outputMint as string)).toBase58(), bps: Number(referralFee) },
+          : { account: associatedTokenAddress(pubkey(referralAccount), pubkey(outputMint)).toBase58(), bps: referralFee },
       feeRefund,
     });
     const intent = this.#intent(
@@ -467,36 +400,4 @@ function presign(built: BuiltTx, gas: Keypair): string {
   // Wire form: the signature count (one byte below 128), then 64 bytes per slot; the payer's is first.
   Buffer.from(nacl.sign.detached(built.messageBytes, gas.secretKey)).copy(wire, 1);
   return wire.toString('base64');
-}
-
-/** The venue a pair trades on: its `Swap` variant (as Aggregator v6's IDL numbers them) and accounts. */
-function venueOf(a: string, b: string, decimals: number): { pair: string; swap: { variant: number; fields: number[] }; accounts: PublicKey[] } {
-  const [x, y] = a < b ? [a, b] : [b, a];
-  const pair = `${x}:${y}`;
-  const pool = pubkey(poolKey(a, b));
-  const accounts = [pool, derivedAddress(`jupbot-sim:pool-vault:${pair}:${x}`), derivedAddress(`jupbot-sim:pool-vault:${pair}:${y}`)];
-  // Raydium CLMM (26), Orca Whirlpool (17, a-to-b), Meteora DLMM (38), Phoenix (28, side): the labels the quote names.
-  const variants = [
-    { variant: 26, fields: [] },
-    { variant: 17, fields: [a < b ? 1 : 0] },
-    { variant: 38, fields: [] },
-    { variant: 28, fields: [a < b ? 1 : 0] },
-  ];
-  return { pair, swap: variants[decimals % variants.length] as { variant: number; fields: number[] }, accounts };
-}
-
-/** A stable pool address per pair, for `routePlan[].swapInfo.ammKey`. */
-function poolKey(a: string, b: string): string {
-  const [x, y] = a < b ? [a, b] : [b, a];
-  return derivedPool(`${x}:${y}`);
-}
-
-const poolCache = new Map<string, string>();
-function derivedPool(label: string): string {
-  let key = poolCache.get(label);
-  if (!key) {
-    key = derivedAddress(`jupbot-sim:pool:${label}`).toBase58();
-    poolCache.set(label, key);
-  }
-  return key;
 }
