@@ -1,13 +1,13 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
-import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.js';
 import { createRandom } from '../random.js';
 import { Chain } from './chain.js';
 import { controlRouter, type SimControl } from './control.js';
 import { Faults } from './faults.js';
-import { type HostileContext, type HostileVariant, NotApplicable, tamper } from './hostile.js';
+import { hostileAnswerer } from './hostileAnswer.js';
+import { listenOn, nodeHandler } from './nodeServer.js';
 import { Gateway, type GatewayOptions } from './gateway.js';
 import { HttpError, Router, toJson, type RouteResult, type SimRequest, type SimResponse } from './http.js';
 import { IdSource } from './ids.js';
@@ -299,30 +299,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     }
   };
 
-  let hostileTables = 0;
-  const hostile: HostileContext = {
-    table: (address) => world.lookupTables.get(address),
-    newTable: (label, addresses, change = {}) => {
-      const table = world.lookupTables.ensure(`hostile:${label}:${(hostileTables += 1)}`, addresses);
-      if (change.deactivated) world.lookupTables.deactivate(table.key.toBase58());
-      if (change.length !== undefined) world.lookupTables.truncate(table.key.toBase58(), change.length);
-      return table;
-    },
-    signers: [world.gasWallet, trading.signers.payer, ...trading.signers.protocol],
-    alias: (genuine, tampered) => world.chain.aliasIntent(genuine, tampered),
-  };
-  /** A successful answer whose transaction is swapped for a hostile variant (unchanged when the variant does not apply). */
-  const hostileAnswer = (result: RouteResult, variant: HostileVariant): RouteResult => {
-    const body = result.body as Record<string, unknown> | null;
-    if (result.status !== 200 || body === null || typeof body !== 'object' || typeof body['transaction'] !== 'string' || body['transaction'] === '')
-      return result;
-    try {
-      return { ...result, body: { ...body, transaction: tamper(variant, body['transaction'], hostile) } };
-    } catch (error) {
-      if (error instanceof NotApplicable) return result;
-      throw error;
-    }
-  };
+  const hostileAnswer = hostileAnswerer(world, [world.gasWallet, trading.signers.payer, ...trading.signers.protocol]);
 
   async function dispatch(req: SimRequest): Promise<SimResponse> {
     clockwork.catchUp();
@@ -376,28 +353,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     return response;
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://sim.local');
-      const headers: Record<string, string | undefined> = {};
-      for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      dispatch({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, rawBody: Buffer.concat(chunks).toString('utf8') })
-        .then((out) => {
-          if (out.reset) {
-            req.socket.destroy();
-            return;
-          }
-          res.writeHead(out.status, out.headers);
-          res.end(out.body);
-        })
-        .catch((error: unknown) => {
-          res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(toJson({ error: error instanceof Error ? error.message : 'internal error' }));
-        });
-    });
-  };
+  const handle = nodeHandler(dispatch);
 
   const replayControl = (op: ControlOp, args: readonly (string | number | boolean)[]): void => {
     const [a, b, c] = args;
@@ -432,25 +388,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       }
     },
     listen(port = 0, host = '127.0.0.1', listenOptions = {}) {
-      const server = createServer(handle);
-      server.keepAliveTimeout = 5_000;
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          const address = server.address() as AddressInfo;
-          const timer = listenOptions.catchUpEveryMs ? setInterval(() => clockwork.catchUp(), listenOptions.catchUpEveryMs) : undefined;
-          timer?.unref();
-          resolve({
-            url: `http://${host}:${address.port}`,
-            close: () =>
-              new Promise<void>((done) => {
-                if (timer) clearInterval(timer);
-                server.closeAllConnections();
-                server.close(() => done());
-              }),
-          });
-        });
-      });
+      return listenOn(handle, { port, host, catchUpEveryMs: listenOptions.catchUpEveryMs, catchUp: () => clockwork.catchUp() });
     },
   };
 }
