@@ -6,7 +6,7 @@ import { buildPredictionTransaction, claimInstruction, orderInstruction, PREDICT
 import type { SimWorld } from '../world.js';
 import { MICRO, pricesOf, type PMarket, type PredictionMarkets } from './markets.js';
 import { historyWire, orderWire, positionWire, type WireContext } from './tradingWire.js';
-import { contractFields, DEFAULT_SLIPPAGE_BPS, marketIdHash, predictionError } from './wire.js';
+import { contractFields, createdOrderWire, DEFAULT_SLIPPAGE_BPS, marketIdHash, predictionError } from './wire.js';
 
 const M = BigInt(MICRO);
 const CENT = 10_000n;
@@ -333,13 +333,6 @@ export class PredictionTrading {
       },
     };
     this.world.chain.registerIntent(built.messageBytes, intent);
-    const fee = feeFor(o.contractsMicro, o.price);
-    const newContracts = position.contractsMicro + (o.isBuy ? o.contractsMicro : -o.contractsMicro);
-    const newCost = o.isBuy
-      ? position.totalCostMicro + cost
-      : position.contractsMicro === 0n
-        ? 0n
-        : (position.totalCostMicro * newContracts) / position.contractsMicro;
     return {
       transaction: built.base64,
       txMeta,
@@ -349,31 +342,18 @@ export class PredictionTrading {
       executionModel: null,
       settlement: null,
       jupiterSwapRequestId: null,
-      order: {
+      order: createdOrderWire({
         orderPubkey,
-        orderAtaPubkey: derivedAddress(`jupbot-sim:order-ata:${orderPubkey}`).toBase58(),
-        userPubkey: wallet,
+        wallet,
         marketId: market.marketId,
-        marketIdHash: marketIdHash(market.marketId),
-        positionPubkey: position.pubkey,
+        position,
         isBuy: o.isBuy,
-        isYes: position.isYes,
-        ...contractFields('contracts', o.contractsMicro),
-        ...contractFields('newContracts', newContracts),
-        maxBuyPriceUsd: o.isBuy ? String(o.limit) : null,
-        minSellPriceUsd: o.isBuy ? null : String(o.limit),
+        contractsMicro: o.contractsMicro,
+        limit: o.limit,
         externalOrderId,
-        orderCostUsd: cost.toString(),
-        newAvgPriceUsd: newContracts === 0n ? '0' : ((newCost * M) / newContracts).toString(),
-        newSizeUsd: newCost.toString(),
-        newPayoutUsd: newContracts.toString(),
-        estimatedProtocolFeeUsd: '0',
-        estimatedVenueFeeUsd: fee.toString(),
-        estimatedTotalFeeUsd: fee.toString(),
-        payoutUsd: o.contractsMicro.toString(),
-        slippageBps: DEFAULT_SLIPPAGE_BPS,
-        maxSlippageBps: null,
-      },
+        costMicro: cost,
+        feeMicro: feeFor(o.contractsMicro, o.price),
+      }),
     };
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { HttpError } from '../http.js';
 import { gamePhase, MICRO, pricesOf, type PEvent, type PMarket } from './markets.js';
 import { formatUnits } from '../../formatUnits.js';
+import { derivedAddress } from '../programIds.js';
 
 /** Slippage the builders apply to the current price to set an order's limit. */
 export const DEFAULT_SLIPPAGE_BPS = 200;
@@ -151,4 +152,57 @@ export function orderbookWire(m: PMarket, now: number): Record<string, unknown> 
   const no = levels(p.sellNo);
   const dollars = (rows: [number, number][]): [string, number][] => rows.map(([c, s]) => [(c / 100).toFixed(4), s]);
   return { yes, no, yes_dollars: dollars(yes), no_dollars: dollars(no) };
+}
+
+/** What a create-order answer needs to say about the order and the position it changes. */
+export interface CreatedOrder {
+  readonly orderPubkey: string;
+  readonly wallet: string;
+  readonly marketId: string;
+  readonly position: { readonly pubkey: string; readonly isYes: boolean; readonly contractsMicro: bigint; readonly totalCostMicro: bigint };
+  readonly isBuy: boolean;
+  readonly contractsMicro: bigint;
+  /** The price bound, micro-USD per contract. */
+  readonly limit: number;
+  readonly externalOrderId: string;
+  readonly costMicro: bigint;
+  readonly feeMicro: bigint;
+}
+
+/** The `order` of a create-order answer: its cost and fees, and the position as it will be once it fills. */
+export function createdOrderWire(c: CreatedOrder): Record<string, unknown> {
+  const M = BigInt(MICRO);
+  const { position } = c;
+  const newContracts = position.contractsMicro + (c.isBuy ? c.contractsMicro : -c.contractsMicro);
+  // A sale keeps the average price: the cost basis shrinks with the contracts.
+  const newCost = c.isBuy
+    ? position.totalCostMicro + c.costMicro
+    : position.contractsMicro === 0n
+      ? 0n
+      : (position.totalCostMicro * newContracts) / position.contractsMicro;
+  return {
+    orderPubkey: c.orderPubkey,
+    orderAtaPubkey: derivedAddress(`jupbot-sim:order-ata:${c.orderPubkey}`).toBase58(),
+    userPubkey: c.wallet,
+    marketId: c.marketId,
+    marketIdHash: marketIdHash(c.marketId),
+    positionPubkey: position.pubkey,
+    isBuy: c.isBuy,
+    isYes: position.isYes,
+    ...contractFields('contracts', c.contractsMicro),
+    ...contractFields('newContracts', newContracts),
+    maxBuyPriceUsd: c.isBuy ? String(c.limit) : null,
+    minSellPriceUsd: c.isBuy ? null : String(c.limit),
+    externalOrderId: c.externalOrderId,
+    orderCostUsd: c.costMicro.toString(),
+    newAvgPriceUsd: newContracts === 0n ? '0' : ((newCost * M) / newContracts).toString(),
+    newSizeUsd: newCost.toString(),
+    newPayoutUsd: newContracts.toString(),
+    estimatedProtocolFeeUsd: '0',
+    estimatedVenueFeeUsd: c.feeMicro.toString(),
+    estimatedTotalFeeUsd: c.feeMicro.toString(),
+    payoutUsd: c.contractsMicro.toString(),
+    slippageBps: DEFAULT_SLIPPAGE_BPS,
+    maxSlippageBps: null,
+  };
 }
