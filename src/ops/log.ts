@@ -29,6 +29,9 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const config: LoggerOptions = {
     level: options.level ?? 'info',
     base: null,
+    // The redactor has already turned every Error into { type, message, code, stack, cause }; pino's
+    // own `err` serializer would take that plain copy for an error of class "Object".
+    serializers: { err: (err: unknown) => err },
     formatters: {
       level: (label) => ({ level: label }),
       log: (object) => redactor.scrub(object) as Record<string, unknown>,

@@ -1,3 +1,4 @@
+import { formatDuration } from '../config/duration.js';
 import { fixedToUnits, formatFixed, mulFixed, shareOf, toBps, unitsToFixed } from './decimal.js';
 import type { Decision, Hold, Intent } from './intents.js';
 import { makeKey } from './intents.js';
@@ -54,7 +55,7 @@ export function decideDca(strategy: LoadedDca, state: StrategyState, snapshot: S
       kind: 'place-dca-vault-order',
       key,
       id,
-      reason: `place a DCA order buying ${buy.symbol} with ${vault.orders} × ${spec.amount.text} ${pay.symbol}, one every ${vault.interval / 1000}s`,
+      reason: `place a DCA order buying ${buy.symbol} with ${vault.orders} × ${spec.amount.text} ${pay.symbol}, one every ${formatDuration(vault.interval)}`,
       evidence: { payBalance: payBalance.toString(), perRound: perRun.toString() },
       inputMint: pay.mint,
       inputDecimals: pay.decimals,

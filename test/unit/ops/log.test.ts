@@ -55,6 +55,22 @@ describe('logger redaction', () => {
     }
   });
 
+  it("keeps an error's class, code and cause, scrubbed, under err and under any other name", () => {
+    const { log, out } = capture(true);
+    const cause = Object.assign(new RangeError(`quota for ${API_KEY}`), { code: 'RATE_LIMITED' });
+    log.warn({ err: new TypeError('boom', { cause }) }, 'under err');
+    log.warn(new SyntaxError('direct'));
+    log.warn({ error: new TypeError('named') }, 'under error');
+    const [first, second, third] = out.lines();
+    expect(first?.['err']).toMatchObject({
+      type: 'TypeError',
+      message: 'boom',
+      cause: { type: 'RangeError', code: 'RATE_LIMITED', message: `quota for ${REDACTED}` },
+    });
+    expect(second?.['err']).toMatchObject({ type: 'SyntaxError', message: 'direct' });
+    expect(third?.['error']).toMatchObject({ type: 'TypeError', message: 'named' });
+  });
+
   it('keeps signatures, mints and amounts, and stamps the injected clock time', () => {
     const { log, out } = capture(true);
     const signature = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';

@@ -100,6 +100,7 @@ describe('decideDca, vault execution', () => {
       orderCount: 10,
       intervalSeconds: 86_400,
       orderType: 'time_based',
+      reason: 'place a DCA order buying JUP with 10 × 20 USDC, one every 1d',
     });
     expect(intent && 'triggerMint' in intent).toBe(false);
   });
