@@ -5,6 +5,7 @@ import { version } from './version.js';
 import { forwardActions, type DaemonEvents } from './daemonEvents.js';
 import type { Config } from './config/config.js';
 import { startEngine, type Engine } from './engine/engine.js';
+import { unfinishedIntents, unfinishedText, type UnfinishedIntents } from './engine/unfinishedIntents.js';
 import type { Logger } from './ops/log.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { meterActions } from './ops/actionMetrics.js';
@@ -272,8 +273,10 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   let stopping: Promise<void> | undefined;
   const stop = (reason = 'stop requested'): Promise<void> => {
     stopping ??= (async () => {
+      let unfinished: UnfinishedIntents | undefined;
       try {
         await running.stop();
+        unfinished = unfinishedIntents(running.trading.journal.pending());
         stopReports();
         stopMetering();
         stopForwarding();
@@ -286,11 +289,11 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
         notifier.close();
         await ops.close();
         await paper?.close();
-        audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt } });
+        audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt, unfinished: unfinished.byState } });
       } finally {
         store.db.close();
         lock.release();
-        log.info({ reason }, `jupbot stopped: ${reason}`);
+        log.info({ reason, unfinished: unfinished?.byState }, `jupbot stopped: ${reason}${unfinished ? `; ${unfinishedText(unfinished)}` : ''}`);
         events.emit('stopped', { reason });
         resolveDone();
       }

@@ -3,11 +3,28 @@ import { PENDING_STATES } from '../../../src/store/journal.js';
 
 /** Intents of `database` not yet final (what reconciliation still has to resolve), read without a lock. */
 export function pendingIntents(database: string): number {
+  return Object.values(pendingByState(database)).reduce((a, b) => a + b, 0);
+}
+
+/** The same intents counted by state, as a stop records them in its `daemon.stopped` row. */
+export function pendingByState(database: string): Record<string, number> {
   const db = new Database(database, { readonly: true, fileMustExist: true });
   try {
-    return (
-      db.prepare(`SELECT count(*) AS n FROM intents WHERE state IN (${PENDING_STATES.map(() => '?').join(', ')})`).get(...PENDING_STATES) as { n: number }
-    ).n;
+    const rows = db
+      .prepare(`SELECT state, count(*) AS n FROM intents WHERE state IN (${PENDING_STATES.map(() => '?').join(', ')}) GROUP BY state`)
+      .all(...PENDING_STATES) as { state: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  } finally {
+    db.close();
+  }
+}
+
+/** What the last `daemon.stopped` row of `database` says its stop left unfinished. */
+export function lastStopUnfinished(database: string): unknown {
+  const db = new Database(database, { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare("SELECT data FROM actions WHERE kind = 'daemon.stopped' ORDER BY id DESC LIMIT 1").get() as { data: string } | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.data) as { unfinished?: unknown }).unfinished;
   } finally {
     db.close();
   }

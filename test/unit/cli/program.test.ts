@@ -112,7 +112,7 @@ describe('jupbot program', () => {
     const actions = await jupbot(['audit', 'actions', '--json', '--config', file]);
     const rows = JSON.parse(actions.stdout) as { kind: string; data: Record<string, unknown> }[];
     expect(rows.map((r) => r.kind)).toEqual(['daemon.started', 'daemon.stopped']);
-    expect(rows[1]?.data).toMatchObject({ reason: 'received SIGTERM' });
+    expect(rows[1]?.data).toMatchObject({ reason: 'received SIGTERM', unfinished: {} });
     expect((await jupbot(['audit', 'verify', '--config', file])).code).toBe(ExitCode.Ok);
   });
 

@@ -168,6 +168,23 @@ describe('the last resort', () => {
     db.close();
     expect(JSON.parse(stopped.data)).toMatchObject({ reason: 'uncaught error: boom in a timer' });
   });
+
+  it('a clean stop records and says which intents it left for the next start', async () => {
+    const w = workspace('unfinished');
+    const daemon = await start(w.config, { clock: new ManualClock(Date.UTC(2026, 10, 24)), log: w.log });
+    // Journaled as a decision would be, the instant before the signal: nothing drives it before the stop.
+    daemon.engine.trading.journal.plan({ id: 'late/run/1', kind: 'swap', strategy: 'late', params: { amount: '1' } });
+    await daemon.stop('operator stop');
+    const db = new Database(join(w.data, 'jupbot-paper.sqlite'), { readonly: true });
+    const stopped = db.prepare("SELECT data FROM actions WHERE kind = 'daemon.stopped'").get() as { data: string };
+    const state = db.prepare("SELECT state FROM intents WHERE id = 'late/run/1'").get() as { state: string };
+    db.close();
+    expect(state.state).toBe('planned');
+    expect(JSON.parse(stopped.data)).toMatchObject({ reason: 'operator stop', unfinished: { planned: 1 } });
+    const line = w.out.lines().find((l) => String(l['msg']).startsWith('jupbot stopped'));
+    expect(line?.['msg']).toBe('jupbot stopped: operator stop; 1 intent left unfinished (1 planned): the next start resolves it');
+    expect(line?.['unfinished']).toEqual({ planned: 1 });
+  });
 });
 
 describe('notifications', () => {
