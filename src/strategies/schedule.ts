@@ -1,26 +1,45 @@
-import { Cron } from 'croner';
+import { Cron, CronPattern } from 'croner';
+import { leastOffsetAround, resolveLocal, zoneOffset } from './zoneTime.js';
 
 /** What to do with runs that fell due while the daemon was down. */
 export type CatchUp = 'skip' | 'run_once' | 'run_all';
 
-// Parsing a pattern costs far more than asking it for the next instant; strategies reuse theirs.
-const cache = new Map<string, Cron>();
+interface LocalSchedule {
+  /** The pattern over local times (a zone's calendar fields read as UTC), free of any clock change. */
+  readonly cron: Cron;
+  /** The pattern names all 24 hours: an interval ("every 30 minutes"), not an appointment. */
+  readonly everyHour: boolean;
+}
 
-function cronFor(pattern: string, timezone: string): Cron {
-  const key = `${timezone}\u0000${pattern}`;
-  let cron = cache.get(key);
-  if (!cron) {
-    cron = new Cron(pattern, { timezone, paused: true });
-    cache.set(key, cron);
+// Parsing a pattern costs far more than asking it for the next instant; strategies reuse theirs.
+const cache = new Map<string, LocalSchedule>();
+
+function scheduleFor(pattern: string): LocalSchedule {
+  let schedule = cache.get(pattern);
+  if (!schedule) {
+    schedule = { cron: new Cron(pattern, { utcOffset: 0, paused: true }), everyHour: new CronPattern(pattern).hour.every((h) => h !== 0) };
+    cache.set(pattern, schedule);
   }
-  return cron;
+  return schedule;
 }
 
 /**
  * The first instant strictly after `after` (epoch ms) at which the schedule fires, or null.
- * croner evaluates the pattern in the IANA zone, so 09:00 stays 09:00 local across DST changes;
- * a local time skipped by a spring-forward change fires once, at the jump (02:30 → 03:00), and
- * one repeated by an autumn change fires once, the first time.
+ *
+ * The pattern is matched against the zone's wall clock, so 09:00 stays 09:00 local across
+ * daylight-saving changes. Each local time the pattern names fires once, at the instant that shows
+ * it, with two exceptions on the days the clocks change (docs/strategies.md has the table):
+ * - a local time a spring change skips (02:00–02:59 in Berlin on 29 March 2026) is read with the
+ *   offset in force before the change, so it fires when it would have had the clocks not moved:
+ *   02:00 at the jump (03:00), 02:30 at 03:30. No run is dropped and no two share an instant: a
+ *   DCA run is a swap, and two at one instant would buy twice at one price under one journal key.
+ *   When that instant is one the pattern names anyway (half-hourly: 02:30 → 03:30), it fires once
+ *   there, so an interval keeps its spacing in real time;
+ * - a local time an autumn change repeats (02:00–02:59 in Berlin on 25 October 2026) fires once,
+ *   the first time, unless the pattern names all 24 hours (hourly, every 30 minutes): such an
+ *   interval promises runs spaced in real time, and the repeated hour is an hour of real time, so
+ *   it fires both times. A pattern naming particular hours ("at 02:30", "every second hour") keeps
+ *   its number of runs per local day.
  */
 export function nextInstant(pattern: string, timezone: string, after: number): number | null {
   // Zone-aware cron arithmetic costs tens of µs, and every tick asks the same question (the next
@@ -29,8 +48,7 @@ export function nextInstant(pattern: string, timezone: string, after: number): n
   const key = `${timezone}\u0000${pattern}\u0000${after}`;
   const known = answers.get(key);
   if (known !== undefined) return known;
-  const next = cronFor(pattern, timezone).nextRun(new Date(after));
-  const result = next ? next.getTime() : null;
+  const result = firstFiringAfter(scheduleFor(pattern), timezone, after);
   if (answers.size >= MAX_ANSWERS) answers.clear();
   answers.set(key, result);
   return result;
@@ -38,6 +56,58 @@ export function nextInstant(pattern: string, timezone: string, after: number): n
 
 const MAX_ANSWERS = 50_000;
 const answers = new Map<string, number | null>();
+
+/**
+ * Walks the pattern's local times in order and maps each to its instants. The map keeps order
+ * except next to a clock change (a skipped time fires after the local times that follow the jump
+ * begin; a repeated hour's second pass comes after the first pass of the times after it), so the
+ * walk starts early enough to see a pending shifted or repeated run and, once it has an answer,
+ * goes on for the size of the change before it trusts it.
+ */
+function firstFiringAfter(schedule: LocalSchedule, zone: string, after: number): number | null {
+  let cursor = after + leastOffsetAround(zone, after);
+  let best: number | null = null;
+  let horizon = Number.POSITIVE_INFINITY;
+  for (;;) {
+    const local = schedule.cron.nextRun(new Date(cursor))?.getTime();
+    if (local === undefined || local >= horizon) return best;
+    cursor = local;
+    const where = resolveLocal(zone, local);
+    let fires: number[];
+    if (where.kind === 'single') fires = [where.at];
+    else if (where.kind === 'skipped') fires = [where.shifted];
+    else fires = schedule.everyHour ? [where.first, where.second] : [where.first];
+    for (const at of fires) if (at > after && (best === null || at < best)) best = at;
+    if (best !== null && horizon === Number.POSITIVE_INFINITY) {
+      // An ordinary time's instant is final; a shifted or repeated one may be beaten by the times just after it.
+      if (where.kind === 'single') return best;
+      horizon = local + where.change;
+    }
+  }
+}
+
+/** The local time a run stands for, and how the zone's clock shows it that day. */
+export interface Firing {
+  /** The local time the pattern names (the zone's calendar fields read as UTC). */
+  readonly local: number;
+  /** `skipped`: a spring change skips it, so the run fires later on the clock; `first`/`second`: an autumn change repeats it. */
+  readonly clock: 'ordinary' | 'skipped' | 'first' | 'second';
+}
+
+/** What `at`, an instant the schedule fires at, stands for: so `jupbot plan` can say why 02:30 runs at 03:30. */
+export function firingAt(pattern: string, timezone: string, at: number): Firing {
+  const { cron } = scheduleFor(pattern);
+  const shown = at + zoneOffset(timezone, at);
+  // A skipped time fires when it would have been under the offset before the change, the lower one.
+  const unshifted = at + leastOffsetAround(timezone, at);
+  if (unshifted !== shown && cron.match(new Date(unshifted))) {
+    const where = resolveLocal(timezone, unshifted);
+    if (where.kind === 'skipped' && where.shifted === at && !cron.match(new Date(shown))) return { local: unshifted, clock: 'skipped' };
+  }
+  const where = resolveLocal(timezone, shown);
+  if (where.kind === 'repeated') return { local: shown, clock: at === where.first ? 'first' : 'second' };
+  return { local: shown, clock: 'ordinary' };
+}
 
 /** Every instant in (after, until], oldest first, at most `limit` of them (the newest are kept). */
 export function dueInstants(pattern: string, timezone: string, after: number, until: number, limit = 1_000): number[] {

@@ -55,12 +55,13 @@ describe('cron schedules across daylight-saving changes', () => {
     expect(runs.map((t) => local(t, zone).time)).toEqual(Array(8).fill('09:00'));
   });
 
-  it('fires a local time that does not exist once, when the clock jumps, and a repeated one once', () => {
+  it('fires a local time that does not exist once, an hour later on the clock, and a repeated one once', () => {
     // 02:30 does not exist in Berlin on 29 Mar 2026 (02:00 → 03:00); it exists twice on 25 Oct 2026.
+    // Read with the offset before the change, 02:30 CET is 03:30 CEST (scheduleTransitions.test.ts has the rest).
     const spring = dueInstants('30 2 * * *', 'Europe/Berlin', Date.UTC(2026, 2, 28), Date.UTC(2026, 2, 30, 12));
     expect(spring.map((t) => local(t, 'Europe/Berlin'))).toEqual([
       { date: '2026-03-28', time: '02:30' },
-      { date: '2026-03-29', time: '03:00' },
+      { date: '2026-03-29', time: '03:30' },
       { date: '2026-03-30', time: '02:30' },
     ]);
     const autumn = dueInstants('30 2 * * *', 'Europe/Berlin', Date.UTC(2026, 9, 24, 12), Date.UTC(2026, 9, 25, 12));
