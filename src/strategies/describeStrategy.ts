@@ -5,7 +5,8 @@ import type { DcaSpec } from './dcaSchema.js';
 import type { Decision } from './intents.js';
 import type { PredictionExitSpec, PredictionRule } from './predictionExitSchema.js';
 import type { PriceOrderSpec } from './priceOrderSchema.js';
-import { nextInstant } from './schedule.js';
+import type { Firing } from './schedule.js';
+import { firingAt, nextInstant } from './schedule.js';
 import type { Amount, PriceLevel } from './strategyFields.js';
 import type { StrategySpec } from './strategySchema.js';
 
@@ -114,7 +115,10 @@ function dcaLines(spec: DcaSpec, ctx: PlanContext, lines: string[]): void {
   if (!schedule) return;
   lines.push(`swap: buys ${spec.buy} with ${amountWords(spec.amount, spec.pay_with)} at "${schedule.cron}" in ${schedule.timezone}`);
   const next = nextInstant(schedule.cron, schedule.timezone, ctx.now);
-  if (next !== null) lines.push(`next run: ${new Date(next).toISOString()} (${localTime(next, schedule.timezone)} ${schedule.timezone})`);
+  if (next !== null) {
+    const firing = clockWords(firingAt(schedule.cron, schedule.timezone, next));
+    lines.push(`next run: ${new Date(next).toISOString()} (${localTime(next, schedule.timezone)} ${schedule.timezone}${firing})`);
+  }
   const policy = { skip: 'skipped', run_once: 'folded into one run', run_all: 'each run, oldest first' }[spec.catch_up];
   lines.push(`a run more than ${formatDuration(spec.on_time_within)} late counts as missed; missed runs are ${policy} (catch_up: ${spec.catch_up})`);
 }
@@ -146,6 +150,21 @@ function ruleWords(rule: PredictionRule): string {
   ].filter((x): x is string => typeof x === 'string');
   const action = rule.action === 'sell_part' && rule.share ? `sell ${rule.share.text} of the position` : 'sell the whole position';
   return `${action} when ${conditions.join(' and ')}`;
+}
+
+/** On a day the clocks change, which scheduled local time the run is (the clock alone would mislead). */
+function clockWords(firing: Firing): string {
+  const hhmm = new Date(firing.local).toISOString().slice(11, 16);
+  switch (firing.clock) {
+    case 'ordinary':
+      return '';
+    case 'skipped':
+      return `, for ${hhmm}, which the clocks skip that day`;
+    case 'first':
+      return `, the first of that day's two ${hhmm}s`;
+    case 'second':
+      return `, the second of that day's two ${hhmm}s`;
+  }
 }
 
 function localTime(t: number, timeZone: string): string {
