@@ -191,7 +191,7 @@ export function goneFundsWords(data: Data, name: TokenNamer): string {
     case 'held':
       return text(funds.amount) === '0'
         ? `The vault ${text(funds.vault)} holds no ${name(mint)}: nothing of it is stranded there (${had}).`
-        : `Stranded funds: the vault ${text(funds.vault)} still holds ${amount(text(funds.amount))} (${had}); without the order only Jupiter can return them: check the vault in Jupiter's interface or ask Jupiter's support.`;
+        : `Stranded funds: the vault ${text(funds.vault)} still holds ${amount(text(funds.amount))}; ${had}. Without the order only Jupiter can return them: check the vault in Jupiter's interface or ask Jupiter's support.`;
     case 'no-vault':
       return `The Trigger API knows no vault for this wallet any more: whether ${held} is stranded cannot be checked through it; look up the vault on chain.`;
     default:

@@ -123,7 +123,7 @@ export function controlRouter(control: SimControl): Router {
     const ids = b['orderIds'];
     if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
       throw bad('expected { orderIds?: string[] } (none: every order)');
-    return ok({ forgotten: control.forgetOrders(ids as string[] | undefined) });
+    return ok({ forgotten: control.forgetOrders(ids) });
   });
   r.add('POST', '/__sim/trading', (req) => {
     const b = body(req);

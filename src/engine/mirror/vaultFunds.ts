@@ -35,9 +35,7 @@ export async function vaultFunds(authed: AuthedJupiterClient, rpc: VaultBalanceR
   }
   try {
     const amount =
-      mint === SOL_MINT
-        ? await rpc.getBalance(vault)
-        : (await rpc.getTokenAccountsByOwner(vault, { mint })).reduce((sum, account) => sum + account.amount, 0n);
+      mint === SOL_MINT ? await rpc.getBalance(vault) : (await rpc.getTokenAccountsByOwner(vault, { mint })).reduce((sum, account) => sum + account.amount, 0n);
     return { kind: 'held', vault, mint, amount };
   } catch (error) {
     return { kind: 'unknown', mint, reason: `the vault's balance could not be read: ${errorMessage(error)}` };
