@@ -247,6 +247,16 @@ export const ERROR_CATALOGUE = {
     'never',
     'a cancel (or renewal) of an order the mirror shows filled, completed or cancelled, or a PATCH left sent whose order is no longer open: nothing left to act on, nothing sent',
   ),
+  VAULT_ORDER_GONE: spec(
+    'executor',
+    'never',
+    'a cancel (or renewal) of an order the Trigger API no longer knows: the mirror marked it `gone`, or its cancel answered 404 three times, backing off between them; nothing is asked again (the `order.gone` action says whether the vault still holds funds)',
+  ),
+  VAULT_ORDER_NOT_FOUND: spec(
+    'executor',
+    'automatic',
+    "a cancel's first step answered 404 (the order is unknown to the Trigger API): the intent stays `planned` and is asked again after 30 s, then 60 s; the third 404 fails it `VAULT_ORDER_GONE`",
+  ),
   VAULT_ORDER_NOT_YET_OPEN: spec(
     'executor',
     'automatic',

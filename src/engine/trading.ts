@@ -126,8 +126,8 @@ export function startTrading(options: TradingOptions): Trading {
     signal: abort.signal,
   });
   // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
-  // not place are adopted (recorded, never touched).
-  const sync = { orders, journal, clock, log, audit, decimalsOf };
+  // not place are adopted (recorded, never touched); ours that history stops listing are judged gone.
+  const sync = { orders, journal, clock, log, audit, decimalsOf, authed: options.authed, rpc };
   const stopHistory = recordPriceHistory({
     feed: feeds.prices,
     markets: feeds.markets,

@@ -90,6 +90,17 @@ export function reportActions(options: ActionReportOptions): () => void {
         notify?.({ type: 'order', strategy: action.strategy ?? '(adopted)', action: verb, orderId });
         return;
       }
+      case 'order.gone': {
+        const orderId = text(data.orderId);
+        const funds = goneFundsWords(data, name);
+        log.warn(
+          { ...base, orderId, missedReads: data.missedReads, vaultFunds: data.vaultFunds },
+          `${who}: vault order ${orderId} is gone: the Trigger API no longer lists it (missing from ${text(data.missedReads)} order reads in a row and from a complete read of its history). ` +
+            `No cancel or PATCH is tried on it any more; the rule that placed it sees it ended and places a new order if what it protected is still held. ${funds}`,
+        );
+        notify?.({ type: 'order', strategy: action.strategy ?? '(adopted)', action: 'gone', orderId, detail: funds });
+        return;
+      }
       case 'fill': {
         const sold = leg(data.in);
         const bought = leg(data.out);
@@ -164,6 +175,28 @@ function armedWords(data: Data, name: TokenNamer): string {
   const amount = text(data.armedAmount);
   const held = mint && decimals !== null ? `${humanAmount(amount, decimals)} ${name(mint)}` : `${amount} base units`;
   return `${held} at reference price ${humanUsd(text(data.referencePriceUsd))}`;
+}
+
+/** Whether a gone order's deposit may be stranded in the vault, from its `order.gone` action (vaultFunds.ts). */
+export function goneFundsWords(data: Data, name: TokenNamer): string {
+  const funds = (typeof data.vaultFunds === 'object' && data.vaultFunds !== null ? data.vaultFunds : {}) as Data;
+  const mint = text(funds.mint) || text(data.inputMint);
+  const decimals = typeof data.inputDecimals === 'number' ? data.inputDecimals : null;
+  const amount = (units: string): string =>
+    decimals === null ? `${units} base units of ${name(mint)}` : `${humanAmount(units, decimals)} ${name(mint)} (${units} base units)`;
+  const remaining = text(data.remaining);
+  const held = remaining ? amount(remaining) : `the order's ${name(mint)}`;
+  const had = remaining ? `the order held ${held}` : 'what the order held is not recorded';
+  switch (funds.kind) {
+    case 'held':
+      return text(funds.amount) === '0'
+        ? `The vault ${text(funds.vault)} holds no ${name(mint)}: nothing of it is stranded there (${had}).`
+        : `Stranded funds: the vault ${text(funds.vault)} still holds ${amount(text(funds.amount))}; ${had}. Without the order only Jupiter can return them: check the vault in Jupiter's interface or ask Jupiter's support.`;
+    case 'no-vault':
+      return `The Trigger API knows no vault for this wallet any more: whether ${held} is stranded cannot be checked through it; look up the vault on chain.`;
+    default:
+      return `Whether funds are stranded in the vault could not be checked (${text(funds.reason) || 'no answer'}); ${had}.`;
+  }
 }
 
 /** What follows a failed or cancelled intent, in the words of the retry rules (src/engine/tick/retries.ts). */

@@ -26,6 +26,12 @@ export interface SimControl {
   /** Sets a live game's score; play goes on from it. */
   setScore(eventId: string, home: number, away: number): void;
   setTradingActive(active: boolean): void;
+  /**
+   * The Trigger service loses orders: the named price and DCA orders (every one when none is named)
+   * are dropped from its state, as after a restart that lost them. Their funds stay in the vaults.
+   * Returns the ids dropped.
+   */
+  forgetOrders(ids?: readonly string[]): string[];
   /** A valid Trigger JWT for `wallet`, for tests that are not about login. */
   triggerToken(wallet: string): string;
   dumpLedger(options?: { entries?: boolean }): LedgerDump;
@@ -111,6 +117,13 @@ export function controlRouter(control: SimControl): Router {
       throw bad(error instanceof Error ? error.message : 'invalid score');
     }
     return ok({ eventId: req.params['eventId'], home: b['home'], away: b['away'] });
+  });
+  r.add('POST', '/__sim/trigger/forget', (req) => {
+    const b = body(req);
+    const ids = b['orderIds'];
+    if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
+      throw bad('expected { orderIds?: string[] } (none: every order)');
+    return ok({ forgotten: control.forgetOrders(ids) });
   });
   r.add('POST', '/__sim/trading', (req) => {
     const b = body(req);

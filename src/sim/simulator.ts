@@ -255,6 +255,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         kept('setTradingActive', active);
       });
     },
+    forgetOrders(ids) {
+      return arrived(() => {
+        const all = [...priceEngine.orders.map((o) => o.id), ...dca.orders.map((o) => o.id)];
+        const forgotten = (ids ?? all).filter((id) => priceEngine.forget(id) || dca.forget(id));
+        kept('forgetOrders', ...forgotten);
+        return forgotten;
+      });
+    },
     triggerToken: (wallet) => auth.issueToken(wallet),
     dumpLedger: (opts) => ledger.dump(opts),
     dumpOrders: () => ({
@@ -364,6 +372,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     else if (op === 'paperWallet') control.paperWallet(str(a));
     else if (op === 'settleMarket') control.settleMarket(str(a), b === 'no' ? 'no' : 'yes');
     else if (op === 'setScore') control.setScore(str(a), Number(b), Number(c));
+    else if (op === 'forgetOrders') control.forgetOrders(args.map(str));
     else control.setTradingActive(a === true);
   };
 

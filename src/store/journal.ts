@@ -63,6 +63,7 @@ export interface Failure {
 }
 
 /** Journal operations; each returns the row as committed. */
+const CodeCountRow = z.object({ count: z.number().int(), lastAt: z.number().int().nullable() });
 const CountRow = z.object({ n: z.number().int().nonnegative() });
 const IdRow = z.object({ id: z.string() });
 
@@ -220,6 +221,19 @@ export class Journal {
       statement(this.#db, 'UPDATE intents SET updated_at = ? WHERE id = ?').run(this.#clock.now(), id);
       this.#audit.append({ kind, strategy: row.strategy, intentId: id, signature: signature ?? row.signature, data });
     })();
+  }
+
+  /** How many `kind` actions of intent `id` carry `code` in their data, and the instant of the latest. */
+  codeCount(id: string, kind: string, code: string): { readonly count: number; readonly lastAt: number | null } {
+    return parseRow(
+      CodeCountRow,
+      statement(this.#db, "SELECT count(*) AS count, max(at) AS lastAt FROM actions WHERE intent_id = ? AND kind = ? AND json_extract(data, '$.code') = ?").get(
+        id,
+        kind,
+        code,
+      ),
+      'action count',
+    );
   }
 
   /** Records fills of an intent; each (signature, idx) at most once ever. Returns how many were new. */

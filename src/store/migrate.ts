@@ -94,7 +94,25 @@ export function schemaStatus(db: Db, options: { dir?: string } = {}): SchemaStat
   return compare(db, readMigrationFiles(options.dir ?? defaultMigrationsDir));
 }
 
+/**
+ * A migration that rebuilds a table other tables reference carries this line: SQLite's documented
+ * procedure for it (a new table, copy, drop, rename) needs foreign key enforcement off, and the
+ * pragma has no effect inside a transaction, so the runner sets it around this file's transaction.
+ * The foreign_key_check before COMMIT still refuses a file that leaves a dangling reference.
+ */
+export const FOREIGN_KEYS_OFF_MARK = /^-- jupbot-migration: foreign-keys-off$/m;
+
 function applyOne(db: Db, file: MigrationFile, clock: Clock): boolean {
+  if (!FOREIGN_KEYS_OFF_MARK.test(file.sql)) return applyInTransaction(db, file, clock);
+  db.pragma('foreign_keys = OFF');
+  try {
+    return applyInTransaction(db, file, clock);
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
+
+function applyInTransaction(db: Db, file: MigrationFile, clock: Clock): boolean {
   // IMMEDIATE: take the write lock first, so two processes starting together serialise here and
   // the second one sees the first one's row instead of failing half-way through the SQL.
   return db

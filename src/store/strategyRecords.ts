@@ -29,14 +29,14 @@ export function filledVaultIntents(db: Db, strategy: string): Set<string> {
 
 /**
  * The price-order placements of `strategy` whose every order ended unfilled (expired, cancelled,
- * failed): they no longer protect anything. DCA orders are not included: one that ended was
+ * failed, or gone: the Trigger API no longer knows it): they no longer protect anything. DCA orders are not included: one that ended was
  * completed or deliberately cancelled.
  */
 export function endedVaultIntents(db: Db, strategy: string): Set<string> {
   const rows = statement(
     db,
     `SELECT intent_id FROM trigger_orders WHERE strategy = ? AND family = 'price' AND intent_id IS NOT NULL AND adopted = 0
-     GROUP BY intent_id HAVING sum(state IN ('cancelled', 'expired', 'failed')) = count(*)`,
+     GROUP BY intent_id HAVING sum(state IN ('cancelled', 'expired', 'failed', 'gone')) = count(*)`,
   ).all(strategy);
   return new Set(parseRows(IntentIdRow, rows, 'ended vault intents').map((r) => r.intent_id));
 }

@@ -26,9 +26,13 @@ export const MIRROR_STATES: ReadonlySet<string> = new Set([
   'cancelled',
   'expired',
   'failed',
+  'gone',
 ]);
-/** States an order does not leave. */
-export const FINAL_ORDER_STATES = ['filled', 'completed', 'cancelled', 'expired', 'failed'] as const;
+/**
+ * States an order does not leave. `gone`: the Trigger API no longer knows the order (mirror/vanishedOrders.ts);
+ * only a final state read from history replaces it.
+ */
+export const FINAL_ORDER_STATES = ['filled', 'completed', 'cancelled', 'expired', 'failed', 'gone'] as const;
 const FINAL_SQL = FINAL_ORDER_STATES.map((s) => `'${s}'`).join(', ');
 /** States in which an order may still fill or hold funds (`unknown`: not yet read back). */
 export const LIVE_ORDER_STATES = ['pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown'] as const;
@@ -107,6 +111,7 @@ const OrderRow = z.object({
   outputDecimals: z.number().int(),
   depositSignature: z.string().nullable(),
 });
+const Holding = z.object({ inputAmount: z.string(), remaining: z.string().nullable(), rawState: z.string().nullable(), lastSyncedAt: z.number().int() });
 const StoredRaw = z.object({ state: z.string(), raw: z.string(), deposit_signature: z.string().nullable() });
 const IntentRef = z.object({ id: z.string(), strategy: z.string().nullable() });
 const toOrder = (row: z.output<typeof OrderRow>): MirroredOrder => ({ ...row, adopted: row.adopted === 1 });
@@ -132,6 +137,18 @@ export class TriggerOrders {
   get(id: string): MirroredOrder | undefined {
     const row = parseOptionalRow(OrderRow, statement(this.#db, `${SELECT} WHERE id = ?`).get(id), 'mirrored order');
     return row && toOrder(row);
+  }
+
+  /** What the mirror last read of an order's funds: the amount deposited, what history said remains, and when it was last read. */
+  holding(id: string): z.output<typeof Holding> | undefined {
+    return parseOptionalRow(
+      Holding,
+      statement(
+        this.#db,
+        'SELECT input_amount AS inputAmount, remaining_input_amount AS remaining, raw_state AS rawState, last_synced_at AS lastSyncedAt FROM trigger_orders WHERE id = ?',
+      ).get(id),
+      'mirrored order holding',
+    );
   }
 
   /** Orders of ours (not adopted) that may still change (not filled, completed, cancelled, expired or failed). */
@@ -169,8 +186,8 @@ export class TriggerOrders {
     this.#syncedEnded.set(id, raw);
   }
 
-  /** Sets the state we learned from our own call (a confirmed cancel), before history shows it. */
-  setState(id: string, state: 'cancelled', now: number): void {
+  /** Sets a state we learned ourselves: a confirmed cancel (before history shows it), or `gone` (history stopped listing it). */
+  setState(id: string, state: 'cancelled' | 'gone', now: number): void {
     statement(this.#db, 'UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id);
     this.#syncedEnded.delete(id);
   }

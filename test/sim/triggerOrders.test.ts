@@ -403,4 +403,37 @@ describe('trigger v2 price orders', () => {
     expect((await h.call('GET', '/trigger/v2/orders/history?sort=price', { jwt: u.jwt })).status).toBe(400);
     expect((await h.call('POST', '/trigger/v2/orders/price/', { jwt: u.jwt, body: {} })).status).toBe(404);
   });
+
+  it('forgets orders on /__sim/trigger/forget: history no longer lists them and their cancel answers 404, while their funds stay in the vault', async () => {
+    h = await startSim();
+    const u = await triggerUser(h, 'forget');
+    const ids: string[] = [];
+    for (const price of [50, 60]) {
+      const created = await createPriceOrder(h, u, {
+        orderType: 'single',
+        inputMint: USDC,
+        outputMint: SOL,
+        inputAmount: '15000000',
+        triggerMint: SOL,
+        triggerCondition: 'below',
+        triggerPriceUsd: price,
+      });
+      ids.push(trigger.CreatePriceOrderResponse.parse(created.body).id);
+      // A new block: two deposits crafted in one would be the same bytes.
+      await h.clock.advance(1000);
+    }
+    await h.clock.advance(6_000);
+    const forgot = await h.call('POST', '/__sim/trigger/forget', { body: { orderIds: [ids[0], 'no-such-order'] } });
+    expect(forgot).toMatchObject({ status: 200, body: { forgotten: [ids[0]] } });
+    const listed = trigger.OrderHistoryResponse.parse((await h.call('GET', '/trigger/v2/orders/history?limit=100', { jwt: u.jwt })).body);
+    expect(listed.orders.map((o) => o.id)).toEqual([ids[1]]);
+    expect(await h.call('POST', `/trigger/v2/orders/price/cancel/${ids[0] ?? ''}`, { jwt: u.jwt })).toMatchObject({
+      status: 404,
+      body: { error: 'Order not found' },
+    });
+    expect(h.sim.control.balance(u.vault, USDC)).toBe(30_000_000n);
+    // No ids: every order (price and DCA) is forgotten.
+    expect((await h.call('POST', '/__sim/trigger/forget', { body: {} })).body).toEqual({ forgotten: [ids[1]] });
+    expect((await h.call('POST', '/__sim/trigger/forget', { body: { orderIds: 'x' } })).status).toBe(400);
+  });
 });

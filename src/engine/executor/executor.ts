@@ -114,7 +114,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     journal.note(row.id, 'intent.error', { state: row.state, code, message });
     log?.warn(
       { strategy: row.strategy, intentId: row.id, code, state: row.state },
-      `${row.strategy ?? 'no strategy'}: ${row.kind} step failed (${code}): ${message}; tried again at the next tick`,
+      `${row.strategy ?? 'no strategy'}: ${row.kind} step failed (${code}): ${message}; tried again on a later pass`,
     );
     const after = journal.require(row.id);
     events.emit('error', { row: after, code, message });
@@ -156,6 +156,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (isCallHandler(handler)) return callStep(row, handler);
 
       if (row.state === 'planned') {
+        // Backing off (a cancel the API answered 404): nothing is asked, nothing is written.
+        const notBefore = handler.notBefore?.(row) ?? null;
+        if (notBefore !== null && notBefore > options.clock.now()) return row;
         if (row.attempts >= maxAttempts) return fail(id, 'ATTEMPTS_EXHAUSTED', `${row.attempts} attempts used`);
         let signed;
         try {

@@ -56,6 +56,12 @@ export interface SigningHandler {
    * leaves it planned, to be tried again.
    */
   prepare(row: IntentRow, context: HandlerContext): Promise<SignedRecord>;
+  /**
+   * A back-off: the instant (epoch ms) before which a `planned` row is not prepared again, or null for
+   * now. Until then the executor leaves the row as it is and writes nothing, so waiting does not fill
+   * the audit log. Optional: without it a planned row is prepared at every drive.
+   */
+  notBefore?(row: IntentRow): number | null;
   /** Submits the row's signed bytes, unchanged: the first send, or a re-send while they are valid. */
   submit(row: SignedRow, mode: 'first' | 'resend', context: HandlerContext): Promise<SubmitResult>;
   /** The chain says the signature landed without error: report its fills (exactly once is the journal's job). */

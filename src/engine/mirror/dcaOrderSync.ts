@@ -5,7 +5,8 @@
  * round is its own keeper transaction) with a `fill` action. A round that was skipped (price out of
  * bounds: `rescheduled`) or failed carries no transaction and is not a fill.
  */
-import type { DcaHistoryItem } from '../../jupiter/trigger.js';
+import { type DcaHistoryItem, getAllDcaHistory } from '../../jupiter/trigger.js';
+import { Priority } from '../../jupiter/transport.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import type { FillInput } from '../../store/journal.js';
 import { dcaDepositSignatureOf } from '../../jupiter/triggerDeposits.js';
@@ -33,6 +34,7 @@ export const dcaOrders: OrderFamilyReader<DcaHistoryItem> = {
     rounds: item.numberOfRounds ?? null,
     intervalSeconds: item.intervalSeconds ?? null,
   }),
+  readAll: (authed) => getAllDcaHistory(authed, {}, { priority: Priority.PollState }),
 };
 
 /** The executed rounds of a DCA item: successful fill events with a transaction and both amounts. */

@@ -14,7 +14,8 @@
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
-import type { OrderHistoryItem } from '../../jupiter/trigger.js';
+import { getAllOrderHistory, type OrderHistoryItem } from '../../jupiter/trigger.js';
+import { type AuthedJupiterClient, Priority } from '../../jupiter/transport.js';
 import { depositSignatureOf, siblingsOf } from '../../jupiter/triggerDeposits.js';
 import type { Logger } from '../../ops/log.js';
 import type { AuditLog } from '../../store/audit.js';
@@ -25,6 +26,8 @@ import type { Poller } from '../feeds/poller.js';
 import type { OrderSnapshot } from '../feeds/orders.js';
 import { adoptOrders } from './orderAdoption.js';
 import { priceOrderColumns } from './orderColumns.js';
+import { VanishedOrders } from './vanishedOrders.js';
+import type { VaultBalanceRpc } from './vaultFunds.js';
 
 export interface VaultSyncOptions {
   readonly orders: TriggerOrders;
@@ -34,6 +37,12 @@ export interface VaultSyncOptions {
   /** With `decimalsOf`, enables adoption of orders we did not place and the recording of their fills. */
   readonly audit?: AuditLog | undefined;
   readonly decimalsOf?: ((mint: string) => number | Promise<number>) | undefined;
+  /**
+   * With `rpc`, enables the judging of orders the API no longer lists (vanishedOrders.ts): the
+   * complete history read and the vault's balance need them.
+   */
+  readonly authed?: AuthedJupiterClient | undefined;
+  readonly rpc?: VaultBalanceRpc | undefined;
 }
 
 /** How one family's history items are read (price orders here, DCA in dcaOrderSync.ts). */
@@ -49,6 +58,8 @@ export interface OrderFamilyReader<T> {
   deposit(item: T, items: readonly T[]): string | null;
   /** What `order.adopted` records about the item. */
   describe(item: T): Record<string, unknown>;
+  /** Every page of the family's history, every state: the complete read that decides an order is gone. */
+  readAll(authed: AuthedJupiterClient): Promise<T[]>;
 }
 
 const FINAL = new Set<string>(FINAL_ORDER_STATES);
@@ -118,6 +129,7 @@ export const priceOrders: OrderFamilyReader<OrderHistoryItem> = {
     inputAmount: item.initialInputAmount ?? null,
     expiresAt: item.expiresAt ?? null,
   }),
+  readAll: (authed) => getAllOrderHistory(authed, {}, { priority: Priority.PollState }),
 };
 
 /** One pass over a price-order history read: returns how many fills were new. */
@@ -162,7 +174,8 @@ export type OrderSync = (() => void) & { readonly idle: () => Promise<void> };
 /**
  * On every read of `feed`: the sync at once (our orders never wait for adoption), then — when enabled —
  * adoption of the unknown orders, one read at a time, and a sync of what was just adopted so its
- * fills are recorded by the same read.
+ * fills are recorded by the same read; and — with `authed` and `rpc` — the count of our live orders
+ * the read did not list, and, once one is due, the complete read that marks it gone or finds it.
  */
 export function followOrders<T extends { readonly inputMint: string; readonly outputMint: string }>(
   feed: Poller<OrderSnapshot<T>>,
@@ -173,20 +186,32 @@ export function followOrders<T extends { readonly inputMint: string; readonly ou
   let stopped = false;
   const fail = (error: unknown): void =>
     options.log?.error({ err: error, family: reader.family }, `${reader.family} order sync failed: ${errorMessage(error)}; the next orders poll tries again`);
+  const { authed, rpc } = options;
+  const vanished =
+    authed && rpc
+      ? new VanishedOrders(reader, { orders: options.orders, journal: options.journal, clock: options.clock, log: options.log, authed, rpc })
+      : undefined;
   const listener = ({ value }: { value: OrderSnapshot<T> }): void => {
     const items = [...value.active, ...value.recentPast];
+    let due = false;
     try {
       syncMirrored(items, reader, options);
+      due = vanished?.observe(items) ?? false;
     } catch (error) {
       fail(error);
     }
     const { audit, decimalsOf } = options;
-    if (!audit || !decimalsOf) return;
+    if ((!audit || !decimalsOf) && !due) return;
     queue = queue
       .then(async () => {
         if (stopped) return;
-        const adopted = await adoptOrders(items, reader, { orders: options.orders, audit, clock: options.clock, decimalsOf, log: options.log });
-        if (!stopped && adopted.length > 0) syncMirrored(adopted, reader, options);
+        if (audit && decimalsOf) {
+          const adopted = await adoptOrders(items, reader, { orders: options.orders, audit, clock: options.clock, decimalsOf, log: options.log });
+          if (!stopped && adopted.length > 0) syncMirrored(adopted, reader, options);
+        }
+        if (!due || !vanished || stopped) return;
+        const { found } = await vanished.settle();
+        if (!stopped && found.length > 0) syncMirrored(found, reader, options);
       })
       .catch(fail);
   };

@@ -155,7 +155,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
   }
 
-  /** Journals and drives `input` (or its retry); returns whether anything was executed (balances may have moved). */
+  /** Journals and drives `input` (or its retry); returns whether anything was executed (balances may have moved): not when the executor left the row untouched. */
   async function act(strategy: { readonly name: string }, input: PlanInput, ended: ReadonlySet<string> = new Set()): Promise<boolean> {
     const attempt = nextAttempt(options.journal, input, clock.now(), (row) => ended.has(row.id));
     if (attempt.kind !== 'plan') {
@@ -178,8 +178,11 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       events.emit('planned', { intentId: next.id, strategy: strategy.name, created: false });
       return false;
     }
+    let touched = true;
     try {
       const after = await executor.execute(next);
+      // Left exactly as it was (a handler backing off): nothing was sent, no balance moved.
+      touched = before === undefined || after.state !== before.state || after.updatedAt !== before.updatedAt;
       events.emit('planned', { intentId: next.id, strategy: strategy.name, created: before === undefined });
       events.emit('executed', { intentId: next.id, strategy: strategy.name, state: after.state });
     } catch (error) {
@@ -190,10 +193,12 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       );
       audit.append({ kind: 'error', strategy: strategy.name, intentId: next.id, data: { during: 'tick', message: errorMessage(error) } });
     } finally {
-      lastSwapAt = clock.now();
-      options.refreshBalances?.();
+      if (touched) {
+        lastSwapAt = clock.now();
+        options.refreshBalances?.();
+      }
     }
-    return true;
+    return touched;
   }
 
   async function runTick(): Promise<void> {

@@ -82,6 +82,14 @@ export class DcaService {
     return this.#orders;
   }
 
+  /** Drops an order as if the service had lost it (its funds stay in the vault); returns whether it was known. */
+  forget(id: string): boolean {
+    const index = this.#orders.findIndex((o) => o.id === id);
+    if (index < 0) return false;
+    this.#orders.splice(index, 1);
+    return true;
+  }
+
   register(router: Router): void {
     router.add('POST', '/trigger/v2/orders/dca', (req) => this.create(req));
     router.add('POST', '/trigger/v2/orders/dca/cancel/:id', (req) => this.cancel(req));

@@ -22,6 +22,15 @@ export class PriceEngine {
     return this.#byId.get(id);
   }
 
+  /** Drops an order as if the service had lost it (its funds stay in the vault); returns whether it was known. */
+  forget(id: string): boolean {
+    const order = this.#byId.get(id);
+    if (!order) return false;
+    this.#byId.delete(id);
+    this.orders.splice(this.orders.indexOf(order), 1);
+    return true;
+  }
+
   /** The legs sharing funds with `order` (itself included). */
   group(order: PriceOrder): PriceOrder[] {
     return this.orders.filter((o) => o.groupId === order.groupId && o.funds === order.funds);

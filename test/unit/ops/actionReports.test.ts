@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fillWords, reportActions } from '../../../src/ops/actionReports.js';
+import { fillWords, goneFundsWords, reportActions } from '../../../src/ops/actionReports.js';
+import { tokenNamer } from '../../../src/audit/tokenNames.js';
 import { humanAmount, humanUsd, tokenUnits } from '../../../src/ops/humanNumbers.js';
 import { createLogger } from '../../../src/ops/log.js';
 import type { Notification } from '../../../src/ops/notify.js';
@@ -119,5 +120,25 @@ describe('prediction sales', () => {
         signature: 'sig2',
       },
     ]);
+  });
+});
+
+describe('goneFundsWords', () => {
+  const name = tokenNamer(new Map([[SOL, { symbol: 'SOL' }]]));
+  const order = { inputMint: SOL, inputDecimals: 9, remaining: '2500000000' };
+
+  it('says nothing is stranded when the vault holds none of the mint', () => {
+    expect(goneFundsWords({ ...order, vaultFunds: { kind: 'held', vault: 'V1', mint: SOL, amount: '0' } }, name)).toBe(
+      'The vault V1 holds no SOL: nothing of it is stranded there (the order held 2.5 SOL (2500000000 base units)).',
+    );
+  });
+
+  it('says the funds cannot be checked through the API when it knows no vault, or why the check failed', () => {
+    expect(goneFundsWords({ ...order, vaultFunds: { kind: 'no-vault', mint: SOL } }, name)).toBe(
+      'The Trigger API knows no vault for this wallet any more: whether 2.5 SOL (2500000000 base units) is stranded cannot be checked through it; look up the vault on chain.',
+    );
+    expect(goneFundsWords({ ...order, vaultFunds: { kind: 'unknown', mint: SOL, reason: 'RPC_TIMEOUT' } }, name)).toBe(
+      'Whether funds are stranded in the vault could not be checked (RPC_TIMEOUT); the order held 2.5 SOL (2500000000 base units).',
+    );
   });
 });

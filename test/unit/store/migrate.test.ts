@@ -9,9 +9,9 @@ import { migrate, openStore, schemaStatus } from '../../../src/store/migrate.js'
 import { defaultMigrationsDir, migrationChecksum, readMigrationFiles } from '../../../src/store/migrationFiles.js';
 import { freshStore, sha256File, tempDir, track } from './helpers.js';
 
-/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots, 0004_price_samples. */
-const ALL = [1, 2, 3, 4];
-const LATEST = 4;
+/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots, 0004_price_samples, 0005_order_gone. */
+const ALL = [1, 2, 3, 4, 5];
+const LATEST = 5;
 
 const EXPECTED_TABLES = [
   'actions',
@@ -81,7 +81,52 @@ describe('migrate with the repository migrations', () => {
       { id: 2, name: 'strategy_state', checksum: checksum('0002_strategy_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 3, name: 'drop_position_snapshots', checksum: checksum('0003_drop_position_snapshots.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 4, name: 'price_samples', checksum: checksum('0004_price_samples.sql'), applied_at: Date.UTC(2026, 4, 1) },
+      { id: 5, name: 'order_gone', checksum: checksum('0005_order_gone.sql'), applied_at: Date.UTC(2026, 4, 1) },
     ]);
+  });
+
+  it('rebuilds trigger_orders for the gone state (0005), keeping every order, the fills that name them and enforcement on', () => {
+    const repo = (name: string): string => readFileSync(join(defaultMigrationsDir, name), 'utf8');
+    const older = migrationsDir(
+      Object.fromEntries(['0001_init.sql', '0002_strategy_state.sql', '0003_drop_position_snapshots.sql', '0004_price_samples.sql'].map((n) => [n, repo(n)])),
+    );
+    const clock = new ManualClock(Date.UTC(2026, 4, 1));
+    const db = track(openDatabase(join(tempDir(), 'before-gone.db')));
+    migrate(db, { clock, dir: older });
+    const order = (id: string, state: string): void => {
+      db.prepare(
+        `INSERT INTO trigger_orders (id, family, order_type, state, input_mint, input_decimals, output_mint, output_decimals,
+           input_amount, raw, created_at, updated_at, first_seen_at, last_synced_at)
+         VALUES (?, 'price', 'single', ?, 'in', 9, 'out', 6, '1000', '{}', 1, 1, 1, 1)`,
+      ).run(id, state);
+    };
+    order('o-open', 'open');
+    order('o-filled', 'filled');
+    db.prepare(
+      `INSERT INTO fills (signature, idx, source, trigger_order_id, in_mint, in_amount, in_decimals, out_mint, out_amount, out_decimals, at, recorded_at)
+       VALUES ('sig', 0, 'trigger', 'o-filled', 'in', '1000', 9, 'out', '7', 6, 1, 1)`,
+    ).run();
+    expect(() => order('o-gone', 'gone')).toThrow(/CHECK constraint failed/);
+
+    expect(migrate(db, { clock })).toEqual({ applied: [5], version: 5 });
+    order('o-gone', 'gone');
+    expect(db.prepare('SELECT id, state FROM trigger_orders ORDER BY id').all()).toEqual([
+      { id: 'o-filled', state: 'filled' },
+      { id: 'o-gone', state: 'gone' },
+      { id: 'o-open', state: 'open' },
+    ]);
+    expect(db.prepare('SELECT trigger_order_id FROM fills').all()).toEqual([{ trigger_order_id: 'o-filled' }]);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO fills (signature, idx, source, trigger_order_id, in_mint, in_amount, in_decimals, out_mint, out_amount, out_decimals, at, recorded_at)
+           VALUES ('sig2', 0, 'trigger', 'no-such-order', 'in', '1', 9, 'out', '1', 6, 1, 1)`,
+        )
+        .run(),
+    ).toThrow(/FOREIGN KEY constraint failed/);
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'trigger_orders' AND sql IS NOT NULL ORDER BY name").all();
+    expect(indexes).toEqual([{ name: 'trigger_orders_intent' }, { name: 'trigger_orders_live' }, { name: 'trigger_orders_strategy' }]);
   });
 
   it('drops position_snapshots from a database made before 0003, keeping everything else', () => {
@@ -93,7 +138,7 @@ describe('migrate with the repository migrations', () => {
     expect(tables(db)).toContain('position_snapshots');
     db.prepare("INSERT INTO actions (id, at, kind, data, prev_hash, hash) VALUES (1, 1, 'a', '{}', ?, ?)").run('0'.repeat(64), 'f'.repeat(64));
 
-    expect(migrate(db, { clock })).toEqual({ applied: [3, 4], version: 4 });
+    expect(migrate(db, { clock })).toEqual({ applied: [3, 4, 5], version: 5 });
     expect(tables(db)).toEqual(EXPECTED_TABLES);
     expect(db.prepare('SELECT count(*) AS n FROM actions').get()).toEqual({ n: 1 });
   });

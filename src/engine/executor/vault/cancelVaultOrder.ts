@@ -12,7 +12,16 @@
  * a 400 from step 1: the intent stays planned and is tried again on a later pass, not failed.
  *
  * An adopted order (placed elsewhere) is never cancelled: the intent fails `VAULT_ORDER_ADOPTED`.
+ *
+ * An order the Trigger API no longer knows is not asked about forever. One the mirror marked `gone`
+ * (mirror/vanishedOrders.ts) fails `VAULT_ORDER_GONE` before any call. Step 1 answering 404 leaves
+ * the intent planned (`intent.error`, `VAULT_ORDER_NOT_FOUND`) and backs off — the next try not
+ * before 30 s, then 60 s, counted from the journal so a restart keeps the count — and the
+ * {@link NOT_FOUND_LIMIT}th 404 fails it `VAULT_ORDER_GONE`.
  */
+import { formatDuration } from '../../../config/duration.js';
+import { errorMessage, JupbotError } from '../../../errors.js';
+import { TriggerApiError } from '../../../jupiter/errors.js';
 import { Priority } from '../../../jupiter/transport.js';
 import { cancelPriceOrder, confirmCancelPriceOrder } from '../../../jupiter/trigger.js';
 import type { CallOptions } from '../../../jupiter/transport.js';
@@ -60,8 +69,49 @@ function steps(params: VaultCancelParams, authed: VaultHandlerOptions['authed'])
 /** Mirrored states in which an order holds nothing a cancel could withdraw. */
 const NOTHING_LEFT = new Set(['filled', 'completed', 'cancelled']);
 
+/** 404s from a cancel's step 1 before the intent fails `VAULT_ORDER_GONE`. */
+export const NOT_FOUND_LIMIT = 3;
+/** The wait after the first 404; it doubles after each further one. */
+export const NOT_FOUND_BACKOFF_MS = 30_000;
+const NOT_FOUND = 'VAULT_ORDER_NOT_FOUND';
+
+/** The wait after the `count`th 404 (1-based). */
+export function notFoundBackoff(count: number): number {
+  return NOT_FOUND_BACKOFF_MS * 2 ** (count - 1);
+}
+
 export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'decimalsOf'>): IntentHandler {
   const { authed, rpc, signer, journal, orders, clock } = options;
+  /** Step 1's 404s per intent: read from the journal once per process, then kept here. */
+  const notFound = new Map<string, { count: number; lastAt: number | null }>();
+  const notFoundOf = (id: string): { count: number; lastAt: number | null } => {
+    let seen = notFound.get(id);
+    if (seen === undefined) notFound.set(id, (seen = { ...journal.codeCount(id, 'intent.error', NOT_FOUND) }));
+    return seen;
+  };
+
+  /** Step 1 of the cancel; a 404 is counted, and the last one allowed fails the intent. */
+  async function request(row: IntentRow, params: VaultCancelParams, signal: AbortSignal): ReturnType<CancelSteps['request']> {
+    try {
+      return await steps(params, authed).request(signal);
+    } catch (error) {
+      if (!(error instanceof TriggerApiError) || error.status !== 404) throw error;
+      const count = notFoundOf(row.id).count + 1;
+      notFound.set(row.id, { count, lastAt: clock.now() });
+      const { orderId } = params;
+      if (count >= NOT_FOUND_LIMIT)
+        throw new IntentRefusedError(
+          'VAULT_ORDER_GONE',
+          `order ${orderId}: the Trigger API answered 404 to ${count} cancel requests, it no longer knows the order: nothing to withdraw through it, not asked again`,
+          { orderId, family: params.family, notFound: count, answer: errorMessage(error) },
+        );
+      throw new JupbotError(
+        NOT_FOUND,
+        `order ${orderId}: the Trigger API answered 404 to the cancel (${count} of ${NOT_FOUND_LIMIT}): asked again in ${formatDuration(notFoundBackoff(count))}`,
+        { cause: error, details: { orderId, notFound: count } },
+      );
+    }
+  }
 
   /** The withdrawal is through: mirror it and write `order.cancelled` (the intent's confirmation follows). */
   function cancelled(row: IntentRow, params: VaultCancelParams, data: Record<string, unknown>): Record<string, unknown> {
@@ -79,12 +129,22 @@ export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'dec
   return {
     kind: VAULT_CANCEL_KIND,
 
+    notBefore(row) {
+      const { count, lastAt } = notFoundOf(row.id);
+      return count === 0 || lastAt === null ? null : lastAt + notFoundBackoff(count);
+    },
+
     async prepare(row, context): Promise<SignedRecord> {
       const params = parseVaultCancelParams(row.params);
       const { orderId } = params;
       const mirrored = orders.get(orderId);
       if (mirrored?.adopted === true)
         throw new IntentRefusedError('VAULT_ORDER_ADOPTED', `order ${orderId} was adopted (not placed by this daemon): it is never cancelled`, { orderId });
+      if (mirrored?.state === 'gone')
+        throw new IntentRefusedError('VAULT_ORDER_GONE', `order ${orderId} is gone (the Trigger API no longer knows it): nothing to cancel through it`, {
+          orderId,
+          state: 'gone',
+        });
       // Filled, completed or already cancelled: nothing left in the vault to withdraw. Trigger refuses
       // the cancel (400), and retrying it every pass would never end. An expired order is withdrawn.
       if (mirrored !== undefined && NOTHING_LEFT.has(mirrored.state)) {
@@ -94,7 +154,7 @@ export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'dec
         });
       }
       const vault = await ensureVault(authed, context.signal);
-      const cancel = await steps(params, authed).request(context.signal);
+      const cancel = await request(row, params, context.signal);
       // Journaled before signing: the id that confirm-cancel needs and the exact bytes offered.
       const extra = cancel.refundAmount === undefined ? {} : { refundAmount: cancel.refundAmount, roundsRemaining: cancel.roundsRemaining };
       journal.recordTriggerIds(row.id, { cancelRequestId: cancel.requestId, orderId }, 'cancel.requested', {

@@ -110,6 +110,8 @@ export function createVaultRenewHandler(cancel: IntentHandler, clock: Clock): Si
   return {
     kind: VAULT_CANCEL_KIND,
 
+    notBefore: (row) => cancel.notBefore?.(withoutRenewal(row)) ?? null,
+
     async prepare(row, context) {
       const then = renewalOf(row);
       if (then) {

@@ -82,4 +82,30 @@ describe('a vault order that expired while the daemon was down', () => {
     expect(w.simOrders().filter((o) => o.orderState === 'open')).toHaveLength(1);
     await second.stop();
   });
+
+  it('an expired order the API then lost: its withdrawal is asked 3 times, backing off, then fails VAULT_ORDER_GONE; the strategies decide meanwhile', async () => {
+    const w = vaultWorld('vault-expiry-lost');
+    w.sim.control.setPrice(SOL, 150);
+    const loaded = await strategies(VAULT_SL);
+    const first = await run(w, loaded);
+    await ticks(w, first.running, 3);
+    const [order] = w.simOrders();
+    const orderId = order?.id ?? '';
+    await first.stop();
+    await w.clock.advance(3 * HOUR);
+    // The daemon had seen it expire (its funds still in the vault); then the API lost it.
+    expect(w.sim.control.forgetOrders([orderId])).toEqual([orderId]);
+    const second = await run(w, loaded);
+    second.stack.db.prepare("UPDATE trigger_orders SET state = 'expired' WHERE id = ?").run(orderId);
+    const cancels = (): number => second.stack.routes.filter((r) => r === '/trigger/v2/orders/price/cancel/{orderId}').length;
+    const seen = await ticks(w, second.running, 14);
+    expect(cancels()).toBe(3);
+    const withdraw = second.stack.journal.require(`sol-vault-sl/engine/withdraw/${orderId}`);
+    expect(withdraw).toMatchObject({ state: 'failed', errorCode: 'VAULT_ORDER_GONE' });
+    // Only the 3 ticks that asked the API skipped the strategies (and each next one, waiting for a
+    // fresh balance read); the back-off in between is not an action, so the rule decides — and holds:
+    // its SOL is in the vault.
+    expect(seen.map((t) => (t.skipped !== null ? 'stale' : t.holds))).toEqual([0, 'stale', 1, 0, 'stale', 1, 1, 1, 1, 0, 'stale', 1, 1, 1]);
+    await second.stop();
+  });
 });
