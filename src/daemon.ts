@@ -189,11 +189,13 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     const figures = reusedFor(10_000, clock, () => statusFigures(store.db, clock.now()));
     ops = await startOpsServer({
       listen: config.http.listen,
+      clock,
       checks: [databaseWritable(store.db, file), ...started.readiness()],
       metrics,
+      onRefused: metrics.opsRefused,
       // The live report: the same page as `jupbot report`, read from the daemon's own connection. It
       // verifies the whole chain, synchronously: rendered at most once per refresh, however many
-      // browsers ask, so the page can never take the decide loop's time.
+      // browsers ask, so the page costs the decide loop one rendering per refresh at most.
       pages: { '/': reusedFor(LIVE_REPORT_MS, clock, () => renderReport(reportData(store.db, clock.now()), { refreshSeconds: LIVE_REPORT_MS / 1000 })) },
       documents: {
         '/status': (): Record<string, unknown> => ({

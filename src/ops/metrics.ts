@@ -8,6 +8,7 @@
  * - feeds (`attachFeed`): age, freshness and consecutive failures computed at scrape time from the
  *   feed's state, failures counted from its `failed` events;
  * - the notifier (`notification`): sent, failed and dropped webhook posts;
+ * - the ops server (`opsRefused`): connections and requests it turned away under load;
  * - the executor (later): `intentStateChanged`, `setIntentCounts`, `fillRecorded`, `errorRecorded`.
  *   Until it calls them those series simply do not exist; nothing is faked.
  *
@@ -60,6 +61,8 @@ export interface Metrics {
   readonly errorRecorded: (source: string, code: string) => void;
   /** A webhook post ended (`webhook`: its kind, slack|discord|generic). For the notifier. */
   readonly notification: (webhook: string, result: NotificationResult) => void;
+  /** The ops server turned a connection or request away (opsServer.ts `OpsRefusal`). */
+  readonly opsRefused: (reason: string) => void;
 }
 
 export interface MetricsOptions {
@@ -205,6 +208,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
 
+  const opsRefused = new Counter({
+    name: `${prefix}ops_refused_total`,
+    help: 'Ops server connections closed unanswered (reason "connections": over the limit) and requests answered 503 (reason "busy": too many waiting).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+
   return {
     registry,
     contentType: METRICS_CONTENT_TYPE,
@@ -249,5 +259,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     fillRecorded: (kind) => fills.inc({ kind }),
     errorRecorded: (source, code) => errors.inc({ source, code }),
     notification: (webhook, result) => notifications.inc({ webhook, result }),
+    opsRefused: (reason) => opsRefused.inc({ reason }),
   };
 }

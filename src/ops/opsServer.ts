@@ -1,5 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Clock } from '../clock.js';
+import { sharedFor } from './sharedFor.js';
 
 /** One readiness check: a name and a probe that says whether that part can do its job now. */
 export interface ReadinessCheck {
@@ -7,16 +9,56 @@ export interface ReadinessCheck {
   probe(): { ok: boolean; detail?: string };
 }
 
+/**
+ * What the server takes on at once. The server shares the event loop with the decide loop, so every
+ * bound here is one on how long a flood of requests can keep trading waiting.
+ */
+export interface OpsLimits {
+  /** Connections open at once; one more is closed as soon as it is accepted, unread and unanswered. */
+  readonly maxConnections: number;
+  /** Requests waiting for a body that is being computed (`/metrics`, a document, a page); one more gets 503. */
+  readonly maxWaiting: number;
+  /** How long a computed body (`/metrics`, `/status`, `/`) is served to everyone who asks before it is computed again. */
+  readonly shareMs: number;
+  /** A request's headers must arrive within this, its whole request within `requestTimeoutMs`. */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveTimeoutMs: number;
+  /** A connection on which nothing moves for this long is closed (a client that stops reading its answer). */
+  readonly idleTimeoutMs: number;
+}
+
+/** The limits the daemon runs with (docs/operations.md "Limits" lists them). */
+export const OPS_LIMITS: OpsLimits = {
+  maxConnections: 128,
+  maxWaiting: 32,
+  shareMs: 1_000,
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 30_000,
+};
+
+/** Why a connection or request was turned away: closed over `maxConnections`, answered 503 over `maxWaiting`. */
+export type OpsRefusal = 'connections' | 'busy';
+
 export interface OpsServerOptions {
   /** Where to listen; port 0 picks a free one (tests). */
   listen: { readonly host: string; readonly port: number };
+  /** Measures how long a computed body is shared. */
+  clock: Clock;
   checks: readonly ReadinessCheck[];
-  /** Extra JSON documents served as GET routes, e.g. `/status`. Computed per request. */
+  /** Extra JSON documents served as GET routes, e.g. `/status`. Computed at most once per `shareMs`. */
   documents?: Readonly<Record<string, () => unknown>>;
-  /** HTML pages served as GET routes, e.g. the live report on `/`. Rendered per request. */
+  /** HTML pages served as GET routes, e.g. the live report on `/`. Rendered at most once per `shareMs`. */
   pages?: Readonly<Record<string, () => string>>;
-  /** Served on `/metrics` as Prometheus text (see metrics.ts); 404 when absent. */
+  /** Served on `/metrics` as Prometheus text (see metrics.ts); 404 when absent. Scraped at most once per `shareMs`. */
   metrics?: { readonly contentType: string; scrape(): Promise<string> };
+  /** @default OPS_LIMITS; tests lower or raise some. */
+  limits?: Partial<OpsLimits>;
+  /** Told of every connection or request turned away (for a metric: a flood is counted, never logged line by line). */
+  onRefused?: (reason: OpsRefusal) => void;
 }
 
 export interface OpsServer {
@@ -25,11 +67,35 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(text);
+/** An answer computed once and written to every request that shares it: bytes, so nothing is encoded per request. */
+interface Answer {
+  readonly status: number;
+  readonly headers: OutgoingHttpHeaders;
+  readonly body: Buffer;
 }
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+function jsonAnswer(status: number, body: unknown): Answer {
+  const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  return { status, headers: JSON_HEADERS, body: Buffer.from(text) };
+}
+
+const failure = (error: unknown, prefix = ''): Answer => jsonAnswer(500, { error: `${prefix}${error instanceof Error ? error.message : String(error)}` });
+
+function send(res: ServerResponse, answer: Answer, extra: OutgoingHttpHeaders = {}): void {
+  // The client may have gone while the body was computed.
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(answer.status, { ...answer.headers, ...extra, 'content-length': answer.body.length });
+  res.end(answer.body);
+}
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  // Everything the page needs is inline: it may load nothing from anywhere.
+  'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:",
+};
 
 /**
  * The path of a request target, or null when it is not one (`///`, `//a:b`, `//%zz` make `new URL`
@@ -45,19 +111,66 @@ function pathOf(target: string | undefined): string | null {
   }
 }
 
+/** The computed routes (`/metrics`, pages, documents, in that order of precedence), each shared for `shareMs`. */
+function sharedRoutes(options: OpsServerOptions, shareMs: number): Map<string, () => Answer | Promise<Answer>> {
+  const routes = new Map<string, () => Answer | Promise<Answer>>();
+  const add = (path: string, compute: () => Answer | Promise<Answer>): void => {
+    if (!routes.has(path)) routes.set(path, sharedFor(shareMs, options.clock, compute));
+  };
+  const { metrics } = options;
+  if (metrics) {
+    add('/metrics', () =>
+      metrics.scrape().then(
+        (text) => ({ status: 200, headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' }, body: Buffer.from(text) }),
+        (error: unknown) => failure(error, 'metrics: '),
+      ),
+    );
+  }
+  // A failure is an answer too, shared like any other: a route that throws is not retried per request.
+  for (const [path, page] of Object.entries(options.pages ?? {})) {
+    add(path, () => {
+      try {
+        return { status: 200, headers: PAGE_HEADERS, body: Buffer.from(page()) };
+      } catch (error) {
+        return failure(error);
+      }
+    });
+  }
+  for (const [path, document] of Object.entries(options.documents ?? {})) {
+    add(path, () => {
+      try {
+        return jsonAnswer(200, document());
+      } catch (error) {
+        return failure(error);
+      }
+    });
+  }
+  return routes;
+}
+
 /**
  * The operations endpoint: `/healthz` says the process answers (liveness, for Docker and systemd),
  * `/readyz` says every part can trade now (503 and the failing checks otherwise), `/metrics` serves
  * Prometheus text when `metrics` is given.
  * It binds to loopback by default: it is for the operator's tooling, not the internet.
+ *
+ * It runs on the daemon's event loop, so it is bounded (`OPS_LIMITS`): a connection beyond
+ * `maxConnections` is closed at once, unanswered; the computed bodies are computed at most once per
+ * `shareMs` whoever asks, and requests beyond `maxWaiting` waiting for one get 503 at once. `/healthz`
+ * and `/readyz` compute nothing worth sharing and never wait, so they answer while the others are busy.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const { host, port } = options.listen;
-  const documents = options.documents ?? {};
+  const limits: OpsLimits = { ...OPS_LIMITS, ...options.limits };
+  const computed = sharedRoutes(options, limits.shareMs);
+  const busy = jsonAnswer(503, {
+    error: `busy: ${limits.maxWaiting} requests are already waiting for /metrics, /status or /; retry in a second`,
+  });
+  let waiting = 0;
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     const path = pathOf(req.url);
     if (path === null) {
-      sendJson(res, 400, { error: 'malformed request target' });
+      send(res, jsonAnswer(400, { error: 'malformed request target' }));
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -65,7 +178,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       return;
     }
     if (path === '/healthz') {
-      sendJson(res, 200, { status: 'ok' });
+      send(res, jsonAnswer(200, { status: 'ok' }));
       return;
     }
     if (path === '/readyz') {
@@ -77,48 +190,61 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
         }
       });
       const ready = results.every((r) => r.ok);
-      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks: results });
+      send(res, jsonAnswer(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks: results }));
       return;
     }
-    if (path === '/metrics' && options.metrics) {
-      const { contentType } = options.metrics;
-      options.metrics.scrape().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
-          res.end(text);
-        },
-        (error: unknown) => sendJson(res, 500, { error: `metrics: ${error instanceof Error ? error.message : String(error)}` }),
-      );
+    const compute = computed.get(path);
+    if (compute === undefined) {
+      send(res, jsonAnswer(404, { error: `no route ${path}` }));
       return;
     }
-    const page = options.pages?.[path];
-    if (page) {
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        // Everything the page needs is inline: it may load nothing from anywhere.
-        'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:",
-      });
-      res.end(page());
+    const answer = compute();
+    if (!(answer instanceof Promise)) {
+      send(res, answer);
       return;
     }
-    const document = documents[path];
-    if (document) {
-      sendJson(res, 200, document());
+    // Waiting costs a connection and memory, not work: bounded, so a stuck computation cannot hold every connection.
+    if (waiting >= limits.maxWaiting) {
+      options.onRefused?.('busy');
+      send(res, busy, { 'retry-after': '1', connection: 'close' });
       return;
     }
-    sendJson(res, 404, { error: `no route ${path}` });
+    waiting += 1;
+    void answer.then(
+      (ready) => {
+        waiting -= 1;
+        send(res, ready);
+      },
+      (error: unknown) => {
+        waiting -= 1;
+        send(res, failure(error));
+      },
+    );
   };
   // Whatever a request carries, it gets an answer and never takes the daemon down.
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     try {
       route(req, res);
     } catch (error) {
-      if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) send(res, failure(error));
       else res.destroy();
     }
   };
-  const server: Server = createServer(handle);
+  const server: Server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node checks the two timeouts above on this period (30 s by default, which would stretch them).
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    },
+    handle,
+  );
+  server.timeout = limits.idleTimeoutMs;
+  // Node closes a connection beyond this as soon as it is accepted: no socket object, no parser, no
+  // answer, the cheapest refusal there is (a 503 written instead costs several times more per connection).
+  server.maxConnections = limits.maxConnections;
+  server.on('drop', () => options.onRefused?.('connections'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -129,6 +129,7 @@ describe.skipIf(!present)('the live report on the ops server, in headless Chromi
     const handle = openDatabase(db, { readonly: true });
     const ops = await startOpsServer({
       listen: { host: '127.0.0.1', port: 0 },
+      clock: new ManualClock(START),
       checks: [],
       pages: { '/': () => renderReport(reportData(handle, START), { refreshSeconds: 30 }) },
     });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
 import { createPricesFeed } from '../../../src/engine/feeds/index.js';
 import { createMetrics } from '../../../src/ops/metrics.js';
 import { startOpsServer, type OpsServer } from '../../../src/ops/opsServer.js';
@@ -93,7 +94,7 @@ describe('metrics', () => {
   it('is served on /metrics as Prometheus text, with process metrics, on a registry of its own', async () => {
     const metrics = createMetrics();
     const other = createMetrics(); // a second daemon in the same process: no "already registered" clash
-    server = await startOpsServer({ listen: { host: '127.0.0.1', port: 0 }, checks: [], metrics });
+    server = await startOpsServer({ listen: { host: '127.0.0.1', port: 0 }, clock: new ManualClock(), checks: [], metrics });
     const res = await fetch(`${server.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
@@ -104,11 +105,12 @@ describe('metrics', () => {
   });
 
   it('answers 404 on /metrics when the server has no metrics, 500 when a scrape fails', async () => {
-    server = await startOpsServer({ listen: { host: '127.0.0.1', port: 0 }, checks: [] });
+    server = await startOpsServer({ listen: { host: '127.0.0.1', port: 0 }, clock: new ManualClock(), checks: [] });
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
     await server.close();
     server = await startOpsServer({
       listen: { host: '127.0.0.1', port: 0 },
+      clock: new ManualClock(),
       checks: [],
       metrics: { contentType: 'text/plain', scrape: () => Promise.reject(new Error('collector broke')) },
     });

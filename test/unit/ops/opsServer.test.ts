@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
 import { startOpsServer, type OpsServer } from '../../../src/ops/opsServer.js';
 
 let server: OpsServer | undefined;
@@ -12,6 +13,7 @@ describe('ops server', () => {
     let dbWritable = false;
     server = await startOpsServer({
       listen: { host: '127.0.0.1', port: 0 },
+      clock: new ManualClock(),
       checks: [
         { name: 'database', probe: () => (dbWritable ? { ok: true } : { ok: false, detail: 'database is locked' }) },
         { name: 'always', probe: () => ({ ok: true }) },
@@ -42,6 +44,7 @@ describe('ops server', () => {
   it('reports a probe that throws as not ready instead of failing the request', async () => {
     server = await startOpsServer({
       listen: { host: '127.0.0.1', port: 0 },
+      clock: new ManualClock(),
       checks: [
         {
           name: 'feed',
