@@ -100,6 +100,13 @@ export const ERROR_CATALOGUE = {
     "the data directory or database file cannot be written (read-only mount, permissions): make it writable by the daemon's user",
     ExitCode.StoreUnusable,
   ),
+  STORE_FULL: spec(
+    'store',
+    'operator',
+    "the database's disk is full (or its quota used up): writes fail until space is freed; /readyz fails meanwhile",
+    ExitCode.StoreFull,
+  ),
+  STORE_IO_ERROR: spec('store', 'operator', "the database's disk reported an I/O error on a write: check the disk", ExitCode.StoreUnusable),
   STORE_NOT_A_DIRECTORY: spec('store', 'operator', '`data_dir` names a file, not a directory', ExitCode.StoreUnusable),
   STORE_BUSY: spec(
     'store',
