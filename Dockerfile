@@ -27,6 +27,8 @@ COPY migrations ./migrations
 COPY config ./config
 COPY strategies ./strategies
 # The image's `node` user (uid 1000) owns only the data volume; code stays root-owned and read-only to it.
+# Its wallet lock goes to /tmp/jupbot-1000 (lock_dir's default here); containers that must not run one
+# wallet twice share a lock_dir volume instead (docs/operations.md).
 RUN install -d -m 0700 -o node -g node /data
 USER node
 VOLUME ["/data"]

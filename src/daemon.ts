@@ -1,4 +1,3 @@
-import { accessSync, constants as fsConstants, mkdirSync } from 'node:fs';
 import type { Clock } from './clock.js';
 import { reusedFor } from './ops/reusedFor.js';
 import { version } from './version.js';
@@ -14,7 +13,8 @@ import { startupScreen } from './ops/startupScreen.js';
 import { engineTokenNamer } from './engine/engineTokenNames.js';
 import { createNotifier, type Notifier } from './ops/notify.js';
 import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
-import { startOpsServer, type OpsServer, type ReadinessCheck } from './ops/opsServer.js';
+import { startOpsServer, type OpsServer } from './ops/opsServer.js';
+import { databaseReadiness } from './ops/databaseReadiness.js';
 import { Redactor } from './ops/redact.js';
 import { createRandom, type Random } from './random.js';
 import type { PaperWorld } from './paper/paperWorld.js';
@@ -26,9 +26,10 @@ import { renderReport } from './audit/reportHtml.js';
 import { statusFigures } from './audit/statusFigures.js';
 import { hasAnyAction } from './store/actionQueries.js';
 import { archiveDatabase } from './store/archiveDatabase.js';
-import { type DataDirLock, lockDataDir } from './store/dataDirLock.js';
+import { takeDaemonLocks, type DaemonLocks } from './daemonLocks.js';
+import type { LockFs } from './store/lockFile.js';
 import { widerThanPrivate } from './store/permissions.js';
-import { storeFailure } from './store/storeFailure.js';
+import { watchWrites, writeFaultOf, type WriteHealth } from './store/writeHealth.js';
 import { errorMessage } from './errors.js';
 import { isLoopbackHost } from './config/fieldSchemas.js';
 import { ignoredKey } from './solana/loadWallet.js';
@@ -52,6 +53,13 @@ export interface DaemonDeps {
   readonly paperWorld?: PaperWorld;
   /** The database's durability (store/db.ts): a backtest's throwaway database needs no fsync per commit. @default 'FULL' */
   readonly synchronous?: 'FULL' | 'NORMAL';
+  /** The file system the data directory and wallet locks are taken on (tests make it read-only). @default node:fs */
+  readonly lockFs?: LockFs;
+  /**
+   * Take the wallet's lock (one daemon per wallet on this host). A backtest does not: its wallet is
+   * derived from its seed and trades only in its own in-process world. @default true
+   */
+  readonly exclusiveWallet?: boolean;
 }
 
 /** Paper mode's API key: the simulator accepts any key at the keyed quota; it guards nothing. */
@@ -73,41 +81,25 @@ export interface Daemon {
   readonly outages: OutageMonitor;
   /** The strategies, wallet login and feeds. */
   readonly engine: Engine;
+  /**
+   * The database: its file, the daemon's connection (for reads; a write through it bypasses the
+   * journal and the audit chain) and whether its writes fail (store/writeHealth.ts).
+   */
+  readonly store: { readonly file: string; readonly db: Db; readonly writes: WriteHealth };
   /** Stops taking work, records the stop, closes the database. Idempotent. */
   stop(reason?: string): Promise<void>;
   /** Settles once the daemon has stopped. */
   readonly done: Promise<void>;
 }
 
-/** Can the database take a write lock right now? What /readyz means by "database writable". */
-/**
- * The database is ready when its connection is open and its file is writable. Nothing here takes a
- * lock or waits for one: a probe that waited on another process's write lock would freeze the event
- * loop (and every Jupiter call) for the busy timeout.
- */
-function databaseWritable(db: Db, file: string): ReadinessCheck {
-  return {
-    name: 'database',
-    probe() {
-      if (!db.open) return { ok: false, detail: 'database is closed' };
-      try {
-        accessSync(file, fsConstants.W_OK);
-      } catch (error) {
-        return { ok: false, detail: `database file is not writable: ${errorMessage(error)}` };
-      }
-      return { ok: true };
-    },
-  };
-}
-
 /** How long a stop waits for its own webhook. */
 const NOTIFY_GRACE_MS = 5_000;
 
 /**
- * The composition root: opens and migrates the database, starts the embedded simulator in paper
- * mode, starts the engine (strategies with hot reload, the wallet's Trigger login, the feeds),
- * records the start and stop in the audit log and serves the operations endpoints. The executor
- * and reconciliation plug into the engine as they land.
+ * The composition root: takes the data directory's and the wallet's locks, opens and migrates the
+ * database (its writes watched: store/writeHealth.ts), starts the embedded simulator in paper mode,
+ * starts the engine (strategies with hot reload, the wallet's Trigger login, the feeds), records
+ * the start and stop in the audit log and serves the operations endpoints.
  * In paper mode `deps.clock` should already be scaled by `sim.speed` (the CLI does this), so the
  * daemon and its simulated world share one time.
  */
@@ -117,21 +109,22 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const random = deps.random ?? createRandom();
   const events = new TypedEmitter<DaemonEvents>();
   const file = databaseFile(config.data_dir, config.mode);
-  // One daemon per data directory, taken before the database is opened or moved.
-  let lock: DataDirLock;
-  try {
-    mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
-    lock = lockDataDir(config.data_dir);
-  } catch (error) {
-    throw storeFailure(error, config.data_dir);
-  }
+  // One daemon per data directory and one per wallet, taken before the database is opened or moved.
+  const locks: DaemonLocks = await takeDaemonLocks(config, { log, redactor, fs: deps.lockFs, exclusiveWallet: deps.exclusiveWallet });
   let store: ReturnType<typeof openStore>;
   try {
     store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
   } catch (error) {
-    lock.release();
+    locks.release();
     throw error;
   }
+  const closeStore = (): void => {
+    try {
+      store.db.close();
+    } catch (error) {
+      log.error({ err: error, database: file }, `could not close the database ${file}: ${errorMessage(error)}`);
+    }
+  };
   for (const warning of widerThanPrivate(config.data_dir, file)) log.warn({ dataDir: config.data_dir }, `data directory readable by others: ${warning}`);
   const ignored = ignoredKey(config);
   if (ignored) log.warn({}, ignored);
@@ -143,8 +136,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       // Imported only in paper mode: a live daemon never loads the simulator's code.
       paper = deps.paperWorld ?? (await (await import('./paper/openPaperWorld.js')).openPaperWorld(config, clock, log));
     } catch (error) {
-      store.db.close();
-      lock.release();
+      closeStore();
+      locks.release();
       throw error;
     }
     if (!paper.restored && hasAnyAction(store.db)) {
@@ -154,12 +147,27 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
     }
   }
-  const audit = new AuditLog(store.db, clock);
   const startedAt = clock.now();
   const metrics = createMetrics();
   // Webhook payloads are scrubbed like log lines: a secret that reaches a message never leaves the machine.
   const notifier = createNotifier({ webhooks: config.notify.webhooks, clock, log, redactor, fetch: deps.fetch, onResult: metrics.notification });
   const outages = createOutageMonitor({ clock, notify: (n) => notifier.notify(n), thresholdMs: config.notify.down_after });
+  // Every write from here on is watched (the audit log's and the journal's statements included): a
+  // full, read-only or failing disk fails /readyz, is logged once and alerts like a feed outage.
+  const writes = watchWrites(store.db, {
+    file,
+    clock,
+    onChange(fault, previous) {
+      if (fault !== null) {
+        log.error({ err: fault.error, database: file }, `database writes fail: ${fault.error.message}; /readyz fails until a write succeeds`);
+        outages.down('database', fault.error.message);
+      } else {
+        log.info({ database: file, failures: previous?.failures }, `database ${file} can be written again (${previous?.failures ?? 0} write(s) had failed)`);
+        outages.up('database');
+      }
+    },
+  });
+  const audit = new AuditLog(store.db, clock);
   let simulator: { url: string; seed: string } | null = null;
   let engine: Engine | undefined;
   // Trades, order changes and failures as log lines and webhooks, from the audit log as it is written.
@@ -167,7 +175,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const stopMetering = meterActions({ audit, db: store.db, metrics });
   const stopForwarding = forwardActions(audit, events);
 
-  let ops: OpsServer;
+  let ops: OpsServer | undefined;
+  let running: Engine;
   try {
     engine = await startEngine({
       config,
@@ -179,6 +188,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       audit,
       metrics,
       outages,
+      wallet: locks.wallet,
       apiBaseUrl: paper?.url ?? config.api.base_url,
       apiKey: paper ? PAPER_API_KEY : config.api.key?.reveal(),
       fetch: deps.network,
@@ -190,7 +200,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     ops = await startOpsServer({
       listen: config.http.listen,
       clock,
-      checks: [databaseWritable(store.db, file), ...started.readiness()],
+      checks: [databaseReadiness(store.db, file, writes), ...started.readiness()],
       metrics,
       onRefused: metrics.opsRefused,
       // The live report: the same page as `jupbot report`, read from the daemon's own connection. It
@@ -210,33 +220,34 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
         }),
       },
     });
+    running = started;
+    simulator = paper && { url: paper.url, seed: paper.seed };
+    audit.append({
+      kind: 'daemon.started',
+      data: {
+        version,
+        mode: config.mode,
+        config: config.source.file,
+        schemaVersion: store.version,
+        migrationsApplied: store.applied,
+        simulator,
+        wallet: running.wallet,
+      },
+    });
   } catch (error) {
     await engine?.stop();
+    await ops?.close();
     stopReports();
     stopMetering();
     stopForwarding();
     outages.close();
     notifier.close();
     await paper?.close();
-    store.db.close();
-    lock.release();
-    throw error;
+    closeStore();
+    locks.release();
+    // A start that failed for the disk's sake (full, read-only) says so, with its own exit code.
+    throw writeFaultOf(error, file) ?? error;
   }
-
-  const running: Engine = engine;
-  simulator = paper && { url: paper.url, seed: paper.seed };
-  audit.append({
-    kind: 'daemon.started',
-    data: {
-      version,
-      mode: config.mode,
-      config: config.source.file,
-      schemaVersion: store.version,
-      migrationsApplied: store.applied,
-      simulator,
-      wallet: running.wallet,
-    },
-  });
   const screen = startupScreen({
     version,
     node: process.version,
@@ -276,6 +287,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const stop = (reason = 'stop requested'): Promise<void> => {
     stopping ??= (async () => {
       let unfinished: UnfinishedIntents | undefined;
+      let unrecorded = '';
       try {
         await running.stop();
         unfinished = unfinishedIntents(running.trading.journal.pending());
@@ -291,11 +303,19 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
         notifier.close();
         await ops.close();
         await paper?.close();
-        audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt, unfinished: unfinished.byState } });
+        try {
+          audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt, unfinished: unfinished.byState } });
+        } catch (error) {
+          // The disk failed (full, read-only): the stop goes on, and `writes` keeps the fault for the exit code.
+          const fault = writeFaultOf(error, file);
+          if (fault === null) throw error;
+          unrecorded = ` (not recorded in the audit log: ${fault.message})`;
+        }
       } finally {
-        store.db.close();
-        lock.release();
-        log.info({ reason, unfinished: unfinished?.byState }, `jupbot stopped: ${reason}${unfinished ? `; ${unfinishedText(unfinished)}` : ''}`);
+        // Each step on its own: a database or lock the disk will not let go of must not keep the stop from ending.
+        closeStore();
+        locks.release();
+        log.info({ reason, unfinished: unfinished?.byState }, `jupbot stopped: ${reason}${unfinished ? `; ${unfinishedText(unfinished)}` : ''}${unrecorded}`);
         events.emit('stopped', { reason });
         resolveDone();
       }
@@ -312,5 +332,5 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       simulator,
     }),
   );
-  return { events, opsUrl: ops.url, simulator, metrics, notifier, outages, engine: running, stop, done };
+  return { events, opsUrl: ops.url, simulator, metrics, notifier, outages, engine: running, store: { file, db: store.db, writes }, stop, done };
 }

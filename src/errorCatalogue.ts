@@ -100,6 +100,13 @@ export const ERROR_CATALOGUE = {
     "the data directory or database file cannot be written (read-only mount, permissions): make it writable by the daemon's user",
     ExitCode.StoreUnusable,
   ),
+  STORE_FULL: spec(
+    'store',
+    'operator',
+    "the database's disk is full (or its quota used up): writes fail until space is freed; /readyz fails meanwhile",
+    ExitCode.StoreFull,
+  ),
+  STORE_IO_ERROR: spec('store', 'operator', "the database's disk reported an I/O error on a write: check the disk", ExitCode.StoreUnusable),
   STORE_NOT_A_DIRECTORY: spec('store', 'operator', '`data_dir` names a file, not a directory', ExitCode.StoreUnusable),
   STORE_BUSY: spec(
     'store',
@@ -114,6 +121,18 @@ export const ERROR_CATALOGUE = {
   WALLET_FILE_EXISTS: spec('wallet', 'operator', '`wallet new` would overwrite an existing key file', ExitCode.InvalidInput),
   WALLET_KEY_INVALID: spec('wallet', 'operator', 'not a 64-byte Solana keypair', ExitCode.InvalidInput),
   WALLET_NOT_A_SIGNER: spec('wallet', 'operator', 'asked to sign a transaction that does not list the wallet as a signer', ExitCode.InvalidInput),
+  WALLET_IN_USE: spec(
+    'wallet',
+    'operator',
+    'another jupbot on this host drives the wallet (its pid and data_dir in the message): one wallet, one daemon',
+    ExitCode.AlreadyRunning,
+  ),
+  WALLET_LOCK_UNUSABLE: spec(
+    'wallet',
+    'operator',
+    "`lock_dir` cannot hold the wallet's lock (not a directory, not writable, read-only)",
+    ExitCode.StoreUnusable,
+  ),
 
   // Jupiter's HTTP APIs (the client's own codes and each product's refusals).
   JUPITER_BAD_REQUEST: spec('jupiter', 'never', '400: Jupiter rejected the request parameters'),

@@ -19,12 +19,18 @@ export const ExitCode = {
   GuardRefused: 6,
   /** `status`: no daemon answered at the operations address (not running, or another address). */
   DaemonUnreachable: 7,
-  /** Another jupbot holds the data directory (its pid is in the message). Not restarted by the unit. */
+  /** Another jupbot holds the data directory or drives the wallet (its pid is in the message). Not restarted by the unit. */
   AlreadyRunning: 73,
   /** The data directory or database cannot be used (read-only, not a directory, locked): fix it, then start. Not restarted. */
   StoreUnusable: 74,
   /** `run`: an uncaught error stopped the daemon cleanly (recorded in the audit log). The unit restarts it. */
   Crashed: 75,
+  /**
+   * The database's disk is full: the daemon could not start, or could not record its stop. The unit
+   * restarts it: space is often freed without anyone touching jupbot (logs rotate, a cleanup runs),
+   * and a start on a full disk fails before it trades.
+   */
+  StoreFull: 76,
   /** An unexpected internal error; the message says where. */
   Internal: 70,
 } as const;

@@ -175,6 +175,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRun
     random: createRandom(`${seed}:daemon`),
     network: net.fetch,
     synchronous: 'NORMAL',
+    // Its wallet is derived from the seed and trades only in this in-process world: two backtests of one seed may run at once.
+    exclusiveWallet: false,
     paperWorld: { url: SIM_ORIGIN, seed, restored: false, fund: (w) => sim.control.paperWallet(w), close: () => Promise.resolve() },
   });
   try {

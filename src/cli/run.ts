@@ -8,6 +8,7 @@ import { Redactor } from '../ops/redact.js';
 import { paperClock } from '../paper/paperClock.js';
 import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
+import { StoreError } from '../store/errors.js';
 
 /**
  * Where the daemon's log lines go: JSON lines to stdout for machines, or readable lines for a person
@@ -61,6 +62,14 @@ export function runCommand(ctx: CliContext): Command {
         await daemon.done;
       } finally {
         unsubscribe?.();
+      }
+      // A stop the disk would not let be recorded (full, read-only) ends with that fault's code (74, 76), not 0.
+      const fault = daemon.store.writes.fault();
+      if (fault !== null) {
+        throw new StoreError(fault.error.code, `stopped, but the stop could not be recorded: ${fault.error.message}`, {
+          cause: fault.error,
+          details: fault.error.details,
+        });
       }
       if (fatal !== null) throw new CliExit(ExitCode.Crashed, `stopped after an uncaught error: ${errorMessage(fatal)}`);
     });

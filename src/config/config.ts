@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Secret } from '../secret.js';
 import type { Env } from './configRules.js';
 import { isSet, KEYPAIR_ENV } from './configRules.js';
@@ -39,6 +39,8 @@ export type Config = DeepReadonly<{
   };
   data_dir: string;
   strategies_dir: string;
+  /** Absolute: `lock_dir` as written, else the per-host runtime directory {@link defaultLockDir} picks. */
+  lock_dir: string;
   poll: ConfigFile['poll'];
   http: ConfigFile['http'];
   notify: {
@@ -63,6 +65,21 @@ export type Config = DeepReadonly<{
     file: string;
   };
 }>;
+
+/**
+ * Where the per-wallet locks live when `lock_dir` is not set: a directory every daemon of this user
+ * on this host agrees on, that is writable under the shipped systemd unit and in the image, and that
+ * a reboot empties. systemd's `RuntimeDirectory=` (the unit's /run/jupbot, named by
+ * $RUNTIME_DIRECTORY), else the login session's $XDG_RUNTIME_DIR/jupbot, else
+ * `<$TMPDIR or /tmp>/jupbot-<uid>` (the image, a shell without a session).
+ */
+export function defaultLockDir(env: Env, uid: number | undefined = process.getuid?.()): string {
+  const runtime = env.RUNTIME_DIRECTORY?.split(':')[0];
+  if (isSet(runtime) && isAbsolute(runtime)) return resolve(runtime);
+  if (isSet(env.XDG_RUNTIME_DIR) && isAbsolute(env.XDG_RUNTIME_DIR)) return join(resolve(env.XDG_RUNTIME_DIR), 'jupbot');
+  const tmp = isSet(env.TMPDIR) && isAbsolute(env.TMPDIR) ? resolve(env.TMPDIR) : '/tmp';
+  return join(tmp, `jupbot-${uid ?? 'user'}`);
+}
 
 export interface ResolveContext {
   readonly env: Env;
@@ -97,6 +114,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     },
     data_dir: path(file.data_dir),
     strategies_dir: path(file.strategies_dir),
+    lock_dir: file.lock_dir === undefined ? defaultLockDir(env) : path(file.lock_dir),
     poll: file.poll,
     http: file.http,
     notify: {

@@ -89,7 +89,7 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
     at(['mode'], `live mode needs a wallet: set wallet.keypair_file or the ${KEYPAIR_ENV} environment variable`);
   }
 
-  for (const path of [['data_dir'], ['strategies_dir'], ['wallet', 'keypair_file']] as const) {
+  for (const path of [['data_dir'], ['strategies_dir'], ['lock_dir'], ['wallet', 'keypair_file']] as const) {
     const text = stringAt(raw, path);
     if (text !== undefined && /^~(?:\/|$)/.test(text) && !isSet(env.HOME)) {
       at(path, `${formatPath(path)} starts with ~ but HOME is not set; write the full path`);

@@ -144,6 +144,8 @@ export const configFileSchema = z.strictObject({
   wallet: walletSchema.prefault({}),
   data_dir: pathSchema.default(DEFAULTS.dataDir),
   strategies_dir: pathSchema.default(DEFAULTS.strategiesDir),
+  /** Where the per-wallet locks live (one daemon per wallet per host); unset: a per-host runtime directory (config.ts). */
+  lock_dir: pathSchema.optional(),
   poll: pollSchema.prefault({}),
   http: httpSchema.prefault({}),
   notify: notifySchema.prefault({}),

@@ -12,7 +12,7 @@ import type { Redactor } from '../ops/redact.js';
 import type { Random } from '../random.js';
 import { createRpcGuardedSigner } from '../solana/guardedSigner.js';
 import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
-import { loadWallet } from '../solana/loadWallet.js';
+import type { Wallet } from '../solana/wallet.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
 import { StrategyVersions } from '../store/strategyVersions.js';
@@ -34,6 +34,8 @@ export interface EngineOptions {
   readonly audit: AuditLog;
   readonly metrics: Metrics;
   readonly outages: OutageMonitor;
+  /** The wallet, loaded (with every check, its secret registered for scrubbing) and locked by the daemon. */
+  readonly wallet: Wallet;
   /** The Jupiter API root: the simulator's in paper mode, `api.base_url` in live mode. */
   readonly apiBaseUrl: string;
   readonly apiKey?: string | undefined;
@@ -93,10 +95,10 @@ function eventsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] 
 }
 
 /**
- * Builds and starts the engine's long-running parts on one rate-limited Jupiter client: the
- * wallet (loaded with every check, its secret registered for scrubbing), the guarded signer, the
- * Trigger session, the strategy watcher (hot reload, versions and pins in the database) and the
- * feeds for what those strategies need, then trading (trading.ts): reconciliation first, then the
+ * Builds and starts the engine's long-running parts on one rate-limited Jupiter client, for the
+ * wallet the daemon loaded and locked: the guarded signer, the Trigger session, the strategy
+ * watcher (hot reload, versions and pins in the database) and the feeds for what those strategies
+ * need, then trading (trading.ts): reconciliation first, then the
  * decide loop, which executes swap intents and defers the kinds that have no handler yet.
  */
 export async function startEngine(options: EngineOptions): Promise<Engine> {
@@ -113,7 +115,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const detachClient = metrics.attachClient(client);
-  const wallet = await loadWallet(config, { redactor });
+  const { wallet } = options;
   options.onWallet?.(wallet.address);
   // The simulator serves the RPC next to the APIs; live mode has its own node.
   const rpc =

@@ -110,6 +110,16 @@ describe('paths', () => {
       'c.yaml:2:17: strategies_dir: only ~/ (your home directory) is expanded, not ~user/; write the full path',
     ]);
   });
+
+  it("lock_dir: as written, else systemd's runtime directory, else the session's, else a per-user one under the temporary directory", () => {
+    const lockDir = (text: string, env: Record<string, string>): string => parseConfigText(text, 'conf/jupbot.yaml', env, '/opt/bot').lock_dir;
+    const uid = process.getuid?.() ?? 'user';
+    expect(lockDir('lock_dir: ../locks\n', { RUNTIME_DIRECTORY: '/run/jupbot' })).toBe('/opt/bot/locks');
+    expect(lockDir('', { RUNTIME_DIRECTORY: '/run/jupbot:/run/other', XDG_RUNTIME_DIR: '/run/user/1000' })).toBe('/run/jupbot');
+    expect(lockDir('', { XDG_RUNTIME_DIR: '/run/user/1000', TMPDIR: '/var/tmp' })).toBe('/run/user/1000/jupbot');
+    expect(lockDir('', { TMPDIR: '/var/tmp' })).toBe(`/var/tmp/jupbot-${uid}`);
+    expect(lockDir('', { XDG_RUNTIME_DIR: 'relative', TMPDIR: '' })).toBe(`/tmp/jupbot-${uid}`);
+  });
 });
 
 describe('environment', () => {

@@ -10,6 +10,8 @@ describe('deploy/jupbot.service', () => {
     const prevented = (setting('RestartPreventExitStatus')[0] ?? '').split(/\s+/).map(Number);
     expect([...prevented].sort((a, b) => a - b)).toEqual([...NO_RESTART_EXIT_CODES].sort((a, b) => a - b));
     expect(prevented).not.toContain(ExitCode.Crashed);
+    // A full disk may be freed without anyone touching jupbot: it is tried again.
+    expect(prevented).not.toContain(ExitCode.StoreFull);
     expect(setting('Restart')).toEqual(['on-failure']);
   });
 
@@ -21,6 +23,10 @@ describe('deploy/jupbot.service', () => {
       ['/var/lib/jupbot'],
       ['0077'],
     ]);
+  });
+
+  it('gives the daemon a runtime directory for the wallet locks, shared by every unit and kept until reboot', () => {
+    expect([setting('RuntimeDirectory'), setting('RuntimeDirectoryMode'), setting('RuntimeDirectoryPreserve')]).toEqual([['jupbot'], ['0700'], ['yes']]);
   });
 
   it('is the unit docs/operations.md describes, with the same list', () => {
