@@ -218,6 +218,13 @@ export const ERROR_CATALOGUE = {
   RISK_MIN_SELL_PRICE: spec('executor', 'never', "a prediction sell's build may fill below the strategy's minimum sell price: nothing signed"),
   RISK_MIN_SELL_PRICE_UNKNOWN: spec('executor', 'never', 'the strategy limits the sell price but the sell build states no floor: nothing signed'),
   QUOTE_MISMATCH: spec('executor', 'never', "the quote is not for the intent's mints or amount"),
+  ROUTE_VENUES_UNREADABLE: again(
+    spec(
+      'executor',
+      'never',
+      'every route `/order` offered (the first, then twice without the venue in the way) went through a venue the guard cannot read in that form: nothing signed; the rule decides again later',
+    ),
+  ),
   QUOTE_UNBUILDABLE: again(
     spec('executor', 'never', '`/order` had a price but no transaction (funds, gas, gasless minimum); the `SWAP_ORDER_*` code is in `data`'),
   ),
@@ -299,6 +306,11 @@ export const ERROR_CATALOGUE = {
     spec('executor', 'never', 'a sell landed but the keeper failed or closed its order (the price moved past its floor): nothing sold, the fee paid'),
   ),
   PREDICTION_NOTHING_TO_CLAIM: spec('executor', 'never', 'a claim found nothing to claim: the position is unknown, lost, empty, cancelled or already claimed'),
+  IDENTICAL_BYTES: spec(
+    'executor',
+    'automatic',
+    '(`intent.waiting`) its transaction came out byte for byte like one signed or landed in this slot (two equal deposits or swaps): built again at the next pass, with a newer blockhash',
+  ),
   PREDICTION_AWAITING_KEEPER: spec('executor', 'automatic', '(`intent.waiting`) a sell landed and its order waits for the keeper; the intent stays `sent`'),
   PREDICTION_PAYOUT_NOT_IN_HISTORY: spec(
     'executor',
@@ -340,7 +352,11 @@ export const ERROR_CATALOGUE = {
   ROUTE_DATA_MALFORMED: guard("a Jupiter route instruction's data is not exactly its layout"),
   SWAP_MODE_NOT_ALLOWED: guard('an exact-out or token-ledger route, which the daemon never asks for'),
   SWAP_DESTINATION_NOT_OURS: guard("a route's output goes to an account that is not ours"),
-  PLATFORM_FEE_NOT_ALLOWED: guard('a platform fee to an account not in `guard.platform_fee_accounts`'),
+  PLATFORM_FEE_NOT_ALLOWED: guard('a route names a platform fee account that is not in `guard.platform_fee_accounts`, with no fee the answer declared'),
+  PLATFORM_FEE_UNDECLARED: guard('a route charges Jupiter a fee the `/order` answer did not declare (`feeBps`)'),
+  PLATFORM_FEE_EXCEEDS_DECLARED: guard("a route charges a higher fee than the answer's `feeBps`"),
+  PLATFORM_FEE_EXCEEDS_CAP: guard("a route's fee exceeds `guard.max_fee_bps`"),
+  RFQ_FEE_EXCEEDS_DECLARED: guard("an RFQ fill's fee transfer exceeds the answer's `feeBps` of the output, or goes to more than one place"),
   SLIPPAGE_EXCEEDS_CAP: guard("the route's slippage exceeds the intent's cap"),
   QUOTED_OUT_BELOW_MINIMUM: guard("the route's quoted output is below the intent's minimum"),
   PREDICTION_LAYOUT_UNKNOWN: guard("a prediction instruction's layout is not one the guard knows"),

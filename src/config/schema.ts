@@ -126,8 +126,10 @@ const predictionSchema = z.strictObject({
 const guardSchema = z.strictObject({
   /** The most slippage a swap route may allow when the strategy sets none lower (basis points). */
   max_slippage_bps: z.int().min(0).max(5_000).default(300),
-  /** Token accounts of ours that may receive a swap's platform fee; without one, routes may carry no fee. */
+  /** Token accounts of ours that may receive a swap's platform fee (a referral fee paid to us). */
   platform_fee_accounts: z.array(addressSchema).default([]),
+  /** The highest fee Jupiter may charge inside a swap route or an RFQ fill, whatever its answer declares (basis points). */
+  max_fee_bps: z.int().min(0).max(1_000).default(100),
 });
 
 /** The polled prices kept in the database: one sample per token per `sample_every`, for `keep`. */

@@ -10,6 +10,7 @@ import type { ReadinessCheck } from '../ops/opsServer.js';
 import type { OutageMonitor } from '../ops/outage.js';
 import type { Redactor } from '../ops/redact.js';
 import type { Random } from '../random.js';
+import { createVenueBook } from '../solana/venueBook.js';
 import { createRpcGuardedSigner } from '../solana/guardedSigner.js';
 import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
 import type { Wallet } from '../solana/wallet.js';
@@ -120,6 +121,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   // The simulator serves the RPC next to the APIs; live mode has its own node.
   const rpc =
     options.rpc ?? createSolanaRpc({ url: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url, clock, redactor, fetch: options.fetch });
+  // Route venues newer than the bundled table, from the aggregator's on-chain IDL (read once now).
+  const venues = createVenueBook({ rpc, clock, log, db });
+  await venues.start();
   const signer = createRpcGuardedSigner({
     wallet,
     audit,
@@ -128,6 +132,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     clock,
     predictionPrograms: config.prediction.program_ids,
     platformFeeAccounts: config.guard.platform_fee_accounts,
+    maxFeeBps: config.guard.max_fee_bps,
+    venues,
   });
   const session = createTriggerSession({
     client,

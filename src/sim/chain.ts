@@ -3,6 +3,7 @@ import type { PublicKey } from '@solana/web3.js';
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
+import { LandedHistory } from './landedHistory.js';
 import { InsufficientBalance, SystemWallet, type Ledger } from './ledger.js';
 import { SOL_MINT } from './programIds.js';
 
@@ -146,6 +147,8 @@ export class Chain {
   /** Effects of bytes another service lands (Trigger deposits and withdrawals), for simulation only. */
   readonly #previews = new Map<string, { moves: () => readonly Move[]; priorityLamports: bigint }>();
   #latest: { height: number; blockhash: string } | undefined;
+  /** Landed transactions as a node's history serves them. */
+  readonly history = new LandedHistory();
 
   constructor(
     private readonly seed: string,
@@ -287,6 +290,7 @@ export class Chain {
     const signature = bs58.encode(first);
     const feePayer = (decoded.tx.message.staticAccountKeys[0] as PublicKey).toBase58();
     const fee = SIGNATURE_FEE_LAMPORTS * BigInt(decoded.tx.message.header.numRequiredSignatures) + (intent.priorityLamports ?? 0n);
+    const firstEntry = this.ledger.entryCount;
     try {
       this.ledger.transfer(feePayer, SystemWallet.fees, SOL_MINT, fee, 'network-fee', signature);
     } catch (error) {
@@ -303,6 +307,11 @@ export class Chain {
       else throw error;
     }
     const landed: Landed = { signature, slot: this.slot(), height: this.height(), err, result, replay: false };
+    this.history.record(
+      { signature, slot: landed.slot, blockTime: Math.floor(this.now() / 1000), tx: decoded.tx, err, fee },
+      this.ledger.entries().slice(firstEntry),
+      decoded.tx.message.staticAccountKeys.map((k) => k.toBase58()),
+    );
     this.#landed.set(signature, landed);
     this.#landedByMessage.set(decoded.messageKey, signature);
     this.#intents.delete(decoded.messageKey);

@@ -1,7 +1,10 @@
 import { HttpError, ok, parseJsonBody, Router, type RouteRequest } from './http.js';
 import type { LedgerDump } from './ledger.js';
 import type { FaultSpec, ScenarioStep } from './faults.js';
+import { AGGREGATOR_IDL_KINDS, type AggregatorIdlKind } from './aggregatorIdl.js';
 import { HOSTILE_VARIANTS } from './hostile.js';
+import { ROUTE_FORMS, type RouteForm } from './jupiterRoutes.js';
+import { venueByLabel } from './swapVenues.js';
 import { isObject, isPubkey, parseAmount } from './validate.js';
 
 /** What tests and the `/__sim/` routes can do to the simulated world. */
@@ -32,6 +35,13 @@ export interface SimControl {
    * Returns the ids dropped.
    */
   forgetOrders(ids?: readonly string[]): string[];
+  /**
+   * How /order routes from now on: the instruction form (`auto`: what Swap V2 builds) and venue
+   * labels to route through instead of each pair's own (the order's `excludeDexes` still applies).
+   */
+  setRouting(routing: { form?: RouteForm | 'auto'; venues?: readonly string[] | null }): void;
+  /** What the aggregator's on-chain IDL account holds from now on. */
+  setAggregatorIdl(kind: AggregatorIdlKind): void;
   /** A valid Trigger JWT for `wallet`, for tests that are not about login. */
   triggerToken(wallet: string): string;
   dumpLedger(options?: { entries?: boolean }): LedgerDump;
@@ -124,6 +134,22 @@ export function controlRouter(control: SimControl): Router {
     if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
       throw bad('expected { orderIds?: string[] } (none: every order)');
     return ok({ forgotten: control.forgetOrders(ids) });
+  });
+  r.add('POST', '/__sim/routing', (req) => {
+    const b = body(req);
+    const form = b['form'] ?? 'auto';
+    if (form !== 'auto' && !(ROUTE_FORMS as readonly unknown[]).includes(form)) throw bad(`expected { form: auto|${ROUTE_FORMS.join('|')} }`);
+    const venues = b['venues'] ?? null;
+    if (venues !== null && !(Array.isArray(venues) && venues.every((v) => typeof v === 'string' && venueByLabel(v) !== undefined)))
+      throw bad('expected { venues: [label, ...] } naming venues of the simulator (docs/simulator.md), or null');
+    control.setRouting({ form: form as RouteForm | 'auto', venues: venues as string[] | null });
+    return ok({ form, venues });
+  });
+  r.add('POST', '/__sim/aggregator-idl', (req) => {
+    const b = body(req);
+    if (!(AGGREGATOR_IDL_KINDS as readonly unknown[]).includes(b['kind'])) throw bad(`expected { kind: ${AGGREGATOR_IDL_KINDS.join('|')} }`);
+    control.setAggregatorIdl(b['kind'] as AggregatorIdlKind);
+    return ok({ kind: b['kind'] });
   });
   r.add('POST', '/__sim/trading', (req) => {
     const b = body(req);

@@ -28,7 +28,10 @@ export const HOSTILE_VARIANTS = [
   'route-slippage-high',
   'route-quoted-out-low',
   'route-platform-fee-stranger',
+  'route-fee-raised',
+  'route-fee-undeclared',
   'route-unknown-venue',
+  'rfq-fee-doubled',
   'route-destination-behind-table',
   // Any transaction of ours.
   'fee-payer-swapped',
@@ -66,9 +69,8 @@ export interface HostileContext {
 const STRANGER = Keypair.fromSeed(createHash('sha256').update('jupbot-sim:hostile-stranger').digest());
 export const HOSTILE_STRANGER = STRANGER.publicKey;
 const disc = (name: string): string => createHash('sha256').update(`global:${name}`).digest().subarray(0, 8).toString('hex');
-const ROUTE = disc('route');
 const ORDER = '8d3625cfedd2fad7';
-/** The fixed tail of `route`'s arguments: in_amount u64, quoted_out_amount u64, slippage_bps u16, platform_fee_bps u8. */
+/** The fixed tail of the older routes' arguments: in_amount u64, quoted_out_amount u64, slippage_bps u16, platform_fee_bps u8. */
 const TAIL = 19;
 
 export class NotApplicable extends Error {
@@ -77,8 +79,47 @@ export class NotApplicable extends Error {
 
 const hex8 = (ix: TransactionInstruction): string => ix.data.subarray(0, 8).toString('hex');
 
-function withAccount(ix: TransactionInstruction, index: number, pubkey: PublicKey): TransactionInstruction {
-  return new TransactionInstruction({ programId: ix.programId, keys: ix.keys.map((k, i) => (i === index ? { ...k, pubkey } : k)), data: ix.data });
+function withAccount(ix: TransactionInstruction, index: number, pubkey: PublicKey, writable?: boolean): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: ix.programId,
+    keys: ix.keys.map((k, i) => (i === index ? { ...k, pubkey, isWritable: writable ?? k.isWritable } : k)),
+    data: ix.data,
+  });
+}
+
+/**
+ * Where each Aggregator v6 route form keeps what a tamperer changes: accounts by position (from the
+ * IDL), and the amounts either at the front (`*_v2`) or in the fixed tail after the plan (older forms).
+ */
+interface RouteLayout {
+  readonly name: string;
+  readonly v2: boolean;
+  readonly shared: boolean;
+  readonly destinationAt: number;
+  /** The user's own output account (the program's output account in the shared forms). */
+  readonly userDestinationAt: number;
+  readonly destinationMintAt: number;
+  readonly feeAccountAt: number | null;
+}
+type RouteField = 'in' | 'quoted' | 'slippage' | 'fee' | 'firstVariant';
+
+const ROUTES = new Map<string, RouteLayout>(
+  (
+    [
+      { name: 'route', v2: false, shared: false, destinationAt: 4, userDestinationAt: 3, destinationMintAt: 5, feeAccountAt: 6 },
+      { name: 'shared_accounts_route', v2: false, shared: true, destinationAt: 6, userDestinationAt: 5, destinationMintAt: 8, feeAccountAt: 9 },
+      { name: 'route_v2', v2: true, shared: false, destinationAt: 7, userDestinationAt: 2, destinationMintAt: 4, feeAccountAt: null },
+      { name: 'shared_accounts_route_v2', v2: true, shared: true, destinationAt: 5, userDestinationAt: 4, destinationMintAt: 7, feeAccountAt: null },
+    ] as const
+  ).map((layout) => [disc(layout.name), layout]),
+);
+
+function fieldOffset(layout: RouteLayout, field: RouteField, length: number): number {
+  const start = 8 + (layout.shared ? 1 : 0);
+  if (layout.v2) return start + { in: 0, quoted: 8, slippage: 16, fee: 18, firstVariant: 26 }[field];
+  // The older forms: the plan first (its u32 length, then the first step), the fixed tail last.
+  if (field === 'firstVariant') return start + 4;
+  return length - TAIL + { in: 0, quoted: 8, slippage: 16, fee: 18 }[field];
 }
 
 function withData(ix: TransactionInstruction, edit: (data: Buffer) => Buffer): TransactionInstruction {
@@ -108,13 +149,28 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
   let useTables = tables;
   const signersBefore = message.staticAccountKeys.slice(0, message.header.numRequiredSignatures);
   const signedBefore = signersBefore.filter((_, i) => (tx.signatures[i] ?? new Uint8Array(64)).some((b) => b !== 0));
-  const owner = signersBefore.find((k, i) => !(tx.signatures[i] ?? new Uint8Array(64)).some((b) => b !== 0)) ?? payer;
+  const held = (k: PublicKey): boolean => ctx.signers.some((s) => s.publicKey.equals(k));
+  // The taker: the first signer with an empty slot that is not one of the simulator's own keys.
+  const owner = signersBefore.find((k, i) => !held(k) && !(tx.signatures[i] ?? new Uint8Array(64)).some((b) => b !== 0)) ?? payer;
   const find = (test: (ix: TransactionInstruction) => boolean): number => {
     const i = instructions.findIndex(test);
     if (i < 0) throw new NotApplicable(`${variant}: no instruction to tamper with`);
     return i;
   };
-  const route = (): number => find((ix) => ix.programId.equals(ProgramId.jupiterAggregatorV6) && hex8(ix) === ROUTE);
+  const route = (): number => find((ix) => ix.programId.equals(ProgramId.jupiterAggregatorV6) && ROUTES.has(hex8(ix)));
+  const layoutOf = (i: number): RouteLayout => ROUTES.get(hex8(instructions[i] as TransactionInstruction)) as RouteLayout;
+  /** Edits the route's data; `at` gives the offset of a field in this route's layout. */
+  const editRoute = (change: (d: Buffer, at: (field: RouteField) => number, layout: RouteLayout) => void): void => {
+    const i = route();
+    const layout = layoutOf(i);
+    edit(
+      i,
+      withData(instructions[i] as TransactionInstruction, (d) => {
+        change(d, (field) => fieldOffset(layout, field, d.length), layout);
+        return d;
+      }),
+    );
+  };
   const order = (): number => find((ix) => ix.programId.equals(ProgramId.jupiterPrediction) && hex8(ix) === ORDER);
   const prediction = (): number => find((ix) => ix.programId.equals(ProgramId.jupiterPrediction));
   const edit = (i: number, next: TransactionInstruction): void => {
@@ -127,17 +183,20 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
     case 'route-destination-stranger':
     case 'route-user-destination-stranger': {
       const i = route();
+      const layout = layoutOf(i);
       const ix = instructions[i] as TransactionInstruction;
-      const mint = (ix.keys[5] as { pubkey: PublicKey }).pubkey;
-      edit(i, withAccount(ix, variant === 'route-destination-stranger' ? 4 : 3, strangerAta(mint)));
+      const mint = (ix.keys[layout.destinationMintAt] as { pubkey: PublicKey }).pubkey;
+      const at = variant === 'route-destination-stranger' ? layout.destinationAt : layout.userDestinationAt;
+      edit(i, withAccount(ix, at, strangerAta(mint), true));
       break;
     }
     case 'route-destination-behind-table': {
       const i = route();
+      const layout = layoutOf(i);
       const ix = instructions[i] as TransactionInstruction;
-      const hidden = strangerAta((ix.keys[5] as { pubkey: PublicKey }).pubkey);
+      const hidden = strangerAta((ix.keys[layout.destinationMintAt] as { pubkey: PublicKey }).pubkey);
       useTables = [...tables, ctx.newTable('hostile-destination', [hidden])];
-      edit(i, withAccount(ix, 4, hidden));
+      edit(i, withAccount(ix, layout.destinationAt, hidden, true));
       break;
     }
     case 'route-trailing-bytes': {
@@ -152,39 +211,53 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
       break;
     }
     case 'route-in-amount-larger':
-      edit(
-        route(),
-        withData(instructions[route()] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(d.length - TAIL) * 2n, d.length - TAIL), d)),
-      );
+      editRoute((d, at) => d.writeBigUInt64LE(d.readBigUInt64LE(at('in')) * 2n, at('in')));
       break;
     case 'route-slippage-high':
-      edit(
-        route(),
-        withData(instructions[route()] as TransactionInstruction, (d) => (d.writeUInt16LE(5_000, d.length - 3), d)),
-      );
+      editRoute((d, at) => d.writeUInt16LE(5_000, at('slippage')));
       break;
     case 'route-quoted-out-low':
-      edit(
-        route(),
-        withData(instructions[route()] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(d.length - 11) / 2n, d.length - 11), d)),
+      editRoute((d, at) => d.writeBigUInt64LE(d.readBigUInt64LE(at('quoted')) / 2n, at('quoted')));
+      break;
+    case 'route-fee-raised':
+      // 100 bps more than the answer declared, into whatever the route pays its fee to.
+      editRoute((d, at, layout) =>
+        layout.v2 ? d.writeUInt16LE(d.readUInt16LE(at('fee')) + 100, at('fee')) : d.writeUInt8(Math.min(255, d.readUInt8(at('fee')) + 100), at('fee')),
       );
       break;
     case 'route-platform-fee-stranger': {
       const i = route();
+      const layout = layoutOf(i);
+      if (layout.feeAccountAt === null) throw new NotApplicable(`${variant}: a ${layout.name} route has no fee account`);
       const ix = instructions[i] as TransactionInstruction;
+      const strangerFee = strangerAta((ix.keys[layout.destinationMintAt] as { pubkey: PublicKey }).pubkey);
       edit(
         i,
-        withData(withAccount(ix, 6, strangerAta((ix.keys[5] as { pubkey: PublicKey }).pubkey)), (d) => (d.writeUInt8(100, d.length - 1), d)),
+        withData(
+          withAccount(ix, layout.feeAccountAt, strangerFee, true),
+          (d) => (d.writeUInt8(Math.min(255, d.readUInt8(fieldOffset(layout, 'fee', d.length)) + 100), fieldOffset(layout, 'fee', d.length)), d),
+        ),
       );
       break;
     }
     case 'route-unknown-venue':
-      // The first step's Swap variant, right after the plan's length.
+      // The first step's Swap variant: an index no table describes.
+      editRoute((d, at) => d.writeUInt8(250, at('firstVariant')));
+      break;
+    case 'route-fee-undeclared':
+      // The answer hides its fee (hostileAnswer.ts); the transaction stays as built.
+      throw new NotApplicable(`${variant}: changes the answer, not the transaction`);
+    case 'rfq-fee-doubled': {
+      // Twice the fee an RFQ fill takes from the taker in SOL.
+      const i = find(
+        (ix) => ix.programId.equals(ProgramId.system) && ix.data.readUInt32LE(0) === 2 && (ix.keys[0] as { pubkey: PublicKey }).pubkey.equals(owner),
+      );
       edit(
-        route(),
-        withData(instructions[route()] as TransactionInstruction, (d) => (d.writeUInt8(250, 12), d)),
+        i,
+        withData(instructions[i] as TransactionInstruction, (d) => (d.writeBigUInt64LE(d.readBigUInt64LE(4) * 2n, 4), d)),
       );
       break;
+    }
     case 'fee-payer-swapped':
       payer = STRANGER.publicKey;
       break;
@@ -234,9 +307,14 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
     }
     case 'payer-signature-invalid':
     case 'prediction-cosigner-invalid': {
-      const held = signedBefore.filter((k) => ctx.signers.some((s) => s.publicKey.equals(k)));
-      const target = variant === 'payer-signature-invalid' ? held.find((k) => k.equals(payer)) : held.find((k) => !k.equals(payer));
-      if (!target) throw new NotApplicable(`${variant}: no pre-signed slot to spoil`);
+      // A payer that would sign after the taker gets a spoiled signature in its slot now.
+      const target =
+        variant === 'payer-signature-invalid'
+          ? held(payer) && !payer.equals(owner)
+            ? payer
+            : undefined
+          : signedBefore.filter(held).find((k) => !k.equals(payer));
+      if (!target) throw new NotApplicable(`${variant}: no slot of the simulator's to spoil`);
       breakSlot = target;
       break;
     }
@@ -310,7 +388,7 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
     const signer =
       ctx.signers.find((s) => s.publicKey.equals(key)) ?? (key.equals(STRANGER.publicKey) && variant === 'fee-payer-swapped' ? STRANGER : undefined);
     if (!signer) return;
-    if (!signedBefore.some((k) => k.equals(key)) && variant !== 'fee-payer-swapped') return;
+    if (!signedBefore.some((k) => k.equals(key)) && variant !== 'fee-payer-swapped' && !breakSlot?.equals(key)) return;
     const signature = nacl.sign.detached(bytes, signer.secretKey);
     if (breakSlot?.equals(key)) signature[7] = (signature[7] ?? 0) ^ 1;
     out.signatures[i] = signature;

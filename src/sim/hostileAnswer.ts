@@ -29,6 +29,11 @@ export function hostileAnswerer(world: SimWorld, signers: readonly Keypair[]): H
     const body = result.body as Record<string, unknown> | null;
     if (result.status !== 200 || body === null || typeof body !== 'object' || typeof body['transaction'] !== 'string' || body['transaction'] === '')
       return result;
+    // The answer hides Jupiter's fee while its transaction still charges it.
+    if (variant === 'route-fee-undeclared') {
+      const platformFee = typeof body['platformFee'] === 'object' && body['platformFee'] !== null ? { ...body['platformFee'], feeBps: 0, amount: '0' } : null;
+      return { ...result, body: { ...body, feeBps: 0, ...(platformFee === null ? {} : { platformFee }) } };
+    }
     try {
       return { ...result, body: { ...body, transaction: tamper(variant, body['transaction'], context) } };
     } catch (error) {

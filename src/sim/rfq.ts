@@ -4,11 +4,13 @@
  * maker, the taker's input and output token accounts, the maker's, the two mints, the token and
  * system programs — the simulator's order, the program's own layout is not published) with the input
  * amount, the output amount and the quote's expiry; the maker's slot is empty when the taker signs.
+ * When the output is SOL, Jupiter's fee follows as mainnet fills show it: a System transfer from the
+ * taker into a wrapped-SOL fee account, then SyncNative on that account.
  */
 import { createHash } from 'node:crypto';
-import { type AddressLookupTableAccount, Keypair, type PublicKey, TransactionInstruction } from '@solana/web3.js';
+import { type AddressLookupTableAccount, Keypair, type PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import { associatedTokenAddress, ProgramId, pubkey } from './programIds.js';
-import { buildV0, computeBudget, createAtaIdempotent, type BuiltTx } from './txBuilder.js';
+import { buildV0, computeBudget, createAtaIdempotent, syncNative, type BuiltTx } from './txBuilder.js';
 
 export const ORDER_ENGINE = pubkey('61DFfeTKM7trxYcPQCM78bJ794ddZprZpAwAnLiwTpYH');
 const FILL = createHash('sha256').update('global:fill').digest().subarray(0, 8);
@@ -32,6 +34,8 @@ export interface RfqTxParams {
   readonly expireAt: number;
   readonly blockhash: string;
   readonly tables: readonly AddressLookupTableAccount[];
+  /** Jupiter's fee the taker pays in SOL into a wrapped-SOL fee account; null when none. */
+  readonly fee: { readonly lamports: bigint; readonly account: PublicKey } | null;
 }
 
 export function buildRfqTransaction(p: RfqTxParams): BuiltTx {
@@ -58,5 +62,7 @@ export function buildRfqTransaction(p: RfqTxParams): BuiltTx {
     ],
     data,
   });
-  return buildV0(p.maker, p.blockhash, [...computeBudget(150_000, 0), createAtaIdempotent(p.maker, p.taker, output), fill], p.tables);
+  const fee =
+    p.fee === null ? [] : [SystemProgram.transfer({ fromPubkey: p.taker, toPubkey: p.fee.account, lamports: p.fee.lamports }), syncNative(p.fee.account)];
+  return buildV0(p.maker, p.blockhash, [...computeBudget(150_000, 0), createAtaIdempotent(p.maker, p.taker, output), fill, ...fee], p.tables);
 }

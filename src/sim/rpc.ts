@@ -3,7 +3,7 @@ import bs58 from 'bs58';
 import { ALREADY_PROCESSED, decodeTransaction, fullySigned, type Move, Rejection, type DecodedTx, type Intent } from './chain.js';
 import { accountAt, afterMoves } from './rpcAccounts.js';
 import type { RouteResult, SimRequest } from './http.js';
-import { associatedTokenAddress, ProgramId, SOL_MINT } from './programIds.js';
+import { associatedTokenAddress, ProgramId, SOL_MINT, tokenAccountOwner } from './programIds.js';
 import type { SimWorld } from './world.js';
 import { formatUnits } from '../formatUnits.js';
 
@@ -90,9 +90,91 @@ export class SolanaRpc {
       }
       case 'simulateTransaction':
         return this.#simulate(params);
+      case 'getSignaturesForAddress': {
+        const config = (params[1] ?? {}) as { before?: unknown; limit?: unknown };
+        const limit = config.limit === undefined ? 1_000 : Number(config.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new RpcError(-32602, 'Invalid params: limit must be 1 to 1000');
+        const before = typeof config.before === 'string' ? config.before : undefined;
+        return chain.history.forAddress(this.#pubkey(params[0]), { before, limit }).map((r) => ({
+          signature: r.signature,
+          slot: r.slot,
+          err: r.err ? { InstructionError: [0, { Custom: r.err.code }] } : null,
+          memo: null,
+          blockTime: r.blockTime,
+          confirmationStatus: 'confirmed',
+        }));
+      }
+      case 'getTransaction':
+        return this.#transaction(params);
       default:
         throw new RpcError(-32601, 'Method not found');
     }
+  }
+
+  /**
+   * `getTransaction` in the `json` encoding (v0 allowed): signatures, static keys, the lookup
+   * tables' addresses, and the balances before and after as the ledger saw them (lamports per key;
+   * token balances per token account the transaction names, with owner and mint).
+   */
+  #transaction(params: unknown[]): unknown {
+    const config = (params[1] ?? {}) as { encoding?: unknown; maxSupportedTransactionVersion?: unknown };
+    if (config.encoding !== undefined && config.encoding !== 'json')
+      throw new RpcError(-32602, 'Invalid params: the simulator serves getTransaction as json only');
+    const record = typeof params[0] === 'string' ? this.world.chain.history.get(params[0]) : undefined;
+    if (!record) return null;
+    const { tx } = record;
+    if (tx.version !== 'legacy' && config.maxSupportedTransactionVersion !== 0)
+      throw new RpcError(
+        -32015,
+        'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+      );
+    const writable: string[] = [];
+    const readonly: string[] = [];
+    for (const lookup of tx.message.addressTableLookups) {
+      const addresses = this.world.lookupTables.get(lookup.accountKey.toBase58())?.state.addresses ?? [];
+      for (const i of lookup.writableIndexes) writable.push(addresses[i]?.toBase58() ?? '');
+      for (const i of lookup.readonlyIndexes) readonly.push(addresses[i]?.toBase58() ?? '');
+    }
+    const keys = [...tx.message.staticAccountKeys.map((k) => k.toBase58()), ...writable, ...readonly];
+    const change = (wallet: string, mint: string): { pre: bigint; post: bigint } => {
+      const known = record.changes.get(wallet)?.get(mint);
+      if (known) return known;
+      const now = this.world.ledger.balance(wallet, mint);
+      return { pre: now, post: now };
+    };
+    const tokens = keys.flatMap((address, accountIndex) => {
+      const account = tokenAccountOwner(address);
+      if (!account || account.mint === SOL_MINT) return [];
+      const decimals = this.world.market.spec(account.mint)?.decimals ?? 0;
+      const { pre, post } = change(account.owner, account.mint);
+      const entry = (amount: bigint): unknown => ({
+        accountIndex,
+        mint: account.mint,
+        owner: account.owner,
+        programId: account.program,
+        uiTokenAmount: { amount: amount.toString(), decimals, uiAmountString: formatUnits(amount, decimals) },
+      });
+      return [{ pre: entry(pre), post: entry(post) }];
+    });
+    return {
+      slot: record.slot,
+      blockTime: record.blockTime,
+      version: tx.version === 'legacy' ? 'legacy' : 0,
+      transaction: {
+        signatures: tx.signatures.map((sig) => bs58.encode(sig)),
+        message: { accountKeys: tx.message.staticAccountKeys.map((k) => k.toBase58()), recentBlockhash: tx.message.recentBlockhash },
+      },
+      meta: {
+        err: record.err ? { InstructionError: [0, { Custom: record.err.code }] } : null,
+        fee: Number(record.fee),
+        preBalances: keys.map((k) => Number(tokenAccountOwner(k) ? 2_039_280n : change(k, SOL_MINT).pre)),
+        postBalances: keys.map((k) => Number(tokenAccountOwner(k) ? 2_039_280n : change(k, SOL_MINT).post)),
+        preTokenBalances: tokens.map((t) => t.pre),
+        postTokenBalances: tokens.map((t) => t.post),
+        loadedAddresses: { writable, readonly },
+        logMessages: [],
+      },
+    };
   }
 
   #base64Only(config: unknown): void {

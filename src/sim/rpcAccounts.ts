@@ -1,10 +1,12 @@
 /**
  * Accounts as the simulated chain would hold them, in the encodings `getAccountInfo`,
  * `getMultipleAccounts` and `simulateTransaction` return: lookup tables in their on-chain layout,
+ * Aggregator v6's program, program-data and Anchor IDL accounts (aggregatorIdl.ts),
  * wallets as System accounts whose lamports are the ledger's SOL, and associated token accounts in
  * the SPL Token layout (165 bytes) with the ledger's balance. Native SOL is lamports, never wrapped.
  */
 import { PublicKey } from '@solana/web3.js';
+import { AGGREGATOR_IDL_ADDRESS, AGGREGATOR_PROGRAM_DATA, aggregatorIdlAccount, aggregatorProgramAccount, aggregatorProgramData } from './aggregatorIdl.js';
 import type { Move } from './chain.js';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM } from './lookupTables.js';
 import { ProgramId, SOL_MINT, tokenAccountOwner } from './programIds.js';
@@ -23,6 +25,10 @@ const TOKEN_ACCOUNT_RENT = 2_039_280;
 // u64::MAX, as nodes report it for rent-exempt accounts (a JSON number, rounded as they round it).
 const RENT_EPOCH = Number.MAX_SAFE_INTEGER;
 const PROGRAMS = new Set(Object.values(ProgramId).map((k) => k.toBase58()));
+const LOADER = 'BPFLoaderUpgradeab1e11111111111111111111111';
+const AGGREGATOR = ProgramId.jupiterAggregatorV6.toBase58();
+const PROGRAM_DATA = AGGREGATOR_PROGRAM_DATA.toBase58();
+const IDL = AGGREGATOR_IDL_ADDRESS.toBase58();
 
 function tokenData(mint: string, owner: string, amount: bigint): Buffer {
   const d = Buffer.alloc(165);
@@ -48,7 +54,13 @@ export type Balances = (wallet: string, mint: string) => bigint;
 export function accountAt(world: SimWorld, address: string, balance: Balances = (w, m) => world.ledger.balance(w, m)): WireAccount | null {
   const table = world.lookupTables.accountData(address);
   if (table) return wire(table, 1_000_000, ADDRESS_LOOKUP_TABLE_PROGRAM);
-  if (PROGRAMS.has(address)) return wire(Buffer.alloc(0), 1, 'BPFLoaderUpgradeab1e11111111111111111111111', true);
+  if (address === AGGREGATOR) return wire(aggregatorProgramAccount(), 1_141_440, LOADER, true);
+  if (address === PROGRAM_DATA) return wire(aggregatorProgramData(), 5_000_000_000, LOADER);
+  if (address === IDL) {
+    const idl = aggregatorIdlAccount(world.aggregatorIdl);
+    return idl === null ? null : wire(idl, 50_000_000, AGGREGATOR);
+  }
+  if (PROGRAMS.has(address)) return wire(Buffer.alloc(0), 1, LOADER, true);
   const token = tokenAccountOwner(address);
   if (token) {
     if (token.mint === SOL_MINT) return null;

@@ -7,6 +7,7 @@ import { Chain } from './chain.js';
 import { controlRouter, type SimControl } from './control.js';
 import { Faults } from './faults.js';
 import { hostileAnswerer } from './hostileAnswer.js';
+import { rfqMaker } from './rfq.js';
 import { listenOn, nodeHandler } from './nodeServer.js';
 import { Gateway, type GatewayOptions } from './gateway.js';
 import { HttpError, Router, toJson, type RouteResult, type SimRequest, type SimResponse } from './http.js';
@@ -16,7 +17,7 @@ import { Market } from './market.js';
 import { MICRO, PredictionMarkets, pricesOf } from './prediction/markets.js';
 import { PredictionRoutes } from './prediction/predictionRoutes.js';
 import { PredictionTrading } from './prediction/trading.js';
-import { SOL_MINT, USDC_MINT } from './programIds.js';
+import { derivedAddress, SOL_MINT, USDC_MINT } from './programIds.js';
 import { LookupTables } from './lookupTables.js';
 import { SolanaRpc } from './rpc.js';
 import { SwapService } from './swap.js';
@@ -113,6 +114,9 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     random: createRandom(`${seed}:world`),
     lookupTables: new LookupTables(seed, () => chainSlot()),
     gasWallet: Keypair.fromSeed(createHash('sha256').update(`${seed}:gas-wallet`).digest()),
+    feeOwner: derivedAddress(`${seed}:jupiter-fee-owner`),
+    routing: { form: 'auto', venues: null },
+    aggregatorIdl: 'published',
   };
   function chainSlot(): number {
     return world.chain.slot();
@@ -263,6 +267,13 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         return forgotten;
       });
     },
+    setRouting(routing) {
+      if (routing.form !== undefined) world.routing.form = routing.form;
+      if (routing.venues !== undefined) world.routing.venues = routing.venues === null ? null : [...routing.venues];
+    },
+    setAggregatorIdl(kind) {
+      world.aggregatorIdl = kind;
+    },
     triggerToken: (wallet) => auth.issueToken(wallet),
     dumpLedger: (opts) => ledger.dump(opts),
     dumpOrders: () => ({
@@ -307,7 +318,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     }
   };
 
-  const hostileAnswer = hostileAnswerer(world, [world.gasWallet, trading.signers.payer, ...trading.signers.protocol]);
+  const hostileAnswer = hostileAnswerer(world, [world.gasWallet, rfqMaker(seed), trading.signers.payer, ...trading.signers.protocol]);
 
   async function dispatch(req: SimRequest): Promise<SimResponse> {
     clockwork.catchUp();

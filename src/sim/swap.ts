@@ -6,11 +6,11 @@ import { SystemWallet } from './ledger.js';
 import type { Quote } from './market.js';
 import { associatedTokenAddress, ProgramId, pubkey, SOL_MINT } from './programIds.js';
 import { buildRfqTransaction, RFQ_MINIMUM_USD, RFQ_QUOTE_MS, rfqMaker } from './rfq.js';
-import { JUPITER_EVENT_AUTHORITY, type BuiltTx } from './txBuilder.js';
+import { JUPITER_EVENT_AUTHORITY } from './jupiterRoutes.js';
 import { buildSwapTransaction } from './swapTransaction.js';
 import { isObject } from './validate.js';
 import { parseOrderQuery, ROUTERS } from './swapOrderQuery.js';
-import { poolKey, venueLabel, venueOf } from './swapVenues.js';
+import { planRoute } from './swapRoute.js';
 import type { SimWorld } from './world.js';
 
 /** How long /execute accepts a requestId (Ultra documents a 2-minute cache). */
@@ -28,6 +28,8 @@ interface PendingSwap {
   readonly expiresAt: number;
   readonly lastValidBlockHeight: number;
   readonly gasless: boolean;
+  /** An integrator's `payer` pays: the simulator holds no key of theirs, so it stands in for their signature. */
+  readonly sponsored: boolean;
   readonly intent: Intent;
   /** RFQ: the maker's quote expiry (unix seconds); the maker signs at /execute. */
   readonly rfqExpireAt?: number;
@@ -70,6 +72,8 @@ export class SwapService {
     const outSpec = world.market.spec(outputMint);
     if (!router || !inSpec || !outSpec) throw noRoute();
     const quote = world.market.quote(inputMint, outputMint, amount);
+    const route = planRoute(quote, { excludedDexes: query.excludedDexes, routing: world.routing, referral: referralAccount !== null, inUsd: quote.inUsd });
+    if (route === null) throw noRoute();
     // A market maker wins large swaps (or any, when the other routers are excluded): the answer is RFQ.
     const rfq =
       candidates.includes('jupiterz') && (router === 'jupiterz' || quote.inUsd >= RFQ_MINIMUM_USD) && receiver === null && (payer === null || payer === taker);
@@ -78,7 +82,8 @@ export class SwapService {
     if (quote.outAmount <= 0n) throw noRoute();
     const impactBps = Math.round(quote.impact * 10_000);
     const slippageBps = query.slippageBps ?? Math.min(10_000, 50 + impactBps * 2);
-    const minOut = (quote.outAmount * BigInt(10_000 - slippageBps)) / 10_000n;
+    // The least the program delivers: the quote less floor(quote × slippage / 10 000).
+    const minOut = quote.outAmount - (quote.outAmount * BigInt(slippageBps)) / 10_000n;
     const priorityLamports = Math.floor(query.priorityFeeLamports ?? AUTO_PRIORITY_LAMPORTS) + Math.floor(query.jitoTipLamports ?? 0);
     const requestId = world.ids.uuid();
     const { lastValidBlockHeight, blockhash } = world.chain.latestBlockhash();
@@ -97,21 +102,7 @@ export class SwapService {
       swapMode: 'ExactIn',
       slippageBps,
       priceImpactPct: (-quote.impact).toFixed(8),
-      routePlan: [
-        {
-          swapInfo: {
-            ammKey: poolKey(inputMint, outputMint),
-            label: venueLabel(inSpec.decimals),
-            inputMint,
-            outputMint,
-            inAmount: quote.routeIn.toString(),
-            outAmount: quote.routeOut.toString(),
-          },
-          percent: 100,
-          bps: 10_000,
-          usdValue: quote.inUsd,
-        },
-      ],
+      routePlan: route.routePlan,
       ...(referralAccount === null ? {} : { referralAccount }),
       feeMint: quote.feeMint,
       feeBps: quote.feeBps,
@@ -159,7 +150,17 @@ export class SwapService {
     }
     const gasWallet = world.gasWallet.publicKey.toBase58();
     const feePayer = rfq ? this.#maker.publicKey.toBase58() : (sponsor ?? (gasless ? gasWallet : taker));
-    const common = { signatureFeePayer: feePayer, prioritizationFeePayer: feePayer, rentFeePayer: feePayer, requestId, totalTime: 18, taker };
+    // The signature fee of every signature the transaction needs: the payer's and, when another pays, the taker's.
+    const signatureFeeLamports = Number(SIGNATURE_FEE_LAMPORTS * (feePayer === taker ? 1n : 2n));
+    const common = {
+      signatureFeeLamports,
+      signatureFeePayer: feePayer,
+      prioritizationFeePayer: feePayer,
+      rentFeePayer: feePayer,
+      requestId,
+      totalTime: 18,
+      taker,
+    };
     if (errorCode !== undefined) {
       return ok({
         ...base,
@@ -186,8 +187,15 @@ export class SwapService {
         outputMint: outputMint,
       });
     // Jupiter's gas wallet takes its fees back in SOL when the swap pays out SOL (else they are in feeBps).
-    const feeRefund = feePayer === gasWallet && outputMint === SOL_MINT ? SIGNATURE_FEE_LAMPORTS * 2n + BigInt(priorityLamports) : 0n;
-    const venue = venueOf(inputMint, outputMint, inSpec.decimals);
+    const feeRefund = feePayer === gasWallet && outputMint === SOL_MINT ? BigInt(signatureFeeLamports + priorityLamports) : 0n;
+    const [x, y] = inputMint < outputMint ? [inputMint, outputMint] : [outputMint, inputMint];
+    const legacyFee =
+      referralAccount !== null && referralFee !== null
+        ? { account: associatedTokenAddress(pubkey(referralAccount), pubkey(outputMint)).toBase58(), bps: referralFee }
+        : quote.feeBps > 0
+          ? { account: associatedTokenAddress(world.feeOwner, pubkey(quote.feeMint)).toBase58(), bps: quote.feeBps }
+          : null;
+    const v2 = route.form === 'route_v2' || route.form === 'shared_accounts_route_v2';
     const built = buildSwapTransaction({
       payer: feePayer,
       taker,
@@ -200,13 +208,16 @@ export class SwapService {
       inAmount: amount,
       quotedOut: quote.outAmount,
       slippageBps,
-      venue: venue.swap,
-      venueAccounts: venue.accounts,
-      tables: [world.lookupTables.ensure(`pair:${venue.pair}`, [...venue.accounts, pubkey(inputMint), pubkey(outputMint), JUPITER_EVENT_AUTHORITY])],
-      platformFee:
-        referralAccount === null || referralFee === null
-          ? null
-          : { account: associatedTokenAddress(pubkey(referralAccount), pubkey(outputMint)).toBase58(), bps: referralFee },
+      form: route.form,
+      sharedId: route.sharedId,
+      steps: route.steps,
+      venueAccounts: route.venueAccounts,
+      tables: [
+        world.lookupTables.ensure(`pair:${x}:${y}:${route.key}`, [...route.venueAccounts, pubkey(inputMint), pubkey(outputMint), JUPITER_EVENT_AUTHORITY]),
+      ],
+      // Jupiter's fee rides inside a v2 route; the older forms pay it (or a referral's) into a fee account.
+      feeBps: v2 ? quote.feeBps : (legacyFee?.bps ?? 0),
+      feeAccount: v2 ? null : (legacyFee?.account ?? null),
       feeRefund,
     });
     const intent = this.#intent(
@@ -226,14 +237,14 @@ export class SwapService {
       expiresAt: world.now() + REQUEST_TTL_MS,
       lastValidBlockHeight,
       gasless: feePayer !== taker,
+      sponsored: sponsor !== undefined,
       intent,
     });
-    // The gas wallet signs before handing the transaction out, as Jupiter's does.
-    const transaction = feePayer === gasWallet ? presign(built, world.gasWallet) : built.base64;
+    // Unsigned, as /order hands it out: a gasless payer signs at /execute, after the taker.
     return ok({
       ...base,
       ...common,
-      transaction,
+      transaction: built.base64,
       gasless: feePayer !== taker,
       ...(flavor === 'v2' ? { lastValidBlockHeight: String(lastValidBlockHeight) } : {}),
     });
@@ -256,21 +267,27 @@ export class SwapService {
     const { world } = this;
     const [x, y] = o.inputMint < o.outputMint ? [o.inputMint, o.outputMint] : [o.outputMint, o.inputMint];
     const table = world.lookupTables.ensure(`rfq:${x}:${y}`, [pubkey(o.inputMint), pubkey(o.outputMint), ProgramId.token, ProgramId.system]);
+    // Paid out in SOL, the maker delivers before Jupiter's fee and the taker pays the fee on in SOL.
+    const feeInSol = o.outputMint === SOL_MINT && o.quote.feeMint === SOL_MINT && o.quote.feeAmount > 0n;
+    const feeAccount = associatedTokenAddress(world.feeOwner, pubkey(SOL_MINT));
+    const delivered = feeInSol ? o.quote.routeOut : o.quote.outAmount;
     const built = buildRfqTransaction({
       maker: this.#maker.publicKey,
       taker: pubkey(o.taker),
       inputMint: o.inputMint,
       outputMint: o.outputMint,
       inAmount: o.quote.inAmount,
-      outAmount: o.quote.outAmount,
+      outAmount: delivered,
       expireAt: o.expireAt,
       blockhash: o.blockhash,
       tables: [table],
+      fee: feeInSol ? { lamports: o.quote.feeAmount, account: feeAccount } : null,
     });
     // The maker fills at its quoted price: exactly the quoted output, whatever the market does.
     const moves = (): Move[] => [
       { from: o.taker, to: SystemWallet.liquidity, mint: o.inputMint, amount: o.quote.inAmount },
-      { from: SystemWallet.liquidity, to: o.taker, mint: o.outputMint, amount: o.quote.outAmount },
+      { from: SystemWallet.liquidity, to: o.taker, mint: o.outputMint, amount: delivered },
+      ...(feeInSol ? [{ from: o.taker, to: SystemWallet.fees, mint: SOL_MINT, amount: o.quote.feeAmount }] : []),
     ];
     const intent: Intent = {
       kind: 'swap-rfq',
@@ -284,7 +301,7 @@ export class SwapService {
           totalInputAmount: o.quote.inAmount.toString(),
           totalOutputAmount: o.quote.outAmount.toString(),
           inputAmountResult: o.quote.inAmount.toString(),
-          outputAmountResult: o.quote.outAmount.toString(),
+          outputAmountResult: delivered.toString(),
           swapEvents: [],
         };
       },
@@ -298,6 +315,7 @@ export class SwapService {
       expiresAt: world.now() + REQUEST_TTL_MS,
       lastValidBlockHeight: o.lastValidBlockHeight,
       gasless: true,
+      sponsored: false,
       intent,
       rfqExpireAt: o.expireAt,
     });
@@ -341,8 +359,12 @@ export class SwapService {
       const index = decoded.tx.message.staticAccountKeys.findIndex((k) => k.equals(this.#maker.publicKey));
       decoded.tx.signatures[index] = nacl.sign.detached(decoded.messageBytes, this.#maker.secretKey);
     }
+    // Jupiter's gas wallet signs a gasless swap last, into its empty slot (a signature already there stays, valid or not).
+    const gasAt = decoded.tx.message.staticAccountKeys.findIndex((k) => k.equals(this.world.gasWallet.publicKey));
+    if (gasAt >= 0 && gasAt < decoded.tx.message.header.numRequiredSignatures && (decoded.tx.signatures[gasAt] ?? new Uint8Array(64)).every((b) => b === 0))
+      decoded.tx.signatures[gasAt] = nacl.sign.detached(decoded.messageBytes, this.world.gasWallet.secretKey);
     try {
-      const landed = this.world.chain.land(decoded, { intent: pending.intent, trustedSigners: pending.gasless ? [payerOf(decoded)] : [] });
+      const landed = this.world.chain.land(decoded, { intent: pending.intent, trustedSigners: pending.sponsored ? [payerOf(decoded)] : [] });
       if (landed.err) return failed(landed.err.code, landed.err.message, landed.signature);
       return ok({ status: 'Success', signature: landed.signature, slot: String(landed.slot), code: 0, ...(landed.result as object) });
     } catch (error) {
@@ -393,11 +415,3 @@ export class SwapService {
 }
 
 const payerOf = (decoded: DecodedTx): string => (decoded.tx.message.staticAccountKeys[0] as PublicKey).toBase58();
-
-/** Fills the gas wallet's slot (the fee payer's, first) of an unsigned transaction. */
-function presign(built: BuiltTx, gas: Keypair): string {
-  const wire = Buffer.from(built.base64, 'base64');
-  // Wire form: the signature count (one byte below 128), then 64 bytes per slot; the payer's is first.
-  Buffer.from(nacl.sign.detached(built.messageBytes, gas.secretKey)).copy(wire, 1);
-  return wire.toString('base64');
-}

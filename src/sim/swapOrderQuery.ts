@@ -33,6 +33,8 @@ export interface OrderQuery {
   readonly priorityFeeLamports: number | null;
   readonly jitoTipLamports: number | null;
   readonly excludedRouters: ReadonlySet<string>;
+  /** DEX labels the route may not use (`excludeDexes`, comma-separated). */
+  readonly excludedDexes: ReadonlySet<string>;
   readonly mode: 'manual' | 'ultra';
 }
 
@@ -85,6 +87,12 @@ export function parseOrderQuery(q: URLSearchParams): OrderQuery {
       .map((r) => (r === 'iris' ? 'metis' : r)),
   );
   for (const r of excludedRouters) if (!(ROUTERS as readonly string[]).includes(r)) fail(`Invalid excludeRouters value: ${r}`);
+  const excludedDexes = new Set(
+    (q.get('excludeDexes') ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter((d) => d !== ''),
+  );
   return {
     inputMint,
     outputMint,
@@ -98,6 +106,7 @@ export function parseOrderQuery(q: URLSearchParams): OrderQuery {
     priorityFeeLamports: priorityText === null ? null : Number(priorityText),
     jitoTipLamports: jitoText === null ? null : Number(jitoText),
     excludedRouters,
+    excludedDexes,
     mode: MANUAL_PARAMS.some((k) => q.has(k)) ? 'manual' : 'ultra',
   };
 }

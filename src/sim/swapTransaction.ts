@@ -1,16 +1,19 @@
 /**
  * The unsigned v0 swap transaction, in the shape Jupiter's /order hands out: two Compute Budget
  * instructions; for SOL input a wrap (idempotent wSOL account, System transfer, SyncNative); an
- * idempotent creation of the output account; Aggregator v6 `route` by its IDL with the venue's
- * accounts behind a lookup table; for SOL in or out a closing unwrap; and, when Jupiter's gas
- * wallet pays (gasless), a final System transfer of the declared fees from the taker back to it.
+ * idempotent creation of the output account; the Aggregator v6 route (jupiterRoutes.ts: `route_v2`
+ * or `shared_accounts_route_v2` by default, Jupiter's fee inside it) with the venues' accounts
+ * behind a lookup table; for SOL in or out a closing unwrap; and, when Jupiter's gas wallet pays
+ * (gasless), a final System transfer of the declared fees from the taker back to it. Nobody has
+ * signed it: a gasless payer signs at /execute, after the taker.
  */
 import { createHash } from 'node:crypto';
 import type { AddressLookupTableAccount, PublicKey } from '@solana/web3.js';
 import { SystemProgram } from '@solana/web3.js';
 import bs58 from 'bs58';
+import { jupiterRouteInstruction, programAuthority, type RouteForm, type RoutePlanStep } from './jupiterRoutes.js';
 import { associatedTokenAddress, pubkey, SOL_MINT } from './programIds.js';
-import { buildV0, closeAccount, computeBudget, createAtaIdempotent, jupiterRoute, syncNative, type BuiltTx } from './txBuilder.js';
+import { buildV0, closeAccount, computeBudget, createAtaIdempotent, syncNative, type BuiltTx } from './txBuilder.js';
 
 export interface SwapTxParams {
   readonly payer: string;
@@ -24,12 +27,17 @@ export interface SwapTxParams {
   readonly inAmount: bigint;
   readonly quotedOut: bigint;
   readonly slippageBps: number;
-  /** The venue's `Swap` variant and fields, and its accounts (loaded through `tables`). */
-  readonly venue: { readonly variant: number; readonly fields: readonly number[] };
+  readonly form: RouteForm;
+  /** The shared forms' program-authority id. */
+  readonly sharedId: number;
+  /** The plan's steps (venue variants and their field bytes) and the venues' accounts (loaded through `tables`). */
+  readonly steps: readonly RoutePlanStep[];
   readonly venueAccounts: readonly PublicKey[];
   readonly tables: readonly AddressLookupTableAccount[];
-  /** A referral's fee account and rate, when the order carries one. */
-  readonly platformFee: { readonly account: string; readonly bps: number } | null;
+  /** The fee inside the route (basis points): Jupiter's, or a referral's in the older forms. */
+  readonly feeBps: number;
+  /** The older forms' fee account (a referral's, or Jupiter's); null for none. */
+  readonly feeAccount: string | null;
   /** Lamports the taker pays back to a gasless payer (0 when the taker pays). */
   readonly feeRefund: bigint;
 }
@@ -72,19 +80,28 @@ function instructions(p: SwapTxParams, microLamports: bigint, inAmount: bigint, 
   ixs.push(createAtaIdempotent(payer, taker, output));
   const receiver = p.receiver === p.taker ? null : associatedTokenAddress(pubkey(p.receiver), output);
   if (receiver !== null) ixs.push(createAtaIdempotent(payer, pubkey(p.receiver), output));
+  const authority = programAuthority(p.sharedId);
   ixs.push(
-    jupiterRoute(
-      {
-        taker,
-        source: associatedTokenAddress(taker, input),
-        userDestination: associatedTokenAddress(taker, output),
-        destination: receiver,
-        destinationMint: output,
-        platformFeeAccount: p.platformFee === null ? null : pubkey(p.platformFee.account),
-        venues: p.venueAccounts,
-      },
-      { venue: p.venue, inAmount, quotedOutAmount: quotedOut, slippageBps: p.slippageBps, platformFeeBps: p.platformFee?.bps ?? 0 },
-    ),
+    jupiterRouteInstruction({
+      form: p.form,
+      taker,
+      source: associatedTokenAddress(taker, input),
+      userDestination: associatedTokenAddress(taker, output),
+      destination: receiver,
+      sourceMint: input,
+      destinationMint: output,
+      sharedId: p.sharedId,
+      programSource: associatedTokenAddress(authority, input),
+      programDestination: associatedTokenAddress(authority, output),
+      feeAccount: p.feeAccount === null ? null : pubkey(p.feeAccount),
+      steps: p.steps,
+      inAmount,
+      quotedOut,
+      slippageBps: p.slippageBps,
+      feeBps: p.feeBps,
+      positiveSlippageBps: 0,
+      venues: p.venueAccounts,
+    }),
   );
   if (p.inputMint === SOL_MINT || p.outputMint === SOL_MINT) ixs.push(closeAccount(wsol, taker, taker));
   if (p.feeRefund > 0n) ixs.push(SystemProgram.transfer({ fromPubkey: taker, toPubkey: payer, lamports: p.feeRefund }));
@@ -106,9 +123,11 @@ function template(p: SwapTxParams): Template | null {
     p.outputMint,
     p.computeUnits,
     p.slippageBps,
-    p.venue.variant,
-    p.platformFee?.account ?? '',
-    p.platformFee?.bps ?? 0,
+    p.form,
+    p.sharedId,
+    ...p.steps.map((step) => `${step.variant}:${step.fields.join('.')}:${step.bps}:${step.inputIndex}:${step.outputIndex}`),
+    p.feeAccount ?? '',
+    p.feeBps,
     p.feeRefund,
     ...p.tables.map((t) => `${t.key.toBase58()}:${t.state.addresses.length}`),
   ].join('|');

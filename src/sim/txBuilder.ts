@@ -1,5 +1,11 @@
-import { createHash } from 'node:crypto';
-import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type AddressLookupTableAccount } from '@solana/web3.js';
+import {
+  type PublicKey,
+  SystemProgram,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+  type AddressLookupTableAccount,
+} from '@solana/web3.js';
 import { associatedTokenAddress, ProgramId, pubkey, SOL_MINT } from './programIds.js';
 
 /** An unsigned v0 transaction as handed to a client, plus the exact message bytes it must sign. */
@@ -99,75 +105,6 @@ export function transferInstructions(
   if (mint === SOL_MINT) return [SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: amount })];
   const mintKey = pubkey(mint);
   return [createAtaIdempotent(payer, to, mintKey, tokenProgram), transferChecked(from, to, mintKey, amount, decimals, tokenProgram)];
-}
-
-/** An Anchor-style 8-byte instruction discriminator, as Jupiter's programs use. */
-function discriminator(name: string): Buffer {
-  return createHash('sha256').update(`global:${name}`).digest().subarray(0, 8);
-}
-
-/** Jupiter's Anchor event authority: the PDA of "__event_authority" under Aggregator v6. */
-export const JUPITER_EVENT_AUTHORITY = pubkey(
-  PublicKey.findProgramAddressSync([Buffer.from('__event_authority')], ProgramId.jupiterAggregatorV6)[0].toBase58(),
-);
-
-export interface RouteAccounts {
-  readonly taker: PublicKey;
-  /** The taker's token account of the input (wrapped SOL for SOL). */
-  readonly source: PublicKey;
-  /** The taker's token account of the output. */
-  readonly userDestination: PublicKey;
-  /** Where the output goes instead, when a receiver was asked for; null for none. */
-  readonly destination: PublicKey | null;
-  readonly destinationMint: PublicKey;
-  readonly platformFeeAccount: PublicKey | null;
-  /** The venue's accounts (pool and vaults), passed after the IDL's list. */
-  readonly venues: readonly PublicKey[];
-}
-
-export interface RouteArgs {
-  /** The `Swap` enum variant of the venue and its fields' bytes. */
-  readonly venue: { readonly variant: number; readonly fields: readonly number[] };
-  readonly inAmount: bigint;
-  readonly quotedOutAmount: bigint;
-  readonly slippageBps: number;
-  readonly platformFeeBps: number;
-}
-
-/**
- * Aggregator v6 `route` as its IDL lays it out: accounts tokenProgram, userTransferAuthority,
- * userSourceTokenAccount, userDestinationTokenAccount, destinationTokenAccount (the program's id for
- * none), destinationMint, platformFeeAccount (likewise), eventAuthority, program, then the venue's;
- * data the discriminator, then Borsh { routePlan, inAmount, quotedOutAmount, slippageBps, platformFeeBps }.
- */
-export function jupiterRoute(a: RouteAccounts, args: RouteArgs): TransactionInstruction {
-  const head = Buffer.alloc(4);
-  head.writeUInt32LE(1);
-  const tail = Buffer.alloc(8 + 8 + 2 + 1);
-  tail.writeBigUInt64LE(args.inAmount, 0);
-  tail.writeBigUInt64LE(args.quotedOutAmount, 8);
-  tail.writeUInt16LE(args.slippageBps, 16);
-  tail.writeUInt8(args.platformFeeBps, 18);
-  // One step: the venue, 100 percent, from token index 0 to 1.
-  const step = Buffer.from([args.venue.variant, ...args.venue.fields, 100, 0, 1]);
-  const data = Buffer.concat([discriminator('route'), head, step, tail]);
-  const jup = ProgramId.jupiterAggregatorV6;
-  return new TransactionInstruction({
-    programId: jup,
-    keys: [
-      { pubkey: ProgramId.token, isSigner: false, isWritable: false },
-      { pubkey: a.taker, isSigner: true, isWritable: false },
-      { pubkey: a.source, isSigner: false, isWritable: true },
-      { pubkey: a.userDestination, isSigner: false, isWritable: true },
-      { pubkey: a.destination ?? jup, isSigner: false, isWritable: a.destination !== null },
-      { pubkey: a.destinationMint, isSigner: false, isWritable: false },
-      { pubkey: a.platformFeeAccount ?? jup, isSigner: false, isWritable: a.platformFeeAccount !== null },
-      { pubkey: JUPITER_EVENT_AUTHORITY, isSigner: false, isWritable: false },
-      { pubkey: jup, isSigner: false, isWritable: false },
-      ...a.venues.map((v) => ({ pubkey: v, isSigner: false, isWritable: true })),
-    ],
-    data,
-  });
 }
 
 /** SPL Token `SyncNative` (17): a wrapped-SOL account's amount catches up with its lamports. */

@@ -1,4 +1,6 @@
-import type { Keypair } from '@solana/web3.js';
+import type { Keypair, PublicKey } from '@solana/web3.js';
+import type { AggregatorIdlKind } from './aggregatorIdl.js';
+import type { SwapRouting } from './swapRoute.js';
 import type { LookupTables } from './lookupTables.js';
 import type { Random } from '../random.js';
 import type { Chain } from './chain.js';
@@ -19,8 +21,14 @@ export interface SimWorld {
   readonly random: Random;
   /** Address lookup tables the transactions load accounts through (served over the RPC). */
   readonly lookupTables: LookupTables;
-  /** Stands in for Jupiter's swap gas wallet: pays and pre-signs gasless swaps. */
+  /** Stands in for Jupiter's swap gas wallet: pays gasless swaps and signs them at /execute, after the taker. */
   readonly gasWallet: Keypair;
+  /** Owns the accounts Jupiter's fees are paid into (an RFQ fill's wrapped-SOL fee account, an older route's fee account). */
+  readonly feeOwner: PublicKey;
+  /** How /order routes: a test knob, like the fault table. */
+  readonly routing: SwapRouting;
+  /** What the aggregator's on-chain IDL account holds: a test knob (`published` by default). */
+  aggregatorIdl: AggregatorIdlKind;
 }
 
 /** Something that moves with time: called once per fixed step, in registration order. */

@@ -14,15 +14,25 @@ export interface SwapExpectation {
   readonly inputMint: string;
   readonly outputMint: string;
   readonly maxInAmount: bigint;
-  /** The least output the intent accepts once slippage is spent (the answer's `otherAmountThreshold`, checked against the strategy). */
+  /**
+   * The least output the intent accepts once slippage is spent: the checked quote's output less
+   * floor(output × the slippage cap / 10 000), rounded as the program rounds, so the answer's own
+   * `otherAmountThreshold` at that slippage equals it.
+   */
   readonly minOutAmount: bigint;
   /** The output the checked quote promised: a route may not quote less. */
   readonly quotedOutAmount?: bigint | undefined;
   /** The strategy's (or the config's) slippage cap. */
   readonly maxSlippageBps: number;
   /**
+   * The fee the answer declares (`feeBps`): Jupiter's fee inside the route, or an RFQ fill's fee
+   * transfer, may be up to this and no more. @default 0 (no fee)
+   */
+  readonly feeBps?: number | undefined;
+  /**
    * The answer said someone else pays the fees (`gasless: true`, or an RFQ maker): the fee payer may
-   * be that account when its own signature is present and valid. @default false
+   * be that account. Its slot may still be empty (it signs at `/execute`, after us); a signature
+   * already there must verify. @default false
    */
   readonly gasless?: boolean | undefined;
   /** Who the answer says pays the signature fee (`signatureFeePayer`), when not us. */

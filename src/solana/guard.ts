@@ -8,9 +8,10 @@
  * stable reason. The other half, proving the effects on our accounts by simulation, is effects.ts.
  */
 import type { VersionedTransaction } from '@solana/web3.js';
-import type { JupiterSwapInstruction } from './decode/jupiterSwapInstruction.js';
+import { decodeJupiterSwap, type JupiterSwapInstruction, SwapDecodeError } from './decode/jupiterSwapInstruction.js';
+import { SwapVariantTable } from './decode/swapVariantTable.js';
 import type { PredictionInstruction } from './decode/predictionOrder.js';
-import type { Expectation, ExpectationKind } from './expectation.js';
+import type { Expectation, ExpectationKind, SwapExpectation } from './expectation.js';
 import { GuardRefusal, type RefusalReason } from './guardRefusal.js';
 import { decodeEffect, type Effect, isMemoProgram } from './instructionEffects.js';
 import type { LookupTableState } from './lookupTables.js';
@@ -30,7 +31,7 @@ import {
   TOKEN_2022_PROGRAM,
   TOKEN_PROGRAM,
 } from './programIds.js';
-import { type LookupTableResolver, resolveTransaction } from './resolveAccounts.js';
+import { type LookupTableResolver, type ResolvedInstruction, resolveTransaction } from './resolveAccounts.js';
 import { checkSigners, type SignerFacts } from './signatureRules.js';
 import { checkInnerJupiterSwap, checkJupiterSwap } from './swapRules.js';
 
@@ -45,8 +46,19 @@ export interface GuardOptions {
   readonly predictionPrograms?: readonly string[] | undefined;
   /** Highest priority fee (compute units × price) the wallet may pay. @default 10_000_000 lamports (0.01 SOL) */
   readonly maxPriorityFeeLamports?: bigint | undefined;
-  /** Platform-fee token accounts of ours; without one, a swap may carry no platform fee. */
+  /** Platform-fee token accounts of ours (a referral fee paid to us). */
   readonly platformFeeAccounts?: readonly string[] | undefined;
+  /** The highest fee Jupiter may charge inside a route, whatever the answer declares. @default 100 bps */
+  readonly maxFeeBps?: number | undefined;
+  /** The venues route plans are walked with, and how to learn more. @default the bundled table, learning nothing */
+  readonly venues?: VenueSource | undefined;
+}
+
+/** The venue table in use, and a way to learn an index it lacks (from the program's on-chain IDL). */
+export interface VenueSource {
+  table(): SwapVariantTable;
+  /** Tries to learn `variant`; resolves with the table to use now (the same one when nothing was learned). */
+  learn(variant: number): Promise<SwapVariantTable>;
 }
 
 export interface Outflow {
@@ -80,6 +92,7 @@ const BASE_PROGRAMS = [SYSTEM_PROGRAM, TOKEN_PROGRAM, TOKEN_2022_PROGRAM, ASSOCI
   (p) => p.toBase58(),
 );
 const JUPITER = JUPITER_AGGREGATOR_V6.toBase58();
+const TOKEN_PROGRAMS = new Set([TOKEN_PROGRAM.toBase58(), TOKEN_2022_PROGRAM.toBase58()]);
 const ORDER_ENGINE = JUPITER_ORDER_ENGINE.toBase58();
 const DEFAULT_MAX_PRIORITY_FEE = 10_000_000n;
 /** The runtime's default compute limit per instruction and per transaction. */
@@ -120,6 +133,7 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
   const kind = expectation.kind;
   const resolved = await resolveTransaction(tx, options.resolveLookupTable);
 
+  const venues = await venueTableFor(resolved.instructions, options.venues);
   const programs = allowedPrograms(expectation, options);
   const predictionPrograms = new Set(options.predictionPrograms ?? [JUPITER_PREDICTION_PROGRAM]);
   for (const ix of resolved.instructions) {
@@ -158,6 +172,7 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
   let feeRefund = 0n;
   let rentWePay = 0n;
   let rfqFills = 0;
+  const rfqFees = new Map<string, bigint>();
   for (const ix of resolved.instructions) {
     const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown> = {}): never => {
       throw new GuardRefusal(reason, `instruction ${ix.index}: ${message}`, { instruction: ix.index, program: ix.program, kind, ...details });
@@ -170,6 +185,17 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
           if (effect.to === wallet || effect.to === walletWsol) break;
           if (expectation.kind === 'vault-deposit' && effect.to === vault) {
             if (expectation.mint !== SOL_MINT) refuse('MINT_MISMATCH', `sends SOL to the vault, but the deposit is of ${expectation.mint}`, { mint: SOL_MINT });
+            outflows.push({ mint: SOL_MINT, amount: effect.lamports, to: effect.to });
+            break;
+          }
+          // An RFQ fill takes Jupiter's fee from the taker in SOL, into a wrapped-SOL fee account it syncs next.
+          if (
+            expectation.kind === 'swap' &&
+            expectation.rfqMaker !== undefined &&
+            expectation.outputMint === SOL_MINT &&
+            syncsNext(resolved.instructions, ix.index, effect.to)
+          ) {
+            rfqFees.set(effect.to, (rfqFees.get(effect.to) ?? 0n) + effect.lamports);
             outflows.push({ mint: SOL_MINT, amount: effect.lamports, to: effect.to });
             break;
           }
@@ -248,12 +274,12 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
       case 'opaque': {
         if (ix.program === JUPITER) {
           if (expectation.kind === 'swap') {
-            const swap = checkJupiterSwap(ix, expectation, { wallet, platformFeeAccounts: options.platformFeeAccounts });
+            const swap = checkJupiterSwap(ix, expectation, { wallet, platformFeeAccounts: options.platformFeeAccounts, maxFeeBps: options.maxFeeBps, venues });
             swaps.push(swap);
             swapIn += swap.inAmount ?? 0n;
             outflows.push({ mint: expectation.inputMint, amount: swap.inAmount ?? 0n, to: ix.program });
           } else {
-            swaps.push(checkInnerJupiterSwap(ix, wallet));
+            swaps.push(checkInnerJupiterSwap(ix, wallet, venues));
           }
           break;
         }
@@ -286,6 +312,8 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
     });
   }
 
+  const rfqFee = [...rfqFees.values()].reduce((a, b) => a + b, 0n);
+  if (expectation.kind === 'swap' && rfqFees.size > 0) checkRfqFee(rfqFees, expectation, rfqFills);
   if (expectation.kind === 'swap') {
     if (swaps.length === 0 && rfqFills === 0)
       throw new GuardRefusal('SWAP_ACCOUNT_MISMATCH', 'a swap without a Jupiter route or RFQ fill instruction', { kind });
@@ -328,12 +356,65 @@ export async function checkTransaction(tx: VersionedTransaction, expectation: Ex
     lookupTables: resolved.lookupTables.map((t: LookupTableState) => t.address),
     outflows,
     priorityFeeLamports,
-    solBudgetLamports: signatureFees + rentWePay + feeRefund,
+    solBudgetLamports: signatureFees + rentWePay + feeRefund + rfqFee,
     accounts: resolved.accounts.map((a) => a.address),
     writableAccounts: [...new Set(resolved.accounts.filter((a) => a.writable).map((a) => a.address))],
     swaps,
     predictions,
   };
+}
+
+/**
+ * The venue table for this transaction: the current one, or, when a Jupiter route names a venue it
+ * does not describe, whatever learning that venue gives (the program's on-chain IDL, read at most so
+ * often). Nothing here refuses: the route's own check does, with the table chosen.
+ */
+async function venueTableFor(instructions: readonly ResolvedInstruction[], source: VenueSource | undefined): Promise<SwapVariantTable> {
+  let table = source?.table() ?? SwapVariantTable.bundled();
+  if (!source) return table;
+  for (const ix of instructions) {
+    if (ix.program !== JUPITER) continue;
+    let unknown: number | null = null;
+    try {
+      unknown =
+        decodeJupiterSwap(
+          ix.program,
+          ix.accounts.map((a) => a.address),
+          ix.data,
+          table,
+        ).unknownVenue?.variant ?? null;
+    } catch (error) {
+      if (error instanceof SwapDecodeError && typeof error.details['variant'] === 'number') unknown = error.details['variant'];
+    }
+    if (unknown !== null) table = await source.learn(unknown);
+  }
+  return table;
+}
+
+/** True when the instruction after `index` is SPL Token's SyncNative on `account`. */
+function syncsNext(instructions: readonly ResolvedInstruction[], index: number, account: string): boolean {
+  const next = instructions.find((ix) => ix.index === index + 1);
+  return next !== undefined && TOKEN_PROGRAMS.has(next.program) && next.data.byteLength === 1 && next.data[0] === 17 && next.accounts[0]?.address === account;
+}
+
+/**
+ * An RFQ fill's fee transfer: one place only, and at most the answer's `feeBps` of the output. The fee
+ * is taken on the output before it (4,597 lamports on a net 4,592,968 at 10 bps), so the bound is
+ * fee × 10 000 ≤ (output + fee) × feeBps.
+ */
+function checkRfqFee(fees: ReadonlyMap<string, bigint>, expectation: SwapExpectation, fills: number): void {
+  const total = [...fees.values()].reduce((a, b) => a + b, 0n);
+  const out = expectation.quotedOutAmount ?? expectation.minOutAmount;
+  const bps = BigInt(expectation.feeBps ?? 0);
+  if (fills === 0 || fees.size > 1 || total * 10_000n > (out + total) * bps) {
+    throw new GuardRefusal(
+      'RFQ_FEE_EXCEEDS_DECLARED',
+      fees.size > 1
+        ? `an RFQ fill pays its fee to ${fees.size} places: ${[...fees.keys()].join(', ')}`
+        : `an RFQ fill pays ${total} lamports of fee, more than the ${bps} bps of its ${out} lamports output the answer declared`,
+      { lamports: total.toString(), feeBps: Number(bps), to: [...fees.keys()], output: out.toString() },
+    );
+  }
 }
 
 function ixTokenProgram(program: string): typeof TOKEN_PROGRAM {

@@ -4,6 +4,7 @@
  * `guard.refused`) and the log, and sign only what was accepted. The wallet itself stays a plain
  * signer, so the rule lives in one place that is easy to audit.
  */
+import { createHash } from 'node:crypto';
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { Clock } from '../clock.js';
@@ -12,8 +13,9 @@ import type { AuditLog } from '../store/audit.js';
 import { type EffectsReport, type EffectsRpc, proveEffects } from './effects.js';
 import { describeExpectation, type Expectation } from './expectation.js';
 import { checkTransaction, type GuardOptions, type GuardSummary } from './guard.js';
-import { GuardRefusal } from './guardRefusal.js';
+import { GuardRefusal, type RefusalReason } from './guardRefusal.js';
 import { createLookupTableResolver } from './lookupTables.js';
+import { JupbotError } from '../errors.js';
 import type { Wallet } from './wallet.js';
 
 export interface GuardedSignerOptions extends Omit<GuardOptions, 'wallet'> {
@@ -32,6 +34,11 @@ export interface GuardedSignerOptions extends Omit<GuardOptions, 'wallet'> {
 export interface SignContext {
   readonly strategy?: string | null | undefined;
   readonly intentId?: string | null | undefined;
+  /**
+   * Refusals the caller answers itself (a fresh build, a route asked for again without a venue): still
+   * audited, logged at info rather than as a warning. Transient refusals are always handled so.
+   */
+  readonly handles?: readonly RefusalReason[] | undefined;
 }
 
 /** An accepted transaction: the static summary plus, for anything that will be sent, its simulated effects. */
@@ -65,9 +72,32 @@ export interface GuardedSigner {
 
 const isEmpty = (sig: Uint8Array | undefined): boolean => sig === undefined || sig.every((b) => b === 0);
 
+/**
+ * The bytes offered are a message this signer signed already (two equal deposits or swaps built in
+ * one slot come out identical, and one signature can land only once). Not a refusal: nothing is
+ * wrong with the transaction, it only has to be built again once the blockhash is newer.
+ */
+export class IdenticalBytesError extends JupbotError {
+  override name = 'IdenticalBytesError';
+  constructor() {
+    super(
+      'IDENTICAL_BYTES',
+      'this transaction is byte for byte one already signed (an equal intent built in the same slot): build it again with a newer blockhash',
+    );
+  }
+}
+
+/** Messages signed lately, remembered so the same one is never signed for two intents. */
+const REMEMBERED = 1_000;
+
 export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigner {
   const { wallet, audit, log, effects, ...guard } = options;
   const address = wallet.address;
+  const signedMessages = new Set<string>();
+  const remember = (key: string): void => {
+    signedMessages.add(key);
+    if (signedMessages.size > REMEMBERED) signedMessages.delete(signedMessages.values().next().value as string);
+  };
   const check = async (tx: VersionedTransaction | string, expectation: Expectation, context: SignContext = {}): Promise<CheckedSummary> => {
     try {
       const decoded = typeof tx === 'string' ? VersionedTransaction.deserialize(Buffer.from(tx, 'base64')) : tx;
@@ -84,9 +114,10 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
               cause: error instanceof Error ? error.message : String(error),
             });
       const data = { reason: refusal.reason, expectation: describeExpectation(expectation), details: refusal.details };
-      log?.warn(
+      const handled = refusal.transient || (context.handles ?? []).includes(refusal.reason);
+      log?.[handled ? 'info' : 'warn'](
         { strategy: context.strategy, code: refusal.code, reason: refusal.reason, intent: expectation.kind, intentId: context.intentId ?? null },
-        `${context.strategy ?? 'no strategy'}: refused to sign the ${expectation.kind} transaction: ${refusal.message}; nothing was signed and the intent fails`,
+        `${context.strategy ?? 'no strategy'}: refused to sign the ${expectation.kind} transaction: ${refusal.message}; nothing was signed${handled ? ', and it is built again' : ' and the intent fails'}`,
       );
       audit?.append({ kind: 'guard.refused', strategy: context.strategy ?? null, intentId: context.intentId ?? null, data });
       throw refusal;
@@ -96,11 +127,18 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
     address,
     check,
     async sign(tx, expectation, context = {}) {
+      const key = messageKey(tx);
+      if (signedMessages.has(key)) throw new IdenticalBytesError();
       const summary = await check(tx, expectation, context);
+      remember(key);
       return { tx: wallet.signTransaction(tx), summary };
     },
     async signBase64(base64, expectation, context = {}) {
+      // Before the guard: bytes signed already would only be refused as landed (or land twice).
+      const key = messageKeyOf(base64);
+      if (key !== null && signedMessages.has(key)) throw new IdenticalBytesError();
       const summary = await check(base64, expectation, context);
+      if (key !== null) remember(key);
       // Decoded again from the same bytes: what is signed is exactly what was checked.
       const tx = wallet.signTransaction(VersionedTransaction.deserialize(Buffer.from(base64, 'base64')));
       const index = tx.message.staticAccountKeys.findIndex((k) => k.toBase58() === address);
@@ -110,6 +148,19 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
       return { signed: Buffer.from(tx.serialize()).toString('base64'), signature: transactionId ?? ownSignature, transactionId, ownSignature, summary };
     },
   };
+}
+
+function messageKey(tx: VersionedTransaction): string {
+  return createHash('sha256').update(tx.message.serialize()).digest('hex');
+}
+
+/** The message key of base64 wire bytes, or null when they do not decode (the guard then says why). */
+function messageKeyOf(base64: string): string | null {
+  try {
+    return messageKey(VersionedTransaction.deserialize(Buffer.from(base64, 'base64')));
+  } catch {
+    return null;
+  }
 }
 
 /**

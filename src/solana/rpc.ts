@@ -13,6 +13,9 @@ import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { JupbotError } from '../errors.js';
 import { Redactor } from '../ops/redact.js';
+import { type AddressSignature, type LandedTransaction, landedTransaction, RawLandedTransaction, SignaturesForAddress } from './rpcHistory.js';
+
+export type { AddressSignature, LandedTransaction, TokenBalance } from './rpcHistory.js';
 
 /** Solana: a blockhash is accepted for 150 blocks after it was issued. */
 /** Ends a call's timeout sleep once it is answered: one shared reason, not a DOMException (with its stack) per call. */
@@ -103,6 +106,10 @@ export interface SolanaRpc {
    * listed accounts as they would be afterwards. Nothing is committed on chain.
    */
   simulateTransaction(base64: string, options: { accounts: readonly string[]; commitment?: Commitment }): Promise<SimulationResult>;
+  /** Transactions that touched `address`, newest first, at most `limit` (≤ 1000), older than `before` when given. */
+  getSignaturesForAddress(address: string, options?: { before?: string; limit?: number }): Promise<AddressSignature[]>;
+  /** One landed transaction (confirmed), or null when the node does not know it. */
+  getTransaction(signature: string): Promise<LandedTransaction | null>;
 }
 
 export interface SolanaRpcOptions {
@@ -294,6 +301,23 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
         );
       }
       return { err: r.value.err ?? null, logs: r.value.logs ?? [], accounts, unitsConsumed: r.value.unitsConsumed ?? null, slot: r.context.slot };
+    },
+    async getSignaturesForAddress(address, historyOptions = {}) {
+      const config = {
+        limit: historyOptions.limit ?? 100,
+        commitment: 'confirmed',
+        ...(historyOptions.before === undefined ? {} : { before: historyOptions.before }),
+      };
+      const r = await call('getSignaturesForAddress', [address, config], SignaturesForAddress);
+      return r.map((e) => ({ signature: e.signature, slot: e.slot, err: e.err ?? null, blockTime: e.blockTime ?? null }));
+    },
+    async getTransaction(signature) {
+      const r = await call(
+        'getTransaction',
+        [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }],
+        RawLandedTransaction,
+      );
+      return landedTransaction(r);
     },
   };
 }

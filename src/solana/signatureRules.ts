@@ -1,10 +1,11 @@
 /**
  * Who pays and who signs. Our wallet must be a required signer; the fee payer is our wallet unless
- * the intent allows someone else to pay (a gasless answer, an RFQ maker, Jupiter's prediction
- * payer); every other signer must be one the intent names or a co-signer whose signature is
- * already present. Every signature already present must verify against the message: we add only
- * our own and never change the message, so a signature that fails now fails on chain, or was
- * made for other bytes.
+ * the intent allows someone else to pay (a gasless answer's payer, an RFQ maker, Jupiter's
+ * prediction payer); every other signer must be one the intent names or a co-signer whose signature
+ * is already present. A swap's payer signs at `/execute`, after us, so its slot may still be empty;
+ * a prediction order arrives with Jupiter's signatures in place. Every signature already present
+ * must verify against the message: we add only our own and never change the message, so a
+ * signature that fails now fails on chain, or was made for other bytes.
  */
 import type { VersionedTransaction } from '@solana/web3.js';
 import nacl from 'tweetnacl';
@@ -47,8 +48,8 @@ function allowedPayer(expectation: Expectation, feePayer: string, signers: reado
     case 'swap':
       if (expectation.rfqMaker !== undefined) return feePayer === expectation.rfqMaker;
       if (expectation.gasless !== true) return false;
-      if (expectation.feePayer !== undefined && expectation.feePayer !== feePayer) return false;
-      return payer?.state === 'present';
+      // The payer the answer names (Jupiter's gas wallet, an integrator's `payer`): it signs after us.
+      return expectation.feePayer === feePayer && payer !== undefined;
     case 'prediction-sell':
     case 'prediction-partial-sell':
     case 'prediction-claim':

@@ -6,6 +6,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { decodeJupiterSwap, type JupiterSwapInstruction, SwapDecodeError, swapSource } from './decode/jupiterSwapInstruction.js';
+import type { SwapVariantTable } from './decode/swapVariantTable.js';
 import type { SwapExpectation } from './expectation.js';
 import { GuardRefusal, type RefusalReason } from './guardRefusal.js';
 import { associatedTokenAccounts, JUPITER_AGGREGATOR_V6 } from './programIds.js';
@@ -13,8 +14,24 @@ import type { ResolvedInstruction } from './resolveAccounts.js';
 
 export interface SwapRuleOptions {
   readonly wallet: string;
-  /** Platform-fee token accounts of ours the operator configured; without one, a route may carry no platform fee. */
+  /** Platform-fee token accounts of ours the operator configured (a referral fee paid to us). */
   readonly platformFeeAccounts?: readonly string[] | undefined;
+  /** The highest fee Jupiter may charge inside a route, whatever the answer declares. @default {@link DEFAULT_MAX_FEE_BPS} */
+  readonly maxFeeBps?: number | undefined;
+  /** The venues a route plan is walked with. @default the bundled table */
+  readonly venues?: SwapVariantTable | undefined;
+}
+
+/**
+ * The default cap on Jupiter's own fee inside a route (`guard.max_fee_bps`). Jupiter's schedule
+ * charges 0 to 10 bps on established pairs and 50 bps on tokens under a day old, and a gasless
+ * answer adds its fee recovery on top: 100 bps leaves room for all of that and no more.
+ */
+export const DEFAULT_MAX_FEE_BPS = 100;
+
+/** The least a route can deliver, rounded as the program rounds: quoted less floor(quoted × slippage / 10 000). */
+export function leastDeliverable(quoted: bigint, slippageBps: number): bigint {
+  return quoted - (quoted * BigInt(slippageBps)) / 10_000n;
 }
 
 const authorityCache = new Map<number, string>();
@@ -32,7 +49,7 @@ export function programAuthority(id: number): string {
 /** Decodes and checks one Aggregator v6 instruction of a swap; returns what it states. */
 export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpectation, options: SwapRuleOptions): JupiterSwapInstruction {
   const refuse = refuser(ix, { kind: 'swap' });
-  const swap = decodeOrRefuse(ix, refuse);
+  const swap = decodeOrRefuse(ix, refuse, options.venues);
   const { wallet } = options;
   if (swap.mode !== 'ExactIn' || swap.tokenLedger) {
     refuse(
@@ -88,15 +105,7 @@ export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpec
       );
     }
   }
-  const feeAccount = swap.accounts['platformFeeAccount'] ?? null;
-  const feeAccounts = options.platformFeeAccounts ?? [];
-  if (feeAccount !== null && !feeAccounts.includes(feeAccount))
-    refuse('PLATFORM_FEE_NOT_ALLOWED', `pays a platform fee into ${feeAccount}, not a fee account of ours`, { platformFeeAccount: feeAccount });
-  if (swap.platformFeeBps > 0 && (feeAccount === null || !feeAccounts.includes(feeAccount))) {
-    refuse('PLATFORM_FEE_NOT_ALLOWED', `charges a platform fee of ${swap.platformFeeBps} bps and no fee account of ours is configured`, {
-      platformFeeBps: swap.platformFeeBps,
-    });
-  }
+  checkFee(swap, expectation, options, refuse);
   if (swap.slippageBps > expectation.maxSlippageBps)
     refuse('SLIPPAGE_EXCEEDS_CAP', `allows ${swap.slippageBps} bps of slippage, more than the cap of ${expectation.maxSlippageBps}`, {
       slippageBps: swap.slippageBps,
@@ -109,8 +118,7 @@ export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpec
       quotedOutAmount: quoted.toString(),
       minimum: floor.toString(),
     });
-  // The least the program will deliver: quoted output less the slippage it allows.
-  const deliverable = (quoted * BigInt(10_000 - swap.slippageBps)) / 10_000n;
+  const deliverable = leastDeliverable(quoted, swap.slippageBps);
   if (deliverable < expectation.minOutAmount) {
     refuse(
       'QUOTED_OUT_BELOW_MINIMUM',
@@ -129,9 +137,9 @@ export function checkJupiterSwap(ix: ResolvedInstruction, expectation: SwapExpec
  * authorised by us, ExactIn, every receiver our own account of its output mint, no platform fee.
  * What it spends is proven by simulation, since a plain `route` does not name its input mint.
  */
-export function checkInnerJupiterSwap(ix: ResolvedInstruction, wallet: string): JupiterSwapInstruction {
+export function checkInnerJupiterSwap(ix: ResolvedInstruction, wallet: string, venues?: SwapVariantTable): JupiterSwapInstruction {
   const refuse = refuser(ix, {});
-  const swap = decodeOrRefuse(ix, refuse);
+  const swap = decodeOrRefuse(ix, refuse, venues);
   if (swap.mode !== 'ExactIn' || swap.tokenLedger) refuse('SWAP_MODE_NOT_ALLOWED', `${swap.name} is not a plain ExactIn route`, { name: swap.name });
   if (swap.accounts['userTransferAuthority'] !== wallet)
     refuse('SWAP_ACCOUNT_MISMATCH', `is authorised by ${swap.accounts['userTransferAuthority']}, not our wallet`);
@@ -147,6 +155,38 @@ export function checkInnerJupiterSwap(ix: ResolvedInstruction, wallet: string): 
   return swap;
 }
 
+/**
+ * The fee a route charges. Paid into a fee account of ours (a referral the operator configured), it
+ * is our own. Otherwise it is Jupiter's: the `*_v2` forms carry it with no fee account at all, the
+ * older forms pay it into Jupiter's account. Jupiter's fee must be one the answer declared (`feeBps`),
+ * no higher, and under the operator's cap; a lower one only costs us less.
+ */
+function checkFee(swap: JupiterSwapInstruction, expectation: SwapExpectation, options: SwapRuleOptions, refuse: Refuse): void {
+  const feeAccount = swap.accounts['platformFeeAccount'] ?? null;
+  const ours = feeAccount !== null && (options.platformFeeAccounts ?? []).includes(feeAccount);
+  if (ours) return;
+  const fee = swap.platformFeeBps;
+  if (fee === 0) {
+    if (feeAccount !== null)
+      refuse('PLATFORM_FEE_NOT_ALLOWED', `names ${feeAccount} as its platform fee account, not a fee account of ours`, { platformFeeAccount: feeAccount });
+    return;
+  }
+  const declared = expectation.feeBps ?? 0;
+  const where = feeAccount === null ? '' : ` into ${feeAccount}`;
+  if (declared === 0)
+    refuse('PLATFORM_FEE_UNDECLARED', `charges a fee of ${fee} bps${where} that the answer did not declare`, {
+      platformFeeBps: fee,
+      platformFeeAccount: feeAccount,
+    });
+  if (fee > declared)
+    refuse('PLATFORM_FEE_EXCEEDS_DECLARED', `charges a fee of ${fee} bps${where}, more than the ${declared} bps the answer declared`, {
+      platformFeeBps: fee,
+      declaredFeeBps: declared,
+    });
+  const cap = options.maxFeeBps ?? DEFAULT_MAX_FEE_BPS;
+  if (fee > cap) refuse('PLATFORM_FEE_EXCEEDS_CAP', `charges a fee of ${fee} bps, more than guard.max_fee_bps (${cap})`, { platformFeeBps: fee, cap });
+}
+
 type Refuse = (reason: RefusalReason, message: string, details?: Record<string, unknown>) => never;
 
 /** A refusal naming the instruction, its program and `extra`. */
@@ -157,16 +197,17 @@ function refuser(ix: ResolvedInstruction, extra: Record<string, unknown>): Refus
 }
 
 /** The instruction decoded by its exact layout, or the decoder's reason as a refusal. */
-function decodeOrRefuse(ix: ResolvedInstruction, refuse: Refuse): JupiterSwapInstruction {
+function decodeOrRefuse(ix: ResolvedInstruction, refuse: Refuse, venues: SwapVariantTable | undefined): JupiterSwapInstruction {
   try {
     return decodeJupiterSwap(
       ix.program,
       ix.accounts.map((a) => a.address),
       ix.data,
+      venues,
     );
   } catch (error) {
     if (!(error instanceof SwapDecodeError)) throw error;
     const message = error.failure === 'INSTRUCTION_NOT_ALLOWED' ? 'is a Jupiter instruction that is not a swap entry point jupbot knows' : error.message;
-    return refuse(error.failure, message);
+    return refuse(error.failure, message, { ...error.details });
   }
 }

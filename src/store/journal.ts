@@ -214,6 +214,25 @@ export class Journal {
     })();
   }
 
+  /**
+   * The chain's id of a signed intent's transaction, learned after signing (someone signed after us:
+   * the row held only our own signature). The row takes the id; the action keeps both.
+   */
+  recordTransactionId(id: string, transactionId: string, data: object): IntentRow {
+    return this.#db.transaction(() => {
+      const row = this.require(id);
+      statement(this.#db, 'UPDATE intents SET signature = ?, updated_at = ? WHERE id = ?').run(transactionId, this.#clock.now(), id);
+      this.#audit.append({
+        kind: 'intent.transaction_id',
+        strategy: row.strategy,
+        intentId: id,
+        signature: transactionId,
+        data: { ownSignature: row.signature, ...data },
+      });
+      return this.require(id);
+    })();
+  }
+
   /** An action about an intent that does not change its state (a re-send, an error to retry later). */
   note(id: string, kind: string, data: object, signature?: string | null): void {
     const row = this.require(id);

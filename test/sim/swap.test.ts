@@ -1,3 +1,4 @@
+import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 
 import { type PublicKey, VersionedTransaction } from '@solana/web3.js';
@@ -125,22 +126,24 @@ describe('swap v2', () => {
     expect(below).toMatchObject({ errorCode: 3, transaction: '' });
     const gasless = swap.OrderResponse.parse((await h.call('GET', orderPath({ inputMint: USDC, outputMint: BONK, amount: '20000000', taker }))).body);
     expect(gasless.gasless).toBe(true);
-    // Paid and already signed by the simulator's stand-in for Jupiter's gas wallet; the taker's slot is empty.
+    // Paid by the simulator's stand-in for Jupiter's gas wallet, and unsigned as mainnet's /order hands
+    // it out: the gas wallet signs at /execute, after the taker.
     const unsigned = VersionedTransaction.deserialize(Buffer.from(gasless.transaction as string, 'base64'));
     expect(gasless.signatureFeePayer).toBe(unsigned.message.staticAccountKeys[0]?.toBase58());
     expect(gasless.signatureFeePayer).not.toBe(taker);
-    expect(
-      nacl.sign.detached.verify(
-        unsigned.message.serialize(),
-        unsigned.signatures[0] as Uint8Array,
-        (unsigned.message.staticAccountKeys[0] as PublicKey).toBytes(),
-      ),
-    ).toBe(true);
-    expect((unsigned.signatures[1] as Uint8Array).every((b) => b === 0)).toBe(true);
+    expect(unsigned.signatures.map((sig) => sig.every((b) => b === 0))).toEqual([true, true]);
     const exec = swap.ExecuteResponse.parse(
       (await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signTx(gasless.transaction as string, kp), requestId: gasless.requestId } })).body,
     );
     expect(exec.status).toBe('Success');
+    // The transaction's id is the gas wallet's signature over the message.
+    expect(
+      nacl.sign.detached.verify(
+        unsigned.message.serialize(),
+        bs58.decode(exec.signature as string),
+        (unsigned.message.staticAccountKeys[0] as PublicKey).toBytes(),
+      ),
+    ).toBe(true);
     expect(h.sim.control.balance(taker, SOL)).toBe(5_000n);
   });
 

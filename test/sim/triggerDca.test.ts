@@ -77,11 +77,29 @@ describe('trigger v2 DCA', () => {
     expect((await createDca(u, { inputAmount: '15000000', orderCount: 2, intervalSeconds: 60 })).body.error).toMatch(/^Each order must be at least 10 USD/);
     expect((await createDca(u, { inputAmount: '40000000', orderCount: 2, intervalSeconds: 30 })).status).toBe(400);
     expect((await createDca(u, { inputAmount: '40000000', orderCount: 1, intervalSeconds: 60 })).status).toBe(400);
-    for (let i = 0; i < 10; i++) expect((await createDca(u, { inputAmount: '20000000', orderCount: 2, intervalSeconds: 3600 })).status).toBe(200);
+    // One slot apart: equal deposits crafted in one slot are the same bytes, and those land once.
+    for (let i = 0; i < 10; i++) {
+      await h.clock.advance(1_000);
+      expect((await createDca(u, { inputAmount: '20000000', orderCount: 2, intervalSeconds: 3600 })).status).toBe(200);
+    }
     const eleventh = await createDca(u, { inputAmount: '20000000', orderCount: 2, intervalSeconds: 3600 });
     expect(eleventh.body.error).toBe('Maximum of 10 active DCA orders allowed per user');
     const active = trigger.DcaHistoryResponse.parse((await h.call('GET', '/trigger/v2/orders/history/dca?state=active&limit=5', { jwt: u.jwt })).body);
     expect(active.pagination).toMatchObject({ total: 10, limit: 5 });
+  });
+
+  it('refuses an order funded by deposit bytes that already landed for another (two equal crafts in one slot)', async () => {
+    h = await startSim();
+    const u = await triggerUser(h, 'dca-twin');
+    const before = h.sim.control.balance(u.pub, USDC);
+    expect((await createDca(u, { inputAmount: '20000000', orderCount: 2, intervalSeconds: 3600 })).status).toBe(200);
+    const twin = await createDca(u, { inputAmount: '20000000', orderCount: 2, intervalSeconds: 3600 });
+    expect(twin.status).toBe(400);
+    expect(twin.body.error).toBe('Deposit transaction failed: This transaction has already been processed');
+    // One deposit moved, one order: the chain processes a transaction once.
+    expect(before - h.sim.control.balance(u.pub, USDC)).toBe(20_000_000n);
+    const active = trigger.DcaHistoryResponse.parse((await h.call('GET', '/trigger/v2/orders/history/dca?state=active', { jwt: u.jwt })).body);
+    expect(active.pagination.total).toBe(1);
   });
 
   it('cancels: withdrawing, then a signed withdrawal of the remaining input', async () => {

@@ -25,6 +25,7 @@ import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
 import { GuardRefusal } from '../../solana/guardRefusal.js';
+import { IdenticalBytesError } from '../../solana/guardedSigner.js';
 import { StoreError } from '../../store/errors.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
 import { FINAL_INTENT_STATES } from '../../store/intentRow.js';
@@ -43,7 +44,8 @@ import {
   type SubmitResult,
   type Successor,
 } from './handler.js';
-import { resolveInFlight } from './inFlight.js';
+import { resolveInFlight, resolveUnidentified } from './inFlight.js';
+import { createTransactionFinder, pendingTransactionId } from './transactionId.js';
 import { type IntentRoutes, planOf } from './intentKind.js';
 import type { Intent, IntentKind } from '../../strategies/intents.js';
 
@@ -91,6 +93,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const chained = new Map<string, string>();
   const stopper = new AbortController();
   const context: HandlerContext = { signal: stopper.signal };
+  const finder = createTransactionFinder(rpc);
+
+  /** Records the chain's id of a row's transaction when an answer names it and the row does not know it yet. */
+  const identify = (row: SignedRow, transactionId: string | undefined, via: string): SignedRow => {
+    if (transactionId === undefined || transactionId === row.signature || pendingTransactionId(row) === null) return row;
+    return journal.recordTransactionId(row.id, transactionId, { via }) as SignedRow;
+  };
 
   const fail = (id: string, code: string, message: string, data: object = {}): IntentRow => {
     const row = journal.markFailed(id, { code, message, data });
@@ -135,6 +144,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   const confirm = async (row: SignedRow, handler: SigningHandler, result?: Extract<SubmitResult, { kind: 'confirmed' }>): Promise<IntentRow> => {
     const report = result ?? (await handler.landed(row, context));
+    identify(row, report.transactionId, result ? 'answer' : 'landed');
     const fillUnknown = 'fillUnknown' in report ? report.fillUnknown : undefined;
     return settled(row.id, { ...report.data, ...(fillUnknown ? { fillUnknown } : {}) }, report.fills, report);
   };
@@ -162,9 +172,15 @@ export function createExecutor(options: ExecutorOptions): Executor {
         if (row.attempts >= maxAttempts) return fail(id, 'ATTEMPTS_EXHAUSTED', `${row.attempts} attempts used`);
         let signed;
         try {
-          signed = await handler.prepare(row, context);
+          signed = await handler.prepare(row, { ...context, note: (kind, data) => journal.note(id, kind, data) });
         } catch (error) {
-          // Nothing was signed; a refusal about the moment (the node unreachable) is tried again.
+          // Nothing was signed. Two equal intents in one slot build identical bytes: the second waits for
+          // the next pass, when its blockhash is newer. A refusal about the moment (the node unreachable) is tried again.
+          if (error instanceof IdenticalBytesError || (error instanceof GuardRefusal && error.reason === 'SIMULATION_ALREADY_PROCESSED'))
+            return transient(
+              row,
+              new IntentWaitingError('IDENTICAL_BYTES', 'another intent signed or landed identical bytes in this slot; built again at the next pass'),
+            );
           if (error instanceof GuardRefusal && error.transient) return transient(row, error);
           if (error instanceof GuardRefusal) return fail(id, 'GUARD_REFUSED', error.message, { reason: error.reason });
           if (error instanceof IntentRefusedError) return fail(id, error.code, error.message, error.details);
@@ -192,10 +208,21 @@ export function createExecutor(options: ExecutorOptions): Executor {
         continue;
       }
 
-      // sent: the chain decides.
+      // sent: the chain decides, by the transaction's id; a row that does not know it yet (someone
+      // signs after us) finds its transaction on chain by our signature in it first.
       let inFlight;
       try {
-        inFlight = await resolveInFlight(rpc, signedRow.signature, signedRow.lastValidBlockHeight);
+        const unidentified = pendingTransactionId(signedRow);
+        if (unidentified !== null) {
+          const found = await resolveUnidentified(rpc, finder, unidentified, signedRow.lastValidBlockHeight, row.createdAt);
+          if (found.kind === 'found') {
+            identify(signedRow, found.transactionId, 'chain');
+            continue;
+          }
+          inFlight = found;
+        } else {
+          inFlight = await resolveInFlight(rpc, signedRow.signature, signedRow.lastValidBlockHeight);
+        }
       } catch (error) {
         return transient(row, error);
       }
@@ -287,7 +314,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
       result = { kind: 'unknown', code: 'SUBMIT_ERROR', message: errorMessage(error), data: {} };
     }
     if (result.kind === 'confirmed') return confirm(row, handler, result);
-    if (result.kind === 'failed') return fail(row.id, result.code, result.message, result.data);
+    if (result.kind === 'failed') {
+      identify(row, result.transactionId, 'answer');
+      return fail(row.id, result.code, result.message, result.data);
+    }
     journal.note(row.id, result.kind === 'unknown' ? 'intent.outcome_unknown' : 'intent.rejected', {
       mode,
       code: result.code,

@@ -16,6 +16,8 @@ import type { FillInput, IntentRow, PlanInput, SignedRecord } from '../../store/
 export interface HandlerContext {
   /** Aborted when the executor stops: a handler should not start new calls after it. */
   readonly signal: AbortSignal;
+  /** Journals (and audits) a step of this intent that changes no state, e.g. a quote asked for again. */
+  readonly note?: ((kind: string, data: object) => void) | undefined;
 }
 
 /** A journal row that holds signed bytes (states signed and sent). */
@@ -30,17 +32,22 @@ export interface Successor {
   readonly successor?: PlanInput | undefined;
 }
 
+/** The chain's id of the transaction, when the answer names it and we could not know it at signing. */
+export interface Identified {
+  readonly transactionId?: string | undefined;
+}
+
 export type SubmitResult =
   /** Landed and succeeded; fills taken from the answer. */
-  | ({ readonly kind: 'confirmed'; readonly data: object; readonly fills: readonly FillInput[] } & Successor)
+  | ({ readonly kind: 'confirmed'; readonly data: object; readonly fills: readonly FillInput[] } & Successor & Identified)
   /** Landed and failed on chain (fees paid): final, never retried. */
-  | { readonly kind: 'failed'; readonly code: ErrorCode; readonly message: string; readonly data: object }
+  | ({ readonly kind: 'failed'; readonly code: ErrorCode; readonly message: string; readonly data: object } & Identified)
   /** The answer is lost or ambiguous (timeout, 5xx, network): the signature decides. */
   | { readonly kind: 'unknown'; readonly code: ErrorCode; readonly message: string; readonly data: object }
   /** This call did not land it (e.g. Jupiter refused): not final; the bytes may still land until they expire. */
   | { readonly kind: 'rejected'; readonly code: ErrorCode; readonly message: string; readonly data: object };
 
-export interface LandedReport extends Successor {
+export interface LandedReport extends Successor, Identified {
   readonly data: object;
   /** Empty when the amounts cannot be learned any more (then `fillUnknown` explains why). */
   readonly fills: readonly FillInput[];

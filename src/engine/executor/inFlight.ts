@@ -9,6 +9,7 @@
  * the last valid block between the two reads and be declared expired although it landed.
  */
 import type { SignatureStatus, SolanaRpc } from '../../solana/rpc.js';
+import type { TransactionFinder } from './transactionId.js';
 
 export type InFlight =
   | { readonly kind: 'landed'; readonly status: SignatureStatus; readonly height: number }
@@ -27,4 +28,23 @@ export async function resolveInFlight(rpc: SolanaRpc, signature: string, lastVal
   }
   if (height > lastValidBlockHeight) return { kind: 'expired', height };
   return { kind: 'pending', height, status: null };
+}
+
+/**
+ * The same decision for a transaction whose id we do not know yet (someone signs after us): it has
+ * landed when the wallet's history holds a transaction carrying our signature (then its id is the
+ * answer), and it is expired when that history does not while block height is past its
+ * lastValidBlockHeight. Height first again, for the same reason as above.
+ */
+export async function resolveUnidentified(
+  rpc: SolanaRpc,
+  finder: TransactionFinder,
+  ours: { readonly signer: string; readonly own: string },
+  lastValidBlockHeight: number,
+  notBeforeMs: number,
+): Promise<{ readonly kind: 'found'; readonly transactionId: string } | Extract<InFlight, { kind: 'expired' | 'pending' }>> {
+  const height = await rpc.getBlockHeight('finalized');
+  const transactionId = await finder.find(ours.signer, ours.own, notBeforeMs);
+  if (transactionId !== null) return { kind: 'found', transactionId };
+  return height > lastValidBlockHeight ? { kind: 'expired', height } : { kind: 'pending', height, status: null };
 }

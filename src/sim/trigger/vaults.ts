@@ -183,6 +183,10 @@ export class TriggerVaults {
       [],
     );
     if (landed.err) throw triggerError(400, `Deposit transaction failed: ${landed.err.message}`);
+    // Bytes that had already landed (another request crafted them identically in the same slot) move
+    // nothing now: the chain refuses a transaction it has processed, so no order can be funded by them.
+    if (landed.replay && deposit.signature !== landed.signature)
+      throw triggerError(400, 'Deposit transaction failed: This transaction has already been processed');
     deposit.signature = landed.signature;
     return deposit;
   }

@@ -55,6 +55,11 @@ export class BorshReader {
     return this.#view.getBigInt64(this.#take(8, what), true);
   }
 
+  /** Steps over `n` bytes of a fixed-size value whose content does not matter here. */
+  skip(n: number, what = 'bytes'): void {
+    this.#take(n, what);
+  }
+
   bool(what = 'bool'): boolean {
     const value = this.u8(what);
     if (value > 1) throw new BorshError(`${what} is ${value}, not a bool`);
@@ -67,6 +72,14 @@ export class BorshReader {
     if (length > max) throw new BorshError(`${what} is ${length} bytes long, more than ${max}`);
     const at = this.#take(length, what);
     return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(at, at + length));
+  }
+
+  /** A u32-length-prefixed byte string of at most `max` bytes. */
+  byteString(what = 'bytes', max = 1_024): Uint8Array {
+    const length = this.u32(`${what} length`);
+    if (length > max) throw new BorshError(`${what} is ${length} bytes long, more than ${max}`);
+    const at = this.#take(length, what);
+    return this.bytes.subarray(at, at + length);
   }
 
   option<T>(read: () => T, what = 'option'): T | null {

@@ -4,10 +4,16 @@
  * read from the end, so trailing bytes cannot disguise an amount). Covers the ExactIn and ExactOut
  * routes, their shared-accounts and token-ledger forms, and the `*_v2` entry points whose amounts
  * come before the route plan. Anything else of the program is not a swap this decoder knows.
+ *
+ * A route step names its venue by an index into the program's `Swap` enum, which grows with every
+ * new venue. In the `*_v2` forms the plan is the last argument, so a venue the table does not know
+ * only stops the walk of the plan: the amounts, slippage and fee before it were read, and the
+ * unknown venue is reported. In the older forms the amounts follow the plan, so an unknown venue
+ * hides them and the instruction cannot be decoded.
  */
 import { createHash } from 'node:crypto';
 import { BorshError, BorshReader } from './borshReader.js';
-import { readSwapVariant, UnknownSwapVariant } from './jupiterSwapVariants.js';
+import { SwapVariantTable, UnknownSwapVariant } from './swapVariantTable.js';
 
 export type SwapInstructionName =
   | 'route'
@@ -23,6 +29,8 @@ export type SwapInstructionName =
 
 export interface RouteStep {
   readonly venue: string;
+  /** The venue's `Swap` variant index. */
+  readonly variant: number;
   /** Percent (v1 plans) or basis points (v2 plans) of the step's input. */
   readonly share: number;
   readonly inputIndex: number;
@@ -48,7 +56,12 @@ export interface JupiterSwapInstruction {
   readonly slippageBps: number;
   readonly platformFeeBps: number;
   readonly positiveSlippageBps: number | null;
+  /** The steps decoded, in order: all of them unless `unknownVenue` stopped the walk. */
   readonly steps: readonly RouteStep[];
+  /** A `*_v2` plan step whose venue the table does not describe: its index and step; the walk stopped there. */
+  readonly unknownVenue: { readonly variant: number; readonly step: number } | null;
+  /** Which venue table walked the plan (`SwapVariantTable.describe()`). */
+  readonly venueTable: string;
 }
 
 export type SwapDecodeFailure = 'INSTRUCTION_NOT_ALLOWED' | 'ROUTE_PLAN_UNDECODABLE' | 'ROUTE_DATA_MALFORMED';
@@ -58,6 +71,8 @@ export class SwapDecodeError extends Error {
   constructor(
     readonly failure: SwapDecodeFailure,
     message: string,
+    /** For an undecodable plan: the unknown variant and the step that names it. */
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
@@ -205,9 +220,15 @@ export function isJupiterSwapData(data: Uint8Array): boolean {
 
 /**
  * Decodes a v6 swap instruction. `program` is the Aggregator's id (for the "none" convention);
- * `accounts` the instruction's accounts as addresses, lookup tables already resolved.
+ * `accounts` the instruction's accounts as addresses, lookup tables already resolved; `table` the
+ * venues it knows (the bundled ones unless an IDL extended them).
  */
-export function decodeJupiterSwap(program: string, accounts: readonly string[], data: Uint8Array): JupiterSwapInstruction {
+export function decodeJupiterSwap(
+  program: string,
+  accounts: readonly string[],
+  data: Uint8Array,
+  table: SwapVariantTable = SwapVariantTable.bundled(),
+): JupiterSwapInstruction {
   const layout = data.byteLength >= 8 ? BY_DISCRIMINATOR.get(Buffer.from(data.subarray(0, 8)).toString('hex')) : undefined;
   if (!layout) throw new SwapDecodeError('INSTRUCTION_NOT_ALLOWED', 'not a Jupiter v6 swap entry point this decoder knows');
   if (accounts.length < layout.accounts.length) {
@@ -218,10 +239,16 @@ export function decodeJupiterSwap(program: string, accounts: readonly string[], 
     const address = accounts[i] as string;
     byRole[role] = OPTIONAL.has(role) && address === program ? null : address;
   });
+  return decodeArgs(layout, byRole, data, table);
+}
 
+function decodeArgs(layout: Layout, byRole: Record<string, string | null>, data: Uint8Array, table: SwapVariantTable): JupiterSwapInstruction {
   const reader = new BorshReader(data, 8);
   const values: Partial<Record<Arg, number | bigint>> = {};
-  let steps: RouteStep[] = [];
+  const steps: RouteStep[] = [];
+  let unknownVenue: JupiterSwapInstruction['unknownVenue'] = null;
+  /** Steps walked with venues learned from an IDL: if the bytes do not fit, the IDL may be what is wrong. */
+  const learned: { step: number; variant: number }[] = [];
   try {
     for (const arg of layout.args) {
       switch (arg) {
@@ -237,26 +264,46 @@ export function decodeJupiterSwap(program: string, accounts: readonly string[], 
         case 'plan':
         case 'planV2': {
           const v2 = arg === 'planV2';
-          steps = reader.vec(
-            () => ({
-              venue: readSwapVariant(reader),
+          const length = reader.u32('routePlan length');
+          if (length === 0) throw new BorshError('the route plan is empty');
+          if (length > 64) throw new BorshError(`routePlan has ${length} items, more than 64`);
+          for (let step = 0; step < length; step++) {
+            let venue;
+            try {
+              venue = table.read(reader);
+            } catch (error) {
+              // In a v2 form the plan is the last argument: what it moves was read already.
+              if (v2 && error instanceof UnknownSwapVariant) {
+                unknownVenue = { variant: error.index, step };
+                break;
+              }
+              if (error instanceof UnknownSwapVariant)
+                throw new SwapDecodeError('ROUTE_PLAN_UNDECODABLE', `${layout.name}: step ${step}: ${error.message}`, { variant: error.index, step });
+              throw error;
+            }
+            if (venue.learned) learned.push({ step, variant: venue.index });
+            steps.push({
+              venue: venue.name,
+              variant: venue.index,
               share: v2 ? reader.u16('bps') : reader.u8('percent'),
               inputIndex: reader.u8('inputIndex'),
               outputIndex: reader.u8('outputIndex'),
-            }),
-            'routePlan',
-          );
-          if (steps.length === 0) throw new BorshError('the route plan is empty');
+            });
+          }
           break;
         }
         default:
           values[arg] = reader.u64(arg);
       }
+      if (unknownVenue !== null) break;
     }
-    reader.end(layout.name);
+    if (unknownVenue === null) reader.end(layout.name);
   } catch (error) {
-    if (error instanceof UnknownSwapVariant) throw new SwapDecodeError('ROUTE_PLAN_UNDECODABLE', `${layout.name}: ${error.message}`);
-    if (error instanceof BorshError || error instanceof RangeError) throw new SwapDecodeError('ROUTE_DATA_MALFORMED', `${layout.name}: ${error.message}`);
+    if (error instanceof BorshError || error instanceof RangeError) {
+      const first = learned[0];
+      const hint = first === undefined ? '' : ` (the plan was walked with venue ${first.variant} as ${table.describe()} describes it, which may be wrong)`;
+      throw new SwapDecodeError('ROUTE_DATA_MALFORMED', `${layout.name}: ${error.message}${hint}`, first === undefined ? {} : { ...first, learned: true });
+    }
     throw error;
   }
 
@@ -277,6 +324,8 @@ export function decodeJupiterSwap(program: string, accounts: readonly string[], 
     platformFeeBps: num('platformFeeBps8') ?? num('platformFeeBps16') ?? 0,
     positiveSlippageBps: num('positiveSlippageBps'),
     steps,
+    unknownVenue,
+    venueTable: table.describe(),
   };
 }
 

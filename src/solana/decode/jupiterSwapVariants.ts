@@ -1,12 +1,12 @@
 /**
- * The `Swap` enum of Jupiter Aggregator v6's route plans: each variant names a venue and carries
- * fields of its own, so a route plan can only be walked when every variant in it is known. Indices
- * 0-58 follow the program's published instruction-parser IDL (v6.0.27); 59-108 follow a later public
- * IDL of the same program. Jupiter keeps adding venues, so an index past this table is reported as
- * unknown and the caller refuses the instruction: guessing a variant's length would mis-read every
- * byte after it.
+ * The `Swap` enum of Jupiter Aggregator v6's route plans as the newest public IDLs describe it: each
+ * variant names a venue and carries fields of its own, so a route plan can only be walked when every
+ * variant in it is known. Indices 0-58 follow the program's published instruction-parser IDL
+ * (v6.0.27); 59-108 follow a later public IDL of the same program. Jupiter keeps adding venues, so
+ * this is only the table jupbot ships with: swapVariantTable.ts extends it from the program's
+ * on-chain IDL, and an index past every table is reported as unknown, never guessed.
  */
-import type { BorshReader } from './borshReader.js';
+import type { IdlType, IdlTypeDef, IdlVariant } from './idlTypes.js';
 
 type Field = 'bool' | 'u8' | 'u32' | 'u64' | 'side' | 'remainingAccounts' | 'optionalRemainingAccounts';
 
@@ -123,58 +123,32 @@ const VARIANTS: readonly (readonly [string, readonly Field[]])[] = [
   ['MeteoraDammV2WithRemainingAccounts', []],
 ];
 
-/** How many `Swap` variants the decoder knows. */
-export const KNOWN_SWAP_VARIANTS = VARIANTS.length;
+const FIELD_TYPES: Readonly<Record<Field, IdlType>> = {
+  bool: 'bool',
+  u8: 'u8',
+  u32: 'u32',
+  u64: 'u64',
+  side: { defined: 'Side' },
+  remainingAccounts: { defined: 'RemainingAccountsInfo' },
+  optionalRemainingAccounts: { option: { defined: 'RemainingAccountsInfo' } },
+};
 
-/** Thrown for a variant index past the table: the route plan cannot be walked. */
-export class UnknownSwapVariant extends Error {
-  override name = 'UnknownSwapVariant';
-  constructor(readonly index: number) {
-    super(`route plan uses Swap variant ${index}, newer than the ${KNOWN_SWAP_VARIANTS} this decoder knows`);
-  }
-}
+/** The types the bundled variants refer to, as the public IDLs define them. */
+export const BUNDLED_SWAP_TYPES: readonly IdlTypeDef[] = [
+  { name: 'Side', type: { kind: 'enum', variants: [{ name: 'Bid' }, { name: 'Ask' }] } },
+  { name: 'RemainingAccountsInfo', type: { kind: 'struct', fields: [{ name: 'slices', type: { vec: { defined: 'RemainingAccountsSlice' } } }] } },
+  // The slice's kind is an enum the venues keep extending; its tag is one byte either way.
+  {
+    name: 'RemainingAccountsSlice',
+    type: {
+      kind: 'struct',
+      fields: [
+        { name: 'accountsType', type: 'u8' },
+        { name: 'length', type: 'u8' },
+      ],
+    },
+  },
+];
 
-function skipField(reader: BorshReader, field: Field, what: string): void {
-  switch (field) {
-    case 'bool':
-      reader.bool(what);
-      return;
-    case 'u8':
-      reader.u8(what);
-      return;
-    case 'u32':
-      reader.u32(what);
-      return;
-    case 'u64':
-      reader.u64(what);
-      return;
-    case 'side': {
-      const side = reader.u8(what);
-      if (side > 1) throw new RangeError(`${what} is side ${side}, not Bid or Ask`);
-      return;
-    }
-    case 'remainingAccounts':
-      reader.vec(() => [reader.u8(`${what} slice type`), reader.u8(`${what} slice length`)], `${what} slices`);
-      return;
-    case 'optionalRemainingAccounts':
-      reader.option(() => skipField(reader, 'remainingAccounts', what), what);
-      return;
-  }
-}
-
-/** Reads one `Swap` value; returns the venue's name. */
-export function readSwapVariant(reader: BorshReader): string {
-  const index = reader.u8('swap variant');
-  const variant = VARIANTS[index];
-  if (!variant) throw new UnknownSwapVariant(index);
-  const [name, fields] = variant;
-  fields.forEach((field, i) => skipField(reader, field, `${name} field ${i}`));
-  return name;
-}
-
-/** The variant index of a venue name (for building test transactions). */
-export function swapVariantIndex(name: string): number {
-  const index = VARIANTS.findIndex(([n]) => n === name);
-  if (index < 0) throw new RangeError(`unknown Swap variant ${name}`);
-  return index;
-}
+/** The bundled `Swap` variants, index by index, in the IDL's own terms. */
+export const BUNDLED_SWAP_VARIANTS: readonly IdlVariant[] = VARIANTS.map(([name, fields]) => ({ name, fields: fields.map((f) => FIELD_TYPES[f]) }));

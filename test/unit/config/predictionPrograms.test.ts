@@ -32,7 +32,7 @@ describe('prediction.program_ids', () => {
 describe('guard and router keys', () => {
   it('default to a 3% slippage cap, no platform fee account and every router', () => {
     const config = parseConfigText('', 'c.yaml', {}, '/');
-    expect(config.guard).toEqual({ max_slippage_bps: 300, platform_fee_accounts: [] });
+    expect(config.guard).toEqual({ max_slippage_bps: 300, platform_fee_accounts: [], max_fee_bps: 100 });
     expect(config.api.exclude_routers).toEqual([]);
   });
 

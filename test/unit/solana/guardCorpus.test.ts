@@ -381,16 +381,28 @@ const corpus: Case[] = [
     reason: 'ROUTE_DATA_MALFORMED',
   },
   {
-    name: "route with a platform fee into a stranger's account",
+    name: "route with a platform fee into a stranger's account that the answer did not declare",
     expectation: swap,
     build: () => tx(W, [route({ platformFeeBps: 50, platformFeeAccount: ata(STRANGER, USDC) })]),
+    reason: 'PLATFORM_FEE_UNDECLARED',
+  },
+  {
+    name: 'route with a platform fee above the declared one into a stranger account',
+    expectation: { ...swap, feeBps: 20 },
+    build: () => tx(W, [route({ platformFeeBps: 50, platformFeeAccount: ata(STRANGER, USDC) })]),
+    reason: 'PLATFORM_FEE_EXCEEDS_DECLARED',
+  },
+  {
+    name: 'route naming a stranger fee account while charging no fee',
+    expectation: swap,
+    build: () => tx(W, [route({ platformFeeBps: 0, platformFeeAccount: ata(STRANGER, USDC) })]),
     reason: 'PLATFORM_FEE_NOT_ALLOWED',
   },
   {
-    name: 'route with a platform fee and no fee account of ours configured',
+    name: 'route with a platform fee and no fee account, undeclared',
     expectation: swap,
     build: () => tx(W, [route({ platformFeeBps: 50 })]),
-    reason: 'PLATFORM_FEE_NOT_ALLOWED',
+    reason: 'PLATFORM_FEE_UNDECLARED',
   },
   { name: 'route allowing more slippage than the cap', expectation: swap, build: () => tx(W, [route({ slippageBps: 5_000 })]), reason: 'SLIPPAGE_EXCEEDS_CAP' },
   {
@@ -470,7 +482,7 @@ const corpus: Case[] = [
           platformFeeBps: 20,
         }),
       ]),
-    reason: 'PLATFORM_FEE_NOT_ALLOWED',
+    reason: 'PLATFORM_FEE_UNDECLARED',
   },
   {
     name: 'shared-accounts route through a fake program authority',
@@ -526,7 +538,12 @@ const corpus: Case[] = [
     build: () => presign(tx(GAS.publicKey, swapIxs(1n)), [GAS]),
     reason: 'FEE_PAYER_MISMATCH',
   },
-  { name: 'gasless swap whose payer has not signed', expectation: gasless, build: () => gaslessTx(1n, []), reason: 'FEE_PAYER_MISMATCH' },
+  {
+    name: 'gasless swap paid by another payer than the answer named',
+    expectation: { ...gasless, feePayer: other.toBase58() },
+    build: () => gaslessTx(1n, []),
+    reason: 'FEE_PAYER_MISMATCH',
+  },
   {
     name: 'gasless swap whose payer signature does not verify',
     expectation: gasless,

@@ -140,7 +140,7 @@ describe('the guard accepts what the simulator builds', () => {
     const cases = [
       [u.kp, SOL, USDC, '100000000', null],
       [u.kp, USDC, SOL, '20000000', null],
-      // No SOL for gas: Jupiter's gas wallet pays and has signed already.
+      // No SOL for gas: Jupiter's gas wallet pays, and signs at /execute after us.
       [poor, USDC, BONK, '20000000', null],
       // RFQ: the market maker pays and signs last, at /execute.
       [u.kp, USDC, SOL, '20000000', 'metis,dflow,okx'],
@@ -168,9 +168,14 @@ describe('the guard accepts what the simulator builds', () => {
       });
       // Jupiter's real layout: the route's accounts by the IDL, the venue's behind a lookup table.
       expect(summary.lookupTables).toHaveLength(1);
-      if (excludeRouters === null)
-        expect(summary.swaps).toMatchObject([{ name: 'route', inAmount: BigInt(amount), quotedOutAmount: BigInt(reply.body.outAmount), slippageBps: 100 }]);
-      else expect(summary.signatures[0]).toEqual({ address: reply.body.maker, state: 'empty' });
+      // Swap V2's forms, Jupiter's fee inside the route as the answer declares it.
+      if (excludeRouters === null) {
+        expect(summary.swaps).toMatchObject([
+          { inAmount: BigInt(amount), quotedOutAmount: BigInt(reply.body.outAmount), slippageBps: 100, platformFeeBps: reply.body.feeBps },
+        ]);
+        expect(['route_v2', 'shared_accounts_route_v2']).toContain(summary.swaps[0]?.name);
+      } else expect(summary.signatures[0]).toEqual({ address: reply.body.maker, state: 'empty' });
+      if (kp === poor) expect(summary.signatures[0]).toEqual({ address: reply.body.signatureFeePayer, state: 'empty' });
       if (excludeRouters === null)
         await expect(
           checkTransaction(
@@ -186,9 +191,9 @@ describe('the guard accepts what the simulator builds', () => {
       expect(got).toBeGreaterThanOrEqual(expectation.minOutAmount);
       const executed = await h.call('POST', '/swap/v2/execute', { body: { signedTransaction: signed.signed, requestId: reply.body.requestId } });
       expect(executed.body.status).toBe('Success');
-      // The journal's transaction id is the chain's: the first signature, Jupiter's for a gasless swap;
-      // an RFQ fill's is the maker's, known only once it has signed at /execute.
-      if (excludeRouters === null) expect(executed.body.signature).toBe(signed.transactionId);
+      // The transaction id is the chain's: the first signature. Ours when we pay; Jupiter's gas wallet's
+      // or the RFQ maker's otherwise, known only once they have signed at /execute.
+      if (excludeRouters === null && kp !== poor) expect(executed.body.signature).toBe(signed.transactionId);
       else expect([signed.transactionId, executed.body.signature === signed.ownSignature]).toEqual([null, false]);
     }
   });

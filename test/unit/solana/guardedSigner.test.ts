@@ -4,7 +4,7 @@ import nacl from 'tweetnacl';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/ops/log.js';
 import { Redactor } from '../../../src/ops/redact.js';
-import { createGuardedSigner } from '../../../src/solana/guardedSigner.js';
+import { createGuardedSigner, IdenticalBytesError } from '../../../src/solana/guardedSigner.js';
 import { GuardRefusal } from '../../../src/solana/guardRefusal.js';
 import { fromSecretText } from '../../../src/solana/wallet.js';
 import { AuditLog } from '../../../src/store/audit.js';
@@ -147,6 +147,21 @@ describe('signing base64 transactions', () => {
     );
     expect(bs58.encode(back.signatures[0] as Uint8Array)).toBe(signature);
     await expect(signer.signBase64('AAAA', { kind: 'login-challenge' })).rejects.toMatchObject({ reason: 'MALFORMED_TRANSACTION' });
+    done();
+  });
+
+  it('never signs one message twice: equal intents built in one slot wait for a newer blockhash, with no refusal recorded', async () => {
+    const { signer, db, done } = setup();
+    const base64 = Buffer.from(tx(W, depositIxs(50_000_000n)).serialize()).toString('base64');
+    const deposit = { kind: 'vault-deposit', mint: USDC, amount: 50_000_000n, vault } as const;
+    await signer.signBase64(base64, deposit, { intentId: 'rung-1' });
+    const second = await signer.signBase64(base64, deposit, { intentId: 'rung-2' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(second).toBeInstanceOf(IdenticalBytesError);
+    expect((second as IdenticalBytesError).code).toBe('IDENTICAL_BYTES');
+    expect(db.prepare("SELECT count(*) AS n FROM actions WHERE kind = 'guard.refused'").get()).toEqual({ n: 0 });
     done();
   });
 });

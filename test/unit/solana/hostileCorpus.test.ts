@@ -11,16 +11,24 @@ import { HOSTILE_VARIANTS, type HostileVariant } from '../../../src/sim/hostile.
 import { BONK, SOL, startSim, USDC, wallet, type Harness } from '../../sim/support/simHarness.js';
 import { simFetch } from '../engine/feeds/simSupport.js';
 
-// Every hostile variant the simulator can answer with, through the daemon's own signer: refused, each with its reason.
-const EXPECTED: Record<HostileVariant, { flow: 'swap' | 'gasless' | 'sale'; reason: RefusalReason }> = {
+type Flow = 'swap' | 'gasless' | 'rfq' | 'sale';
+
+// Every hostile variant the simulator can answer with, through the daemon's own signer: refused, each
+// with its reason. `legacy`: the simulator answers in the older `route` form, where a fee account and
+// amounts after the plan exist to tamper with; `known`: through a venue the bundled table describes,
+// so the whole plan is walked (past an unknown venue, trailing bytes cannot be told from its fields).
+const EXPECTED: Record<HostileVariant, { flow: Flow; reason: RefusalReason; legacy?: boolean; known?: boolean }> = {
   'route-destination-stranger': { flow: 'swap', reason: 'SWAP_DESTINATION_NOT_OURS' },
   'route-user-destination-stranger': { flow: 'swap', reason: 'SWAP_DESTINATION_NOT_OURS' },
-  'route-trailing-bytes': { flow: 'swap', reason: 'ROUTE_DATA_MALFORMED' },
+  'route-trailing-bytes': { flow: 'swap', reason: 'ROUTE_DATA_MALFORMED', known: true },
   'route-in-amount-larger': { flow: 'swap', reason: 'AMOUNT_EXCEEDS_INTENT' },
   'route-slippage-high': { flow: 'swap', reason: 'SLIPPAGE_EXCEEDS_CAP' },
   'route-quoted-out-low': { flow: 'swap', reason: 'QUOTED_OUT_BELOW_MINIMUM' },
-  'route-platform-fee-stranger': { flow: 'swap', reason: 'PLATFORM_FEE_NOT_ALLOWED' },
-  'route-unknown-venue': { flow: 'swap', reason: 'ROUTE_PLAN_UNDECODABLE' },
+  'route-platform-fee-stranger': { flow: 'swap', reason: 'PLATFORM_FEE_EXCEEDS_DECLARED', legacy: true },
+  'route-fee-raised': { flow: 'swap', reason: 'PLATFORM_FEE_EXCEEDS_DECLARED' },
+  'route-fee-undeclared': { flow: 'swap', reason: 'PLATFORM_FEE_UNDECLARED' },
+  'route-unknown-venue': { flow: 'swap', reason: 'ROUTE_PLAN_UNDECODABLE', legacy: true },
+  'rfq-fee-doubled': { flow: 'rfq', reason: 'RFQ_FEE_EXCEEDS_DECLARED' },
   'route-destination-behind-table': { flow: 'swap', reason: 'SWAP_DESTINATION_NOT_OURS' },
   'fee-payer-swapped': { flow: 'swap', reason: 'FEE_PAYER_MISMATCH' },
   'extra-signer': { flow: 'swap', reason: 'UNEXPECTED_SIGNER' },
@@ -50,6 +58,8 @@ beforeAll(async () => {
   h = await startSim();
   h.sim.control.paperWallet(trader.publicKey.toBase58());
   h.sim.control.fund(poor.publicKey.toBase58(), 500_000_000n, USDC);
+  // An RFQ maker wins swaps of $25,000 and more.
+  h.sim.control.fund(trader.publicKey.toBase58(), 40_000_000_000n, USDC);
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: h.clock, fetch: simFetch(h.sim) });
   for (const kp of [trader, poor])
     signers.set(kp.publicKey.toBase58(), createRpcGuardedSigner({ wallet: fromSecretText(bs58.encode(kp.secretKey)), rpc, clock: h.clock }));
@@ -57,7 +67,11 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 /** Builds the flow's transaction (with the fault armed for it) and the expectation the daemon would hold it to. */
-async function build(flow: 'swap' | 'gasless' | 'sale', variant: HostileVariant | null): Promise<{ base64: string; expectation: Expectation; owner: string }> {
+async function build(flow: Flow, variant: HostileVariant | null): Promise<{ base64: string; expectation: Expectation; owner: string }> {
+  // A new slot for every build: one signer never signs the same bytes twice.
+  await h.clock.advance(1_000);
+  const { legacy = false, known = false } = variant === null ? {} : EXPECTED[variant];
+  h.sim.control.setRouting({ form: legacy ? 'route' : 'auto', venues: legacy || known ? ['Orca Whirlpool'] : null });
   const policy = { excludeRouters: [], maxSlippageBps: 300 };
   if (flow === 'sale') {
     const owner = trader.publicKey.toBase58();
@@ -77,7 +91,7 @@ async function build(flow: 'swap' | 'gasless' | 'sale', variant: HostileVariant 
   }
   const kp = flow === 'gasless' ? poor : trader;
   const owner = kp.publicKey.toBase58();
-  const [inputMint, outputMint, amount] = flow === 'gasless' ? [USDC, BONK, '20000000'] : [USDC, SOL, '20000000'];
+  const [inputMint, outputMint, amount] = flow === 'gasless' ? [USDC, BONK, '20000000'] : flow === 'rfq' ? [USDC, SOL, '30000000000'] : [USDC, SOL, '20000000'];
   if (variant) h.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant, count: 1 });
   const reply = await h.call('GET', `/swap/v2/order?${new URLSearchParams({ inputMint, outputMint, amount, taker: owner, slippageBps: '100' }).toString()}`);
   expect(reply.status).toBe(200);
@@ -93,8 +107,9 @@ describe('hostile answers from the simulator', () => {
     expect(Object.keys(EXPECTED).sort()).toEqual([...HOSTILE_VARIANTS].sort());
   });
 
-  it.each(['swap', 'gasless', 'sale'] as const)("the genuine %s passes, so each refusal below is the tampering's", async (flow) => {
+  it.each(['swap', 'gasless', 'rfq', 'sale'] as const)("the genuine %s passes, so each refusal below is the tampering's", async (flow) => {
     const { base64, expectation, owner } = await build(flow, null);
+    if (flow === 'rfq') expect(expectation).toMatchObject({ rfqMaker: expect.any(String), feeBps: 2 });
     await expect((signers.get(owner) as GuardedSigner).signBase64(base64, expectation)).resolves.toMatchObject({ summary: { kind: expectation.kind } });
   });
 

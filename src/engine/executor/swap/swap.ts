@@ -5,10 +5,11 @@
  * The write-ahead ordering around these steps is the executor's; this file only speaks the API.
  */
 import { VersionedTransaction } from '@solana/web3.js';
-import { ExecuteFailedError, type JupiterClient, Priority, swap, SwapOrderError } from '../../../jupiter/index.js';
+import { ExecuteFailedError, type JupiterClient, swap } from '../../../jupiter/index.js';
 import type { ExecuteResponse } from '../../../jupiter/swap.js';
 import { type OrderResponse, ROUTERS } from '../../../jupiter/schemas/swap.js';
-import type { SwapExpectation } from '../../../solana/expectation.js';
+import { describeExpectation, type SwapExpectation } from '../../../solana/expectation.js';
+import { leastDeliverable } from '../../../solana/swapRules.js';
 import type { GuardedSigner } from '../../../solana/guardedSigner.js';
 import { BLOCKHASH_VALID_BLOCKS, type SolanaRpc } from '../../../solana/rpc.js';
 import { canonicalJson } from '../../../store/canonicalJson.js';
@@ -18,6 +19,8 @@ import { z } from 'zod';
 import { Decimals, Bps, PositiveBaseUnits, Pubkey } from '../../../jupiter/schemas/common.js';
 import type { SwapIntent } from '../../../strategies/intents.js';
 import { IntentRefusedError } from '../errors.js';
+import { chainFill } from './chainFill.js';
+import { quoteAndSign } from './quoteAndSign.js';
 import { submitOutcome } from '../submitOutcome.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
 import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
@@ -81,9 +84,12 @@ export function slippageCap(params: Pick<SwapParams, 'slippageBps'>, policy: Swa
   return Math.min(params.slippageBps ?? policy.maxSlippageBps, policy.maxSlippageBps);
 }
 
-/** The least output an intent accepts: the checked quote's output less the slippage cap, rounded down. */
+/**
+ * The least output an intent accepts: the checked quote's output less the slippage cap, rounded as
+ * the program and Jupiter's `otherAmountThreshold` round it (quoted − floor(quoted × cap / 10 000)).
+ */
 export function minimumOut(quotedOut: bigint, slippageCapBps: number): bigint {
-  return (quotedOut * BigInt(10_000 - slippageCapBps)) / 10_000n;
+  return leastDeliverable(quotedOut, slippageCapBps);
 }
 
 export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
@@ -99,32 +105,22 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
 
     async prepare(row, context): Promise<SignedRecord> {
       const params = parseSwapParams(row.params);
-      let quote;
-      try {
-        quote = await swap.order(
-          client,
-          {
-            inputMint: params.inputMint,
-            outputMint: params.outputMint,
-            amount: params.amount,
-            taker: signer.address,
-            // Always the cap the guard will hold the route to: Jupiter's own default may allow more.
-            slippageBps: slippageCap(params, policy),
-            ...(routers.length === 0 ? {} : { excludeRouters: routers }),
-          },
-          { signal: context.signal, priority: Priority.Place },
-        );
-      } catch (error) {
-        if (error instanceof SwapOrderError)
-          throw new IntentRefusedError('QUOTE_UNBUILDABLE', error.message, { orderCode: error.code, router: error.router, errorCode: error.errorCode });
-        throw error;
-      }
-      checkQuote(params, quote);
-      const transaction = quote.transaction;
-      if (transaction === null || transaction === undefined || transaction === '')
-        throw new IntentRefusedError('QUOTE_UNBUILDABLE', 'the order carries no transaction');
+      const { quote, signed, expectation } = await quoteAndSign({
+        client,
+        signer,
+        request: {
+          inputMint: params.inputMint,
+          outputMint: params.outputMint,
+          amount: params.amount,
+          slippageBps: slippageCap(params, policy),
+          excludeRouters: routers,
+        },
+        check: (answer) => checkQuote(params, answer),
+        expect: (answer) => swapExpectation(params, answer, signer.address, policy),
+        row,
+        context,
+      });
       const gasless = swap.isGasless(quote, signer.address);
-      const signed = await signer.signBase64(transaction, swapExpectation(params, quote, signer.address, policy), { strategy: row.strategy, intentId: row.id });
       const bytes = Buffer.from(signed.signed, 'base64');
       const blockhash = VersionedTransaction.deserialize(bytes).message.recentBlockhash;
       // Without the order's lastValidBlockHeight, now + 150 is an upper bound (the blockhash is no
@@ -147,6 +143,16 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
             gasless,
           },
           guard: { programs: signed.summary.programs, priorityFeeLamports: signed.summary.priorityFeeLamports, feePayer: signed.summary.feePayer },
+          // The route as the guard read it: its form, venues (a newer one reported, not guessed) and fee.
+          route: signed.summary.swaps.map((r) => ({
+            form: r.name,
+            venues: r.steps.map((step) => step.venue),
+            unknownVenue: r.unknownVenue,
+            feeBps: r.platformFeeBps,
+            venueTable: r.venueTable,
+          })),
+          // What the guard held the bytes to, so an auditor can run it again (`tx explain --intent`).
+          expectation: describeExpectation(expectation),
         },
       };
     },
@@ -158,10 +164,21 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
         try {
           // No stop signal here: a submission that has started finishes, so its answer is not lost needlessly.
           const answer = await swap.execute(client, { signedTransaction: base64, requestId: row.requestId });
-          return { kind: 'confirmed', data: executeSummary(answer), fills: await fillsFrom(row, params, answer) };
+          return {
+            kind: 'confirmed',
+            data: executeSummary(answer),
+            fills: await fillsFrom(row, params, answer),
+            transactionId: answer.signature ?? undefined,
+          };
         } catch (error) {
           if (error instanceof ExecuteFailedError && !error.outcomeUnknown && error.executeCode !== null && error.executeCode > 0) {
-            return { kind: 'failed', code: 'LANDED_FAILED', message: error.message, data: { executeCode: error.executeCode, signature: error.signature } };
+            return {
+              kind: 'failed',
+              code: 'LANDED_FAILED',
+              message: error.message,
+              data: { executeCode: error.executeCode, signature: error.signature },
+              transactionId: error.signature ?? undefined,
+            };
           }
           // -1: Jupiter no longer knows the requestId; the bytes may still be valid on chain.
           const forgotten = error instanceof ExecuteFailedError && error.executeCode === -1;
@@ -179,14 +196,40 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
 
     async landed(row): Promise<LandedReport> {
       const params = parseSwapParams(row.params);
-      if (row.requestId === null) return { data: {}, fills: [], fillUnknown: 'no requestId to ask /execute for the amounts' };
       // Re-posting the same bytes and requestId is idempotent: Jupiter answers with the first result.
-      try {
-        const answer = await swap.execute(client, { signedTransaction: Buffer.from(row.signedTx).toString('base64'), requestId: row.requestId });
-        return { data: executeSummary(answer), fills: await fillsFrom(row, params, answer) };
-      } catch (error) {
-        return { data: {}, fills: [], fillUnknown: error instanceof Error ? client.redactor.scrubText(error.message) : 'execute re-poll failed' };
+      let reason = 'no requestId to ask /execute for the amounts';
+      if (row.requestId !== null) {
+        try {
+          const answer = await swap.execute(client, { signedTransaction: Buffer.from(row.signedTx).toString('base64'), requestId: row.requestId });
+          return { data: executeSummary(answer), fills: await fillsFrom(row, params, answer), transactionId: answer.signature ?? undefined };
+        } catch (error) {
+          reason = error instanceof Error ? client.redactor.scrubText(error.message) : 'execute re-poll failed';
+        }
       }
+      // Jupiter cannot say any more: the chain can.
+      const read = await chainFill(rpc, row.signature, signer.address, params).catch(() => null);
+      if (read === null) return { data: {}, fills: [], fillUnknown: reason };
+      const outDecimals = await options.decimalsOf(params.outputMint);
+      const data = { via: 'chain', inAmount: read.inAmount.toString(), outAmount: read.outAmount.toString() };
+      return {
+        data,
+        fills: [
+          {
+            signature: row.signature,
+            idx: 0,
+            source: 'swap',
+            inMint: params.inputMint,
+            inAmount: read.inAmount,
+            inDecimals: params.inputDecimals,
+            outMint: params.outputMint,
+            outAmount: read.outAmount,
+            outDecimals,
+            fee: null,
+            raw: canonicalJson(data),
+            at: read.at ?? clock.now(),
+          },
+        ],
+      };
     },
   };
 
@@ -215,11 +258,10 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
   }
 }
 
-/** Risk checks the intent carries, on the quote, before anything is signed. */
 /**
  * What the guard holds the transaction to: the intent's input, the checked quote's output less the
- * slippage cap, the answer's payer when someone else pays (gasless, or an RFQ maker) and the fees
- * it declares we pay back to that payer.
+ * slippage cap, the fee the answer declares, the answer's payer when someone else pays (gasless, or
+ * an RFQ maker) and the fees it declares we pay back to that payer.
  */
 export function swapExpectation(params: SwapParams, quote: OrderResponse, wallet: string, policy: SwapPolicy): SwapExpectation {
   const cap = slippageCap(params, policy);
@@ -235,6 +277,8 @@ export function swapExpectation(params: SwapParams, quote: OrderResponse, wallet
     minOutAmount: minimumOut(quotedOut, cap),
     quotedOutAmount: quotedOut,
     maxSlippageBps: cap,
+    // Jupiter's fee as the answer declares it: inside the route, or an RFQ fill's fee transfer.
+    feeBps: Math.max(0, Math.floor(quote.feeBps ?? 0)),
     gasless: someoneElsePays,
     ...(someoneElsePays && payer !== null ? { feePayer: payer } : {}),
     // A gasless payer takes its fees back from the taker in SOL: at most what the answer declares.
@@ -243,6 +287,7 @@ export function swapExpectation(params: SwapParams, quote: OrderResponse, wallet
   };
 }
 
+/** Risk checks the intent carries, on the quote, before anything is signed. */
 function checkQuote(
   params: SwapParams,
   quote: { inputMint: string; outputMint: string; inAmount: string; priceImpact?: number | null | undefined; priceImpactPct?: string | null | undefined },

@@ -56,6 +56,8 @@ export interface Stack {
   executor: Executor;
   /** Routes of finished Jupiter exchanges, in order. */
   routes: string[];
+  /** Every URL asked of the simulator, in order (queries included). */
+  urls: string[];
 }
 
 export interface World {
@@ -69,13 +71,13 @@ export interface World {
   swapsLanded(): string[];
 }
 
-export function world(seed = 'executor'): World {
+export function world(seed = 'executor', funds: { sol?: bigint; usdc?: bigint } = {}): World {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
   const sim = createSimulator({ clock, seed });
   const keypair = Keypair.fromSeed(new Uint8Array(32).fill(42));
   const wallet = fromSecretText(bs58.encode(keypair.secretKey));
-  sim.control.fund(wallet.address, 2_000_000_000n);
-  sim.control.fund(wallet.address, 500_000_000n, USDC);
+  if ((funds.sol ?? 2_000_000_000n) > 0n) sim.control.fund(wallet.address, funds.sol ?? 2_000_000_000n);
+  sim.control.fund(wallet.address, funds.usdc ?? 500_000_000n, USDC);
   const file = join(tempDir(), 'jupbot-paper.sqlite');
   return {
     clock,
@@ -87,7 +89,12 @@ export function world(seed = 'executor'): World {
       track(db);
       const audit = new AuditLog(db, clock);
       const journal = new Journal(db, audit, clock);
-      const fetch = simFetch(sim);
+      const urls: string[] = [];
+      const inner = simFetch(sim);
+      const fetch: typeof globalThis.fetch = (input, init) => {
+        urls.push(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+        return inner(input, init);
+      };
       const client = createJupiterClient({
         baseUrl: 'http://sim.local',
         apiKey: 'executor-test-key',
@@ -102,7 +109,7 @@ export function world(seed = 'executor'): World {
       const signer = createRpcGuardedSigner({ wallet, audit, rpc, clock, ...options.guard });
       const handler = createSwapHandler({ client, rpc, signer, clock, decimalsOf: (mint) => DECIMALS[mint] ?? 6 });
       const executor = createExecutor({ journal, rpc, clock, handlers: [handler], maxAttempts: options.maxAttempts });
-      return { db, audit, journal, client, rpc, executor, routes };
+      return { db, audit, journal, client, rpc, executor, routes, urls };
     },
     swapsLanded() {
       const refs = sim.control
