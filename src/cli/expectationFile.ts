@@ -22,6 +22,7 @@ const ExpectationFile = z.discriminatedUnion('kind', [
     minOutAmount: Units,
     quotedOutAmount: Units.optional(),
     maxSlippageBps: z.int().min(0).max(10_000),
+    feeBps: z.int().min(0).max(10_000).optional(),
     gasless: z.boolean().optional(),
     feePayer: Address.optional(),
     declaredFeeLamports: Units.optional(),
@@ -48,10 +49,15 @@ export function parseExpectation(text: string, file: string): Expectation {
   } catch (error) {
     throw new Error(`${file}: not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
+  return expectationFromJson(raw, file);
+}
+
+/** An expectation from its JSON form (a file's, or the one a signing journaled); `where` names it in errors. */
+export function expectationFromJson(raw: unknown, where: string): Expectation {
   const parsed = ExpectationFile.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
+    throw new Error(`${where}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
   }
   const value = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
   return value as unknown as Expectation;

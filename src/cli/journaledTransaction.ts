@@ -5,6 +5,7 @@
  * address) are explained without a verdict, and say so.
  */
 import { z } from 'zod';
+import { expectationFromJson } from './expectationFile.js';
 import { openDatabase } from '../store/db.js';
 import { journaledIntent } from '../store/journaledIntent.js';
 import type { Expectation } from '../solana/expectation.js';
@@ -39,6 +40,13 @@ const ClaimParams = z.looseObject({ positionPubkey: z.string() });
 function expectationOf(kind: string, params: unknown, signed: Readonly<Record<string, unknown>> | null): { expectation: Expectation | null; note: string } {
   switch (kind) {
     case 'swap': {
+      // Signings since the expectation is journaled with them: run the guard on exactly that.
+      const recorded = (signed ?? {})['expectation'];
+      if (recorded !== undefined)
+        return {
+          expectation: expectationFromJson(recorded, 'the journaled expectation'),
+          note: 'the expectation the guard held these bytes to when they were signed',
+        };
       const p = SwapParams.parse(params);
       const s = SwapSigned.parse(signed ?? {});
       const cap = s.quote.slippageBps ?? p.slippageBps ?? 0;

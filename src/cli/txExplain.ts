@@ -16,6 +16,8 @@ import { checkTransaction } from '../solana/guard.js';
 import { GuardRefusal } from '../solana/guardRefusal.js';
 import { createLookupTableResolver, type LookupTableResolver, staticLookupTables } from '../solana/lookupTables.js';
 import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
+import { SwapVariantTable } from '../solana/decode/swapVariantTable.js';
+import { createVenueBook } from '../solana/venueBook.js';
 import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 import { parseExpectation } from './expectationFile.js';
@@ -25,6 +27,7 @@ interface Options {
   wallet?: string;
   rpc?: string;
   tables?: string;
+  idl?: string;
   expect?: string;
   json?: boolean;
   intent?: string;
@@ -48,15 +51,40 @@ async function tablesFrom(ctx: CliContext, file: string): Promise<LookupTableRes
   return staticLookupTables(new Map(Object.entries(raw.data).map(([address, data]) => [address, Buffer.from(data, 'base64')])));
 }
 
+/**
+ * The venues to walk route plans with: an IDL file (`--idl`), else the aggregator's on-chain IDL when
+ * a node is given, else the bundled table. A file that adds nothing says why.
+ */
+async function venueTable(ctx: CliContext, options: Options, rpc: SolanaRpc | null): Promise<{ table: SwapVariantTable; problem: string | null }> {
+  if (options.idl !== undefined) {
+    const file = options.idl;
+    const text = await readFile(resolve(ctx.cwd, file), 'utf8').catch(() => {
+      throw new CliExit(ExitCode.NotFound, `${file}: cannot read the IDL file`);
+    });
+    let idl: unknown;
+    try {
+      idl = JSON.parse(text);
+    } catch (error) {
+      throw new CliExit(ExitCode.InvalidInput, `${file}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const { table, problem } = SwapVariantTable.bundled().extend(idl, { kind: 'file', path: file });
+    return { table, problem: problem === null ? null : `${file}: ${problem}` };
+  }
+  if (rpc !== null) return { table: await createVenueBook({ rpc, clock: ctx.clock }).refresh(), problem: null };
+  return { table: SwapVariantTable.bundled(), problem: null };
+}
+
 async function verdictFor(
   tx: VersionedTransaction,
   expectation: Expectation,
   wallet: string,
   resolver: LookupTableResolver | undefined,
   rpc: SolanaRpc | null,
+  table: SwapVariantTable,
 ): Promise<Verdict> {
   try {
-    const summary = await checkTransaction(tx, expectation, { wallet, resolveLookupTable: resolver });
+    const venues = { table: () => table, learn: () => Promise.resolve(table) };
+    const summary = await checkTransaction(tx, expectation, { wallet, resolveLookupTable: resolver, venues });
     if (rpc === null) return { accepted: true, reason: null, message: 'accepted by the static checks', effects: 'not simulated (offline: static checks only)' };
     if (expectation.kind === 'login-challenge')
       return { accepted: true, reason: null, message: 'accepted (a login challenge is never sent)', effects: 'simulated' };
@@ -73,9 +101,10 @@ async function verdictFor(
   }
 }
 
-function human(e: Explanation, wallet: string, verdict: Verdict | null, note: string | null): string {
+function human(e: Explanation, wallet: string, verdict: Verdict | null, note: string | null, venues: string): string {
   const lines: string[] = [];
   if (note) lines.push(note);
+  lines.push(`route venues: ${venues}`);
   lines.push(`fee payer: ${e.feePayer}${e.feePayer === wallet ? ' (our wallet)' : ''}`);
   lines.push('signers:');
   for (const s of e.signers) lines.push(`  ${s.address}${s.address === wallet ? ' (our wallet)' : ''}: ${s.signature}`);
@@ -116,6 +145,7 @@ export function txCommand(ctx: CliContext): Command {
     .option('-w, --wallet <address>', 'the wallet whose view to take (ours)')
     .option('--rpc <url>', 'an RPC node: lookup tables fetched, effects simulated')
     .option('--tables <file>', 'offline: JSON of lookup-table address → base64 account data')
+    .option('--idl <file>', "Jupiter Aggregator v6's IDL (JSON) to walk route venues newer than the bundled table with")
     .option('--expect <file>', 'an intent in JSON (docs/security.md): run the guard against it')
     .option('--intent <id>', 'explain a journaled transaction and its intent, read from the database')
     .option('--db <file>', "the database for --intent (default: the config's)")
@@ -156,10 +186,16 @@ export function txCommand(ctx: CliContext): Command {
       const rpc = options.rpc === undefined ? null : createSolanaRpc({ url: options.rpc, clock: ctx.clock });
       const resolver =
         rpc !== null ? createLookupTableResolver({ rpc, clock: ctx.clock }) : options.tables !== undefined ? await tablesFrom(ctx, options.tables) : undefined;
-      const explanation = await explainTransaction(tx, options.wallet, resolver);
-      const verdict = expectation === null ? null : await verdictFor(tx, expectation, options.wallet, resolver, rpc);
-      if (options.json) ctx.stdout(`${JSON.stringify({ ...(note ? { intent: note } : {}), ...explanation, ...(verdict ? { guard: verdict } : {}) })}\n`);
-      else ctx.stdout(human(explanation, options.wallet, verdict, note));
+      const venues = await venueTable(ctx, options, rpc);
+      if (venues.problem !== null) ctx.stderr(`${venues.problem}; route venues are walked with the ${venues.table.describe()} table\n`);
+      const explanation = await explainTransaction(tx, options.wallet, resolver, venues.table);
+      const verdict = expectation === null ? null : await verdictFor(tx, expectation, options.wallet, resolver, rpc, venues.table);
+      const venueTableName = venues.table.describe();
+      if (options.json)
+        ctx.stdout(
+          `${JSON.stringify({ ...(note ? { intent: note } : {}), venueTable: venueTableName, ...explanation, ...(verdict ? { guard: verdict } : {}) })}\n`,
+        );
+      else ctx.stdout(human(explanation, options.wallet, verdict, note, venueTableName));
       if (verdict && !verdict.accepted) throw new CliExit(ExitCode.GuardRefused, `guard refused: ${verdict.reason ?? ''}`);
     });
   return command;

@@ -8,6 +8,7 @@
 import type { VersionedTransaction } from '@solana/web3.js';
 import nacl from 'tweetnacl';
 import { decodeJupiterSwap, isJupiterSwapData, SwapDecodeError } from './decode/jupiterSwapInstruction.js';
+import { SwapVariantTable } from './decode/swapVariantTable.js';
 import { decodePredictionInstruction, PredictionDecodeError } from './decode/predictionOrder.js';
 import { GuardRefusal } from './guardRefusal.js';
 import { decodeEffect } from './instructionEffects.js';
@@ -44,7 +45,12 @@ const json = (value: unknown): unknown =>
         ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, json(v)]))
         : value;
 
-export async function explainTransaction(tx: VersionedTransaction, wallet: string, resolveLookupTable: LookupTableResolver | undefined): Promise<Explanation> {
+export async function explainTransaction(
+  tx: VersionedTransaction,
+  wallet: string,
+  resolveLookupTable: LookupTableResolver | undefined,
+  venues: SwapVariantTable = SwapVariantTable.bundled(),
+): Promise<Explanation> {
   const message = tx.message;
   const bytes = message.serialize();
   const statics = message.staticAccountKeys;
@@ -74,7 +80,7 @@ export async function explainTransaction(tx: VersionedTransaction, wallet: strin
     const accounts = ix.accounts.map((a) => a.address);
     if (ix.program === JUPITER_AGGREGATOR_V6.toBase58() && isJupiterSwapData(ix.data)) {
       try {
-        const swap = decodeJupiterSwap(ix.program, accounts, ix.data);
+        const swap = decodeJupiterSwap(ix.program, accounts, ix.data, venues);
         if (swap.accounts['userTransferAuthority'] === wallet) {
           outflows.push({
             what: `${swap.inAmount ?? 'a token-ledger amount'} from ${swap.accounts['userSourceTokenAccount'] ?? swap.accounts['sourceTokenAccount'] ?? '?'}`,
@@ -84,7 +90,11 @@ export async function explainTransaction(tx: VersionedTransaction, wallet: strin
         return { index: ix.index, program: ix.program, decoded: json({ type: `jupiter.${swap.name}`, ...swap }) as Record<string, unknown> };
       } catch (error) {
         if (error instanceof SwapDecodeError)
-          return { index: ix.index, program: ix.program, decoded: { type: 'jupiter', error: `${error.failure}: ${error.message}` } };
+          return {
+            index: ix.index,
+            program: ix.program,
+            decoded: { type: 'jupiter', error: `${error.failure}: ${error.message}`, venueTable: venues.describe(), ...(json(error.details) as object) },
+          };
         throw error;
       }
     }

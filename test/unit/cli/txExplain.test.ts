@@ -8,7 +8,8 @@ import { AuditLog } from '../../../src/store/audit.js';
 import { Journal } from '../../../src/store/journal.js';
 import { openStore } from '../../../src/store/migrate.js';
 import { jupbot } from '../../support/cli.js';
-import { routeIx } from '../solana/jupiterTx.js';
+import { BUNDLED_SWAP_TYPES, BUNDLED_SWAP_VARIANTS } from '../../../src/solana/decode/jupiterSwapVariants.js';
+import { routeIx, routeV2Ix } from '../solana/jupiterTx.js';
 import { ata, BLOCKHASH, keypair, lookupTable, SOL, STRANGER, tx, USDC, W, wallet } from '../solana/txFactory.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'jupbot-explain-'));
@@ -100,6 +101,77 @@ describe('jupbot tx explain', () => {
     const notTx = await jupbot(['tx', 'explain', write('junk.b64', 'not a transaction'), '--wallet', wallet]);
     expect(notTx.code).toBe(1);
     expect(notTx.stderr).toContain('not a base64 Solana transaction');
+  });
+});
+
+describe('jupbot tx explain on a route_v2 through a venue past the bundled table', () => {
+  // Jupiter's fee inside the route (11 bps), a step through Swap variant 141 with fields (bool, u64).
+  const v2 = (): VersionedTransaction =>
+    tx(W, [
+      routeV2Ix({
+        authority: W,
+        source: ata(W, SOL),
+        userDestination: ata(W, USDC),
+        destinationMint: new PublicKey(USDC),
+        sourceMint: new PublicKey(SOL),
+        inAmount: 100_000_000n,
+        quotedOutAmount: 1_000_000n,
+        platformFeeBps: 11,
+        steps: [{ variant: 141, fields: [1, 1, 2, 3, 4, 5, 6, 7, 8] }],
+      }),
+    ]);
+  const idl = {
+    types: [
+      ...BUNDLED_SWAP_TYPES,
+      {
+        name: 'Swap',
+        type: {
+          kind: 'enum',
+          variants: [
+            ...BUNDLED_SWAP_VARIANTS,
+            ...Array.from({ length: 141 - BUNDLED_SWAP_VARIANTS.length }, (_, i) => ({ name: `Venue${109 + i}` })),
+            { name: 'NewClob', fields: ['bool', 'u64'] },
+          ],
+        },
+      },
+    ],
+  };
+  const feeExpect = write(
+    'expect-fee.json',
+    JSON.stringify({ kind: 'swap', inputMint: SOL, outputMint: USDC, maxInAmount: '100000000', minOutAmount: '990000', maxSlippageBps: 100, feeBps: 11 }),
+  );
+
+  it('says which table walked the plan: bundled (the venue reported), or the IDL file given (the venue named)', async () => {
+    const file = write('v2.b64', b64(v2()));
+    const bundled = await jupbot(['tx', 'explain', file, '--wallet', wallet, '--expect', feeExpect]);
+    expect(bundled.code).toBe(0);
+    expect(bundled.stdout).toContain('route venues: bundled (109 venues)');
+    expect(bundled.stdout).toContain('"unknownVenue":{"variant":141,"step":0}');
+    expect(bundled.stdout).toContain('guard: ACCEPTED');
+
+    const idlFile = write('jupiter-idl.json', JSON.stringify(idl));
+    const learned = await jupbot(['tx', 'explain', file, '--wallet', wallet, '--expect', feeExpect, '--idl', idlFile, '--json']);
+    expect(learned.code).toBe(0);
+    const out = JSON.parse(learned.stdout) as { venueTable: string; instructions: { decoded: Record<string, unknown> }[]; guard: { accepted: boolean } };
+    expect(out.venueTable).toBe(`IDL file ${idlFile} (109 bundled + 33 learned venues)`);
+    expect(out.instructions[0]?.decoded).toMatchObject({
+      type: 'jupiter.route_v2',
+      platformFeeBps: 11,
+      unknownVenue: null,
+      steps: [{ venue: 'NewClob', variant: 141 }],
+    });
+    expect(out.guard.accepted).toBe(true);
+  });
+
+  it('refuses the fee when the expectation declares none, and says why an IDL file adds nothing', async () => {
+    const file = write('v2b.b64', b64(v2()));
+    const short = write('short-idl.json', JSON.stringify({ types: [{ name: 'Swap', type: { kind: 'enum', variants: [{ name: 'Saber' }] } }] }));
+    const run = await jupbot(['tx', 'explain', file, '--wallet', wallet, '--expect', expectFile, '--idl', short]);
+    expect(run.code).toBe(6);
+    expect(run.stderr).toContain(
+      `${short}: the IDL lists 1 Swap variants, no more than the 109 already known: it adds nothing; route venues are walked with the bundled (109 venues) table`,
+    );
+    expect(run.stdout).toContain('guard: REFUSED PLATFORM_FEE_UNDECLARED');
   });
 });
 
