@@ -202,11 +202,13 @@ export const ERROR_CATALOGUE = {
   RPC_MALFORMED_RESPONSE: spec('rpc', 'automatic', "the node's answer is not the JSON-RPC shape expected"),
 
   // The executor: why an intent failed, waits, or was not sent this time.
-  GUARD_REFUSED: spec(
-    'executor',
-    'never',
-    'the guard refused to sign (the `guard.refused` action has the `reason`, listed below); a refusal about the moment is tried again',
-    ExitCode.GuardRefused,
+  GUARD_REFUSED: again(
+    spec(
+      'executor',
+      'never',
+      'the guard refused to sign one transaction (the `guard.refused` action has the `reason`, listed below): a verdict on that transaction, not on the rule, which asks again with a fresh answer; a refusal about the moment is tried again at once',
+      ExitCode.GuardRefused,
+    ),
   ),
   PARAMS_INVALID: spec(
     'executor',
@@ -218,6 +220,13 @@ export const ERROR_CATALOGUE = {
   RISK_MIN_SELL_PRICE: spec('executor', 'never', "a prediction sell's build may fill below the strategy's minimum sell price: nothing signed"),
   RISK_MIN_SELL_PRICE_UNKNOWN: spec('executor', 'never', 'the strategy limits the sell price but the sell build states no floor: nothing signed'),
   QUOTE_MISMATCH: spec('executor', 'never', "the quote is not for the intent's mints or amount"),
+  QUOTE_DISAGREES_WITH_FEED: again(
+    spec(
+      'executor',
+      'never',
+      "the quote's price is further from the feed's price that fired the rule than `risk.max_quote_deviation` (default 5%): nothing traded; the rule decides again on the next prices",
+    ),
+  ),
   ROUTE_VENUES_UNREADABLE: again(
     spec(
       'executor',

@@ -12,7 +12,8 @@ import { type OrderView, openOrderViews } from './orderViews.js';
 import { computePnl } from './pnl.js';
 import { pnlJson } from './pnlJson.js';
 import { tokenNamer } from './tokenNames.js';
-import { toTrade } from './trades.js';
+import { pendingFillJson, type PendingFillJson, toTrade } from './trades.js';
+import { listPendingFills } from '../store/pendingFills.js';
 
 export interface ReportData {
   readonly generatedAt: string;
@@ -24,6 +25,8 @@ export interface ReportData {
   readonly priceSeries: readonly { readonly symbol: string; readonly points: readonly [number, number][] }[];
   readonly openOrders: readonly OrderView[];
   readonly versions: readonly { readonly strategy: string; readonly version: number; readonly sha256: string; readonly appliedAt: string }[];
+  /** Landed trades whose fill is not known yet: counted nowhere above until it is. */
+  readonly pendingFills: readonly PendingFillJson[];
 }
 
 export function reportData(db: Db, now: number): ReportData {
@@ -58,6 +61,7 @@ export function reportData(db: Db, now: number): ReportData {
     realizedSeries: [...realized].map(([strategy, points]) => ({ strategy, points })),
     priceSeries: [...prices].map(([symbol, points]) => ({ symbol, points })),
     openOrders: openOrderViews(db),
+    pendingFills: listPendingFills(db).map(pendingFillJson),
     versions: versionHistory(db).map((v) => ({ ...v, appliedAt: new Date(v.appliedAt).toISOString() })),
   };
 }

@@ -3,6 +3,7 @@
  * inline, so opening it needs no network. Tables are rendered here, so every figure reads without
  * scripts; the script only draws the charts. A chain that does not verify is the first thing shown.
  */
+import { pendingFillWords } from './trades.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ReportData } from './reportData.js';
@@ -106,6 +107,11 @@ table{border-collapse:collapse}th,td{border-bottom:1px solid #ddd;padding:.25rem
 <h1>jupbot report</h1>
 <p class="meta">Generated ${esc(data.generatedAt)} from the audit database. Figures are exact dollars (docs/audit.md, "Trades and P&amp;L").</p>
 ${chain}
+${
+  data.pendingFills.length === 0
+    ? ''
+    : `<section id="pending-fills" class="chain-broken" role="alert">${esc(data.pendingFills.length)} landed trade(s) whose fill is not known yet, so not in the figures below: ${data.pendingFills.map((p) => esc(pendingFillWords(p))).join('; ')}</section>`
+}
 <h2>P&amp;L</h2>
 ${table(['strategy', 'trades', 'realized', 'unrealized', 'fees', 'no known cost'], [...pnl.strategies.map((s) => pnlRow(s, s.strategy ?? '(adopted)')), pnlRow(pnl.total, 'total')], 'no trades yet')}
 <h2>Realized P&amp;L over time</h2><div id="realized-chart" class="chart"></div>

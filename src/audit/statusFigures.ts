@@ -10,12 +10,15 @@ import { openOrderViews, type OrderView } from './orderViews.js';
 import { DAY_MS } from '../strategies/snapshot.js';
 import { computePnl } from './pnl.js';
 import { tokenNamer } from './tokenNames.js';
-import { toTrade, tradeJson } from './trades.js';
+import { pendingFillJson, type PendingFillJson, toTrade, tradeJson } from './trades.js';
+import { listPendingFills } from '../store/pendingFills.js';
 
 export interface StatusFigures {
   readonly openOrders: readonly Omit<OrderView, 'events'>[];
   readonly lastFills: readonly Record<string, unknown>[];
   readonly today: { readonly since: string; readonly trades: number; readonly realizedUsd: string; readonly feesUsd: string };
+  /** Landed trades whose fill is not known yet. */
+  readonly pendingFills: readonly PendingFillJson[];
 }
 
 export function statusFigures(db: Db, now: number, lastFills = 5): StatusFigures {
@@ -35,6 +38,7 @@ export function statusFigures(db: Db, now: number, lastFills = 5): StatusFigures
   return {
     openOrders: openOrderViews(db).map(({ events: _events, ...order }) => order),
     lastFills: trades.slice(-lastFills).reverse().map(tradeJson),
+    pendingFills: listPendingFills(db).map(pendingFillJson),
     today: {
       since: new Date(since).toISOString(),
       trades: todays.length,

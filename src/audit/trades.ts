@@ -4,6 +4,7 @@
  * (dollars out) of the other token; a fill between two other tokens is a `swap` of the one given for
  * the one received, and has no dollar price. Amounts are exact decimal text, never floats.
  */
+import type { PendingFill } from '../store/pendingFills.js';
 import type { FillRecord } from '../store/fillRecords.js';
 import { divFixed, formatFixed, type Fixed, mulFixed, unitsToFixed } from '../strategies/decimal.js';
 import { type TokenNamer, USD_MINTS } from './tokenNames.js';
@@ -89,4 +90,34 @@ export function tradeJson(trade: Trade): Record<string, unknown> {
     signature: trade.signature,
     idx: trade.idx,
   };
+}
+
+/** A landed trade whose fill is not known yet (`pending_fills`), as the audit commands show it. */
+export interface PendingFillJson {
+  readonly pending: true;
+  readonly intentId: string;
+  readonly strategy: string | null;
+  readonly signature: string | null;
+  readonly since: string;
+  readonly attempts: number;
+  readonly nextLookAt: string;
+  readonly reason: string;
+}
+
+export function pendingFillJson(p: PendingFill): PendingFillJson {
+  return {
+    pending: true,
+    intentId: p.intentId,
+    strategy: p.strategy,
+    signature: p.signature,
+    since: new Date(p.since).toISOString(),
+    attempts: p.attempts,
+    nextLookAt: new Date(p.nextAt).toISOString(),
+    reason: p.reason,
+  };
+}
+
+/** One line for people: which trade, since when, why its amounts are not known. */
+export function pendingFillWords(p: PendingFillJson): string {
+  return `fill pending: ${p.strategy ?? '(no strategy)'} ${p.intentId} landed${p.signature ? ` as ${p.signature}` : ''}; its amounts are not known since ${p.since} (${p.reason}); looked ${p.attempts} time(s), next at ${p.nextLookAt}`;
 }

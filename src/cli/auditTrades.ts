@@ -7,7 +7,8 @@ import { Command, Option } from 'commander';
 import { computePnl, latestPrices, type StrategyPnl } from '../audit/pnl.js';
 import { pnlJson } from '../audit/pnlJson.js';
 import { tokenNamer } from '../audit/tokenNames.js';
-import { toTrade, type Trade, tradeJson } from '../audit/trades.js';
+import { pendingFillJson, type PendingFillJson, pendingFillWords, toTrade, type Trade, tradeJson } from '../audit/trades.js';
+import { listPendingFills } from '../store/pendingFills.js';
 import type { Db } from '../store/db.js';
 import { type FillFilter, listFills, pinnedSymbols } from '../store/fillRecords.js';
 import { formatFixed, unitsToFixed } from '../strategies/decimal.js';
@@ -78,10 +79,15 @@ export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
   ).action(async (options: TradeOptions, command: Command) => {
     await withAuditDb(ctx, resolveDb, command, (db) => {
       const trades = tradesOf(db, options);
-      if (options.json) ctx.stdout(`${JSON.stringify(trades.map(tradeJson), null, 2)}\n`);
+      // A landed trade whose amounts are not known yet is listed as pending, never left out.
+      const pending = listPendingFills(db)
+        .filter((p) => options.strategy === undefined || p.strategy === options.strategy)
+        .map(pendingFillJson);
+      if (options.json) ctx.stdout(`${JSON.stringify([...trades.map(tradeJson), ...pending], null, 2)}\n`);
       else if (options.csv) {
-        ctx.stdout(csvRecord(CSV_HEADER) + trades.map((t) => csvRecord(csvRow(t))).join(''));
-      } else if (trades.length === 0) ctx.stdout('no trades match\n');
+        ctx.stdout(csvRecord(CSV_HEADER) + trades.map((t) => csvRecord(csvRow(t))).join('') + pending.map((p) => csvRecord(pendingCsvRow(p))).join(''));
+      } else if (trades.length === 0 && pending.length === 0) ctx.stdout('no trades match\n');
+      else if (trades.length === 0) ctx.stdout(`${pending.map(pendingFillWords).join('\n')}\n`);
       else {
         const rows = trades.map((t) => [
           `${new Date(t.at).toISOString().slice(0, 19)}Z`,
@@ -102,11 +108,16 @@ export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
             'right',
             'right',
             'right',
-          ]),
+          ]) + pending.map((p) => `${pendingFillWords(p)}\n`).join(''),
         );
       }
     });
   });
+}
+
+/** A pending fill in the trades CSV: side `pending`, no amounts. */
+function pendingCsvRow(p: PendingFillJson): (string | number | null)[] {
+  return [p.since, p.strategy, null, null, 'pending', null, null, null, null, null, null, null, null, null, null, p.intentId, null, p.signature, null];
 }
 
 function csvRow(t: Trade): (string | number | null)[] {

@@ -4,6 +4,7 @@
  * strategies, open orders, the last fills and today's P&L. `--json` prints the document as served.
  * No answer: one line saying where it asked and why nothing answered, exit 7.
  */
+import { pendingFillWords, type PendingFillJson } from '../audit/trades.js';
 import { Command } from 'commander';
 import { usdText } from '../audit/humanFigures.js';
 import type { StatusFigures } from '../audit/statusFigures.js';
@@ -48,8 +49,20 @@ interface StatusDocument extends Partial<Omit<StatusFigures, 'lastFills'>> {
     readonly lastError: { readonly message: string } | null;
   };
   readonly strategies: readonly { readonly name: string; readonly kind: string; readonly file: string }[];
+  readonly pendingFills?: readonly PendingFillJson[];
   readonly feeds: readonly Feed[];
-  readonly trading: { readonly ticks: number; readonly lastTickAt: number | null; readonly balances?: Feed };
+  readonly trading: {
+    readonly ticks: number;
+    readonly lastTickAt: number | null;
+    readonly balances?: Feed;
+    /** Each strategy's rules and whether it is degraded (absent from daemons before rules were reported). */
+    readonly strategies?: Readonly<Record<string, StrategyHealthJson>>;
+  };
+}
+
+interface StrategyHealthJson {
+  readonly rules: readonly { readonly rule: string; readonly state: string; readonly why: string }[];
+  readonly degraded: { readonly rule: string; readonly failures: number; readonly code: string | null; readonly protective: boolean } | null;
 }
 
 const iso = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '—' : new Date(ms).toISOString().replace('.000Z', 'Z'));
@@ -109,6 +122,17 @@ export function statusText(doc: StatusDocument, now: number): string {
       ['left', 'left', 'right', 'left'],
     ),
   );
+  for (const p of doc.pendingFills ?? []) out.push(`WARNING: ${pendingFillWords(p)}`);
+  const health = Object.entries(doc.trading.strategies ?? {});
+  const degraded = health.filter(([, h]) => h.degraded !== null);
+  for (const [name, h] of degraded) {
+    const d = h.degraded as NonNullable<StrategyHealthJson['degraded']>;
+    out.push(
+      `DEGRADED: ${name}: rule ${d.rule} failed ${d.failures} times in a row (${d.code ?? 'no code'})${d.protective ? '; it protects a position and keeps trying' : ''}`,
+    );
+  }
+  const rules = health.flatMap(([name, h]) => h.rules.map((r) => [name, r.rule, r.state === 'waiting' ? 'armed, waiting' : r.state, r.why.slice(0, 100)]));
+  if (rules.length > 0) out.push(renderTable(['strategy', 'rule', 'state', 'why'], rules, ['left', 'left', 'left', 'left']));
   out.push(
     orders.length === 0
       ? 'open orders: none\n'

@@ -218,6 +218,23 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       // Decisions need fresh balances as much as fresh prices: a stale balance holds every strategy.
       ...feedReadinessChecks([trading.balances]),
       {
+        // A strategy whose decision keeps failing (a stop that cannot sell) is not ready, and says which and why.
+        name: 'strategies',
+        probe: () => {
+          const degraded = Object.entries(trading.ticks.status().strategies).filter(([, h]) => h.degraded !== null);
+          if (degraded.length === 0) return { ok: true };
+          return {
+            ok: false,
+            detail: degraded
+              .map(
+                ([name, h]) =>
+                  `${name}: rule ${h.degraded?.rule ?? '?'} failed ${h.degraded?.failures ?? 0} times in a row (${h.degraded?.code ?? 'no code'})${h.degraded?.protective ? ', still trying' : ''}`,
+              )
+              .join('; '),
+          };
+        },
+      },
+      {
         name: 'trigger-login',
         probe: () => {
           const health = session.health();

@@ -65,6 +65,11 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
     if (executor.stopped) break;
     outcomes[row.id] = (await resolveOne(row)).state;
   }
+  // Landed trades whose fill is not known yet: looked for again, with backoff, until it is.
+  if (!executor.stopped)
+    await executor
+      .recoverFills()
+      .catch((error: unknown) => log?.error({ err: error }, `reading pending fills failed: ${errorMessage(error)}; the next pass tries again`));
   const stillPending = Object.values(outcomes).filter((s) => s === 'planned' || s === 'signed' || s === 'sent' || s === 'expired').length;
   const report = { examined: pending.length, outcomes, stillPending };
   if (pending.length > 0) {

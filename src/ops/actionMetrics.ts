@@ -25,7 +25,7 @@ const FAILURES: Readonly<Record<string, string>> = {
 export function meterActions(options: {
   readonly audit: AuditLog;
   readonly db: Db;
-  readonly metrics: Pick<Metrics, 'intentStateChanged' | 'setIntentCounts' | 'fillRecorded' | 'errorRecorded'>;
+  readonly metrics: Pick<Metrics, 'intentStateChanged' | 'setIntentCounts' | 'fillRecorded' | 'errorRecorded' | 'strategyDegraded'>;
 }): () => void {
   const { metrics } = options;
   metrics.setIntentCounts(intentCountsByState(options.db));
@@ -35,6 +35,8 @@ export function meterActions(options: {
     else if (input.kind.startsWith('intent.') && typeof data.to === 'string' && typeof data.from === 'string' && data.to !== data.from)
       metrics.intentStateChanged(data.to, data.from);
     if (input.kind === 'fill') metrics.fillRecorded(text(data.source, 'unknown'));
+    if ((input.kind === 'strategy.degraded' || input.kind === 'strategy.recovered') && input.strategy)
+      metrics.strategyDegraded(input.strategy, input.kind === 'strategy.degraded');
     const source = FAILURES[input.kind];
     if (source !== undefined) metrics.errorRecorded(source, text(data.code, text(data.reason, text(data.during, input.kind))));
   });

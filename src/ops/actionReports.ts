@@ -9,7 +9,7 @@ import type { AuditLog } from '../store/audit.js';
 import type { Logger } from './log.js';
 import type { Notification } from './notify.js';
 import { formatDuration } from '../config/duration.js';
-import { MAX_RETRIES, RETRY_AFTER_MS, retryNumber, withoutRetry } from '../engine/tick/retries.js';
+import { MAX_RETRIES, retryDelay, retryNumber, SLOW_RETRY_MS, withoutRetry } from '../engine/tick/retries.js';
 import { retriesRule } from '../errorCatalogue.js';
 import { tokenNamer, USD_MINTS, type TokenNamer } from '../audit/tokenNames.js';
 import { humanAmount, humanUsd, tokenUnits } from './humanNumbers.js';
@@ -135,6 +135,27 @@ export function reportActions(options: ActionReportOptions): () => void {
         });
         return;
       }
+      case 'strategy.degraded': {
+        const rule = text(data.rule);
+        const next = typeof data.nextTryAt === 'number' ? ` at ${new Date(data.nextTryAt).toISOString()}` : '';
+        const detail = `${text(data.failures)} attempts in a row failed (last: ${text(data.code) || 'no code'}); ${
+          data.protective === true
+            ? `the rule protects a position and keeps trying${next}, every ${formatDuration(SLOW_RETRY_MS)} at the slowest`
+            : data.final === true
+              ? 'the rule has used its retries and stays failed until it fires again'
+              : `the rule tries again${next}`
+        }`;
+        log.warn({ ...base, rule, failures: data.failures, code: data.code }, `${who}: degraded: rule ${rule}: ${detail}`);
+        notify?.({ type: 'strategy', strategy: who, action: 'degraded', rule, detail });
+        return;
+      }
+      case 'strategy.recovered': {
+        const rule = text(data.rule);
+        const detail = `${text(data.reason)} after ${text(data.failures)} failed attempts`;
+        log.info({ ...base, rule }, `${who}: recovered: rule ${rule}: ${detail}`);
+        notify?.({ type: 'strategy', strategy: who, action: 'recovered', rule, detail });
+        return;
+      }
       case 'guard.refused':
         // The guarded signer logs the refusal itself, with its message.
         notify?.({ type: 'guard_refusal', strategy: action.strategy ?? undefined, code: text(data.reason) || 'GUARD_REFUSED', reason: text(data.reason) });
@@ -200,9 +221,16 @@ export function goneFundsWords(data: Data, name: TokenNamer): string {
 }
 
 /** What follows a failed or cancelled intent, in the words of the retry rules (src/engine/tick/retries.ts). */
+/**
+ * What follows a failed intent, in words. An exit rule (a price order, a prediction exit) is never
+ * disarmed: while it still fires it tries again, with backoff. A DCA run retries the codes where a
+ * later try may succeed, a few times.
+ */
 function afterFailure(code: string, intentId: string | null | undefined): string {
-  if (!code || !retriesRule(code)) return 'not retried (it would fail the same way); the audit log has the details';
   const n = retryNumber(intentId ?? '');
-  if (n >= MAX_RETRIES) return `retries used up (${MAX_RETRIES}); the rule stays failed until the strategy changes`;
-  return `the strategy tries again as a new intent in ${formatDuration(RETRY_AFTER_MS)} (retry ${n + 1} of ${MAX_RETRIES})`;
+  const wait = formatDuration(retryDelay(n + 1));
+  const exits = `an exit rule that still fires tries again in ${wait}`;
+  if (!code || !retriesRule(code)) return `a DCA run is not retried (it would fail the same way); ${exits}`;
+  if (n >= MAX_RETRIES) return `a DCA run has used its ${MAX_RETRIES} retries; ${exits}`;
+  return `the rule tries again as a new intent in ${wait} if it still fires (a DCA run: retry ${n + 1} of ${MAX_RETRIES})`;
 }

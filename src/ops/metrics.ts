@@ -63,6 +63,8 @@ export interface Metrics {
   readonly notification: (webhook: string, result: NotificationResult) => void;
   /** The ops server turned a connection or request away (opsServer.ts `OpsRefusal`). */
   readonly opsRefused: (reason: string) => void;
+  /** A strategy became degraded (true) or recovered (false). */
+  readonly strategyDegraded: (strategy: string, degraded: boolean) => void;
 }
 
 export interface MetricsOptions {
@@ -177,6 +179,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
 
+  const degraded = new Gauge({
+    name: `${prefix}strategy_degraded`,
+    help: '1 while a strategy is degraded: one of its decisions failed several times in a row (its rule keeps trying if it protects a position).',
+    labelNames: ['strategy'] as const,
+    registers,
+  });
+
   const intents = new Gauge({
     name: `${prefix}intents`,
     help: 'Intents by journal state (reported by the executor).',
@@ -219,6 +228,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registry,
     contentType: METRICS_CONTENT_TYPE,
     scrape: () => registry.metrics(),
+    strategyDegraded: (strategy, on) => degraded.set({ strategy }, on ? 1 : 0),
     attachClient(client) {
       clients.add(client);
       const offs = [

@@ -61,6 +61,7 @@ export type Notification =
     }
   | { readonly type: 'guard_refusal'; readonly strategy?: string | undefined; readonly code: string; readonly reason: string }
   | { readonly type: 'order'; readonly strategy: string; readonly action: string; readonly orderId: string; readonly detail?: string | undefined }
+  | { readonly type: 'strategy'; readonly strategy: string; readonly action: 'degraded' | 'recovered'; readonly rule: string; readonly detail: string }
   | { readonly type: 'down'; readonly component: string; readonly since: number; readonly downForMs: number; readonly reason: string }
   | { readonly type: 'recovered'; readonly component: string; readonly since: number; readonly downForMs: number }
   | { readonly type: 'lifecycle'; readonly action: 'started' | 'stopped'; readonly detail?: string | undefined };
@@ -75,6 +76,7 @@ export const NOTIFY_CATEGORY: Readonly<Record<NotificationType, NotifyEvent>> = 
   order: 'order',
   down: 'health',
   recovered: 'health',
+  strategy: 'health',
   lifecycle: 'lifecycle',
 };
 
@@ -149,6 +151,8 @@ export function notificationText(n: Notification, source = 'jupbot'): string {
       return `${source}: ${n.component} recovered after ${minutes(n.downForMs)}`;
     case 'lifecycle':
       return `${source}: daemon ${n.action}${n.detail ? `: ${n.detail}` : ''}`;
+    case 'strategy':
+      return `${source}: ${n.strategy} ${n.action} (rule ${n.rule}): ${n.detail}`;
   }
 }
 

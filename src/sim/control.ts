@@ -12,6 +12,8 @@ export interface SimControl {
   /** Moves simulated time forward (the ManualClock itself when the simulator was given one). */
   advance(ms: number): Promise<void>;
   setPrice(mint: string, usd: number): void;
+  /** Makes the price feed (token search's `usdPrice`) report `usd` for a mint while quotes trade at the real price; null ends it. A test knob, like faults. */
+  setFeedPrice(mint: string, usd: number | null): void;
   /** Sets what one contract of `side` sells for in an open market (a backtest's recorded mark). */
   setMark(marketId: string, side: 'yes' | 'no', usd: number): void;
   /** What one contract of `side` sells for now; null when the market is not open. */
@@ -134,6 +136,16 @@ export function controlRouter(control: SimControl): Router {
     if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
       throw bad('expected { orderIds?: string[] } (none: every order)');
     return ok({ forgotten: control.forgetOrders(ids) });
+  });
+  r.add('POST', '/__sim/feed-price', (req) => {
+    const b = body(req);
+    if (typeof b['mint'] !== 'string' || !(b['usd'] === null || typeof b['usd'] === 'number')) throw bad('expected { mint, usd: number | null }');
+    try {
+      control.setFeedPrice(b['mint'], b['usd']);
+    } catch (error) {
+      throw bad(error instanceof Error ? error.message : 'invalid feed price');
+    }
+    return ok({ mint: b['mint'], usd: b['usd'] });
   });
   r.add('POST', '/__sim/routing', (req) => {
     const b = body(req);

@@ -17,6 +17,8 @@ export interface FaultSpec {
    * using it is refused until the client logs in again, while a fresh token passes.
    */
   readonly headers?: Readonly<Record<string, string>>;
+  /** For the Solana RPC: only JSON-RPC requests calling this method (a node failing one call, e.g. `getTransaction`). */
+  readonly rpcMethod?: string;
   readonly kind: FaultKind;
   /** `status`: the code to answer with (default 503) and an optional JSON body. */
   readonly status?: number;
@@ -81,6 +83,7 @@ export class Faults {
       const { spec } = fault;
       if (spec.method && spec.method.toUpperCase() !== req.method) continue;
       if (spec.headers && !Object.entries(spec.headers).every(([name, value]) => req.headers[name.toLowerCase()] === value)) continue;
+      if (spec.rpcMethod !== undefined && rpcMethodOf(req) !== spec.rpcMethod) continue;
       const matches = spec.path.endsWith('*') ? req.path.startsWith(spec.path.slice(0, -1)) : req.path === spec.path;
       if (!matches) continue;
       if (spec.fromMs !== undefined && now < spec.fromMs) continue;
@@ -90,5 +93,15 @@ export class Faults {
       return spec;
     }
     return undefined;
+  }
+}
+
+/** The JSON-RPC method of a request body, or null (not JSON, a batch, no method). */
+function rpcMethodOf(req: SimRequest): string | null {
+  try {
+    const body = JSON.parse(req.rawBody) as { method?: unknown };
+    return typeof body.method === 'string' ? body.method : null;
+  } catch {
+    return null;
   }
 }

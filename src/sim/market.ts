@@ -44,6 +44,7 @@ export interface Quote {
  * pegged tokens revert to their peg), one step per simulated second, from a dedicated seeded stream.
  */
 export class Market {
+  readonly #feedOverrides = new Map<string, number>();
   readonly #specs = new Map<string, TokenSpec>();
   readonly #prices = new Map<string, PriceState>();
   readonly #order: string[] = [];
@@ -94,6 +95,22 @@ export class Market {
     const idx = Math.max(0, state.hourly.length - 1 - hours);
     const then = state.hourly[idx] ?? state.price;
     return (state.price / then - 1) * 100;
+  }
+
+  /**
+   * What the price feed (token search's `usdPrice`) says of a mint: its price, unless a test made the
+   * feed lie with {@link setFeedPrice}. Quotes and fills always use the real price.
+   */
+  feedPrice(mint: string): number {
+    return this.#feedOverrides.get(mint) ?? this.price(mint);
+  }
+
+  /** Makes the feed report `usd` for `mint` whatever the market does (null: the truth again). */
+  setFeedPrice(mint: string, usd: number | null): void {
+    this.price(mint);
+    if (usd === null) this.#feedOverrides.delete(mint);
+    else if (!(usd > 0) || !Number.isFinite(usd)) throw new RangeError(`price must be a positive number, got ${usd}`);
+    else this.#feedOverrides.set(mint, usd);
   }
 
   setPrice(mint: string, usd: number): void {

@@ -267,6 +267,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         return forgotten;
       });
     },
+    setFeedPrice: (mint, usd) => market.setFeedPrice(mint, usd),
     setRouting(routing) {
       if (routing.form !== undefined) world.routing.form = routing.form;
       if (routing.venues !== undefined) world.routing.venues = routing.venues === null ? null : [...routing.venues];

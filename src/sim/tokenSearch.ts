@@ -28,7 +28,7 @@ const round = (n: number, digits: number): number => Number(n.toFixed(digits));
 
 /** A `MintInformation` record (ultra.yaml / tokens-v2.yaml) for a token at the current price. */
 export function mintInformation(market: Market, spec: TokenSpec, priceBlockId: number, updatedAt: string): Record<string, unknown> {
-  const price = market.price(spec.mint);
+  const price = market.feedPrice(spec.mint);
   const audit: Record<string, unknown> = {
     mintAuthorityDisabled: spec.mintAuthorityDisabled,
     freezeAuthorityDisabled: spec.freezeAuthorityDisabled,

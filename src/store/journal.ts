@@ -6,6 +6,7 @@
  *
  * Rows are parsed with zod, never cast: a row a newer or damaged writer left is an error, not a guess.
  */
+import { deletePendingFill, duePendingFills, insertPendingFill, type PendingFill, rescheduleFill } from './pendingFills.js';
 import { statement } from './statementCache.js';
 import type { Clock } from '../clock.js';
 import type { AuditLog } from './audit.js';
@@ -158,9 +159,36 @@ export class Journal {
       action: (row) => ({ kind: 'intent.confirmed', signature: row.signature, data: successor ? { ...data, successor: successor.id } : data }),
       after: (row) => {
         for (const fill of fills) this.#fill(row, fill);
+        // Landed, amounts unknown: a pending fill, in this same transaction, so it cannot go missing.
+        const unknown = (data as { fillUnknown?: unknown }).fillUnknown;
+        if (fills.length === 0 && typeof unknown === 'string') insertPendingFill(this.#db, row.id, this.#clock.now(), unknown);
         if (successor) this.plan(successor);
       },
     });
+  }
+
+  /** Landed transactions whose fill is unknown and due for another look at `now`. */
+  duePendingFills(now: number): PendingFill[] {
+    return duePendingFills(this.#db, now);
+  }
+
+  /** Another look found nothing: the next one at `nextAt`. */
+  reschedulePendingFill(id: string, nextAt: number, reason: string): void {
+    rescheduleFill(this.#db, id, nextAt, reason);
+  }
+
+  /**
+   * A pending fill's amounts, learned at last: recorded and the pending row removed, in one
+   * transaction (`fill.recovered` says how). Returns how many fills were new.
+   */
+  resolvePendingFill(id: string, fills: readonly FillInput[], data: object): number {
+    const row = this.require(id);
+    return this.#db.transaction(() => {
+      const added = fills.reduce((n, fill) => n + (this.#fill(row, fill) ? 1 : 0), 0);
+      deletePendingFill(this.#db, id);
+      this.#audit.append({ kind: 'fill.recovered', strategy: row.strategy, intentId: id, signature: row.signature, data: { fills: added, ...data } });
+      return added;
+    })();
   }
 
   /** Any non-final state → failed. Final: a failed intent is never retried. */

@@ -8,6 +8,9 @@ export const riskSchema = z
     max_notional_per_day_usd: usdPriceSchema().optional().meta({ description: 'largest USD value traded per UTC day' }),
     max_price_impact: percentSchema({ max: '100' }).optional().meta({ description: 'refuse a swap whose quote moves the price more than this' }),
     min_sell_price_usd: usdPriceSchema().optional().meta({ description: 'never sell below this USD price (per token, or per contract for prediction)' }),
+    max_quote_deviation: percentSchema({ max: '50' })
+      .optional()
+      .meta({ description: "a local price rule trades only when the quote's price is within this of the feed's price that fired it (default 5%)" }),
   })
   .meta({ description: 'risk limits' });
 

@@ -200,9 +200,18 @@ function decideLocal(t: Tick, exits: readonly Exit[]): void {
       amount,
       ...(spec.slippage_bps === undefined ? {} : { slippageBps: spec.slippage_bps }),
       ...(maxImpact ? { maxPriceImpactBps: toBps(maxImpact.fraction) } : {}),
+      // The quote must confirm the price that fired the rule.
+      feedPriceUsd: formatFixed(price),
+      maxQuoteDeviationBps: spec.risk?.max_quote_deviation ? toBps(spec.risk.max_quote_deviation.fraction) : DEFAULT_MAX_QUOTE_DEVIATION_BPS,
     });
   }
 }
+
+/**
+ * How far the quote's price may be from the feed's before a local price rule trades (5 %): more than
+ * a fast market moves between a poll and a quote, far less than a feed that lies or lags a crash.
+ */
+export const DEFAULT_MAX_QUOTE_DEVIATION_BPS = 500;
 
 function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrderView[]): void {
   const { strategy, now } = t;

@@ -86,6 +86,13 @@ export interface SwapIntent extends IntentBase {
   readonly slippageBps?: number;
   /** The executor refuses a quote whose price impact exceeds this. */
   readonly maxPriceImpactBps?: number;
+  /**
+   * A price rule's trigger: the feed's USD price of the input token that fired it. The executor
+   * refuses a quote whose own price is further from it than `maxQuoteDeviationBps`: a feed that lies
+   * (or lags a jump) must not sell at a price nobody offers.
+   */
+  readonly feedPriceUsd?: string;
+  readonly maxQuoteDeviationBps?: number;
 }
 
 /** `POST /trigger/v2/orders/dca`. `inputAmount` is the total; each round gets inputAmount / orderCount. */

@@ -75,12 +75,20 @@ export interface Executor {
   execute(input: PlanInput): Promise<IntentRow>;
   /** Drives a journaled intent as far as it can go now; resolves with the row as committed. */
   drive(id: string): Promise<IntentRow>;
+  /**
+   * Looks again for the fills of landed transactions whose amounts were not known (`pending_fills`),
+   * those due now; records what it finds. Returns how many it resolved.
+   */
+  recoverFills(): Promise<number>;
   /** Stops: no new call is started; the journal keeps whatever is in flight for reconciliation. */
   stop(): void;
   readonly stopped: boolean;
 }
 
 const FINAL = FINAL_INTENT_STATES;
+/** The first wait before a landed transaction's unknown fill is looked for again; it doubles up to the next. */
+const FIRST_FILL_WAIT_MS = 30_000;
+const MAX_FILL_WAIT_MS = 30 * 60_000;
 
 export function createExecutor(options: ExecutorOptions): Executor {
   const { journal, rpc, log } = options;
@@ -373,6 +381,34 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   const routes = options.routes ?? new Map();
 
+  async function recoverFills(): Promise<number> {
+    let resolved = 0;
+    for (const pending of journal.duePendingFills(options.clock.now())) {
+      if (stopper.signal.aborted) break;
+      const handler = handlers.get(pending.kind);
+      const row = journal.require(pending.intentId);
+      if (!handler || isCallHandler(handler) || row.signedTx === null || row.signature === null || row.lastValidBlockHeight === null) {
+        journal.reschedulePendingFill(pending.intentId, options.clock.now() + MAX_FILL_WAIT_MS, 'no handler reads fills of this kind here');
+        continue;
+      }
+      let report;
+      try {
+        report = await handler.landed(row as SignedRow, context);
+      } catch (error) {
+        report = { data: {}, fills: [], fillUnknown: errorMessage(error) };
+      }
+      if (report.fills.length > 0) {
+        journal.resolvePendingFill(pending.intentId, report.fills, { after: pending.attempts + 1, since: pending.since, ...report.data });
+        resolved += 1;
+        continue;
+      }
+      // Backoff: 30 s, doubling, then every half hour; the row stays visible meanwhile.
+      const wait = Math.min(FIRST_FILL_WAIT_MS * 2 ** pending.attempts, MAX_FILL_WAIT_MS);
+      journal.reschedulePendingFill(pending.intentId, options.clock.now() + wait, report.fillUnknown ?? 'no fill found');
+    }
+    return resolved;
+  }
+
   return {
     events,
     planOf: (intent) => planOf(routes, intent),
@@ -383,6 +419,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       return FINAL.has(row.state) ? row : drive(row.id);
     },
     drive,
+    recoverFills,
     stop() {
       stopper.abort();
     },

@@ -5,6 +5,7 @@
  * poll (or at once with `pollSoon()`). With no mints in use a poll sends nothing and succeeds with an
  * empty map. A string that is not a valid address is left out (logged once) instead of failing every poll. If any batch fails, the poll fails and the previous map (with its age) is kept.
  * Prices are as the API gives them (`usdPrice`, a float): compare them, never do money arithmetic on them.
+ * A price that jumped more than 20 % since the last poll is held until the next one confirms it (priceJumps.ts).
  */
 import type { Clock } from '../../clock.js';
 import { Pubkey } from '../../jupiter/schemas/common.js';
@@ -12,6 +13,7 @@ import { prices, type TokenPrice } from '../../jupiter/tokens.js';
 import { type JupiterClient, Priority } from '../../jupiter/transport.js';
 import type { Logger } from '../../ops/log.js';
 import { createPoller, type Poller } from './poller.js';
+import { PriceJumps } from './priceJumps.js';
 
 export type { TokenPrice } from '../../jupiter/tokens.js';
 export type PriceMap = ReadonlyMap<string, TokenPrice>;
@@ -33,6 +35,7 @@ export interface PricesFeedOptions {
 export function createPricesFeed(options: PricesFeedOptions): Poller<PriceMap> {
   const { client, mints, api = 'tokens' } = options;
   const refused = new Set<string>();
+  const jumps = new PriceJumps();
   return createPoller<PriceMap>({
     name: options.name ?? 'prices',
     intervalMs: options.intervalMs,
@@ -50,7 +53,13 @@ export function createPricesFeed(options: PricesFeedOptions): Poller<PriceMap> {
       }
       wanted.sort();
       if (wanted.length === 0) return new Map();
-      return await prices(client, wanted, { api, priority: Priority.PollMarket, signal });
+      const polled = await prices(client, wanted, { api, priority: Priority.PollMarket, signal });
+      return jumps.filter(polled, (jump) =>
+        options.log?.info(
+          { feed: 'prices', mint: jump.mint, from: jump.from, to: jump.to },
+          `${jump.symbol}: the price feed says $${jump.to}, ${Math.round((Math.abs(jump.to - jump.from) / jump.from) * 100)}% from the last price $${jump.from}: held until the next poll confirms it`,
+        ),
+      );
     },
   });
 }

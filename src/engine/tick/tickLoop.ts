@@ -30,7 +30,8 @@ import type { Executor } from '../executor/executor.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
 import { expiredWithdrawals } from './expiredWithdrawals.js';
-import { nextAttempt, runRetries } from './retries.js';
+import { nextAttempt, runRetries, withoutRetry } from './retries.js';
+import { armedRules, RuleHealth, type StrategyHealth } from './ruleHealth.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { StrategyStates } from '../../store/strategyStates.js';
 import { hasAction } from '../../store/actionQueries.js';
@@ -89,6 +90,8 @@ export interface TickStatus {
   readonly planned: number;
   /** Intents of kinds without a handler, by kind, recorded and not acted on. */
   readonly deferred: Readonly<Record<string, number>>;
+  /** Each strategy's rules (waiting, acting, retrying, failed, and why) and whether it is degraded. */
+  readonly strategies: Readonly<Record<string, StrategyHealth>>;
 }
 
 export interface TickLoop {
@@ -123,6 +126,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     // "+20%" is relative to this: the audit log says what it was and when it was fixed.
     onArmed: ({ strategy, ...armed }) => audit.append({ kind: 'strategy.armed', strategy, data: armed }),
   });
+  const health = new RuleHealth({ audit, now: () => clock.now() });
   const deferredIds = new Set<string>();
   const reportedFinal = new Set<string>();
   const deferredByKind: Record<string, number> = {};
@@ -155,9 +159,15 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
   }
 
-  /** Journals and drives `input` (or its retry); returns whether anything was executed (balances may have moved): not when the executor left the row untouched. */
-  async function act(strategy: { readonly name: string }, input: PlanInput, ended: ReadonlySet<string> = new Set()): Promise<boolean> {
-    const attempt = nextAttempt(options.journal, input, clock.now(), (row) => ended.has(row.id));
+  /**
+   * Journals and drives `input` (or its retry); returns whether anything was executed (balances may
+   * have moved): not when the executor left the row untouched. `protective`: the rule protects a
+   * position (an exit, a withdrawal), so no failure disarms it (retries.ts).
+   */
+  async function act(strategy: { readonly name: string }, input: PlanInput, ended: ReadonlySet<string> = new Set(), protective = true): Promise<boolean> {
+    const attempt = nextAttempt(options.journal, input, clock.now(), (row) => ended.has(row.id), protective);
+    const rule = input.rule ?? withoutRetry(input.id);
+    health.attempted(strategy.name, rule, input.id, attempt, protective);
     if (attempt.kind !== 'plan') {
       // A failed decision: said once per failed row, not every tick.
       if (!reportedFinal.has(attempt.last.id)) {
@@ -181,6 +191,16 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     let touched = true;
     try {
       const after = await executor.execute(next);
+      health.executed(strategy.name, rule, input.id, after);
+      // Failed now: what the retry logic makes of it (when it is tried again) is what the rule is doing.
+      if (after.state === 'failed' || after.state === 'cancelled')
+        health.attempted(
+          strategy.name,
+          rule,
+          input.id,
+          nextAttempt(options.journal, input, clock.now(), (row) => ended.has(row.id), protective),
+          protective,
+        );
       // Left exactly as it was (a handler backing off): nothing was sent, no balance moved.
       touched = before === undefined || after.state !== before.state || after.updatedAt !== before.updatedAt;
       events.emit('planned', { intentId: next.id, strategy: strategy.name, created: before === undefined });
@@ -205,6 +225,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     const now = clock.now();
     const loaded = options.strategies();
     memory.retain(new Set(loaded.keys()));
+    health.retain(new Set(loaded.keys()));
     const built = buildSnapshot(options.sources(), lastSwapAt);
     ticks += 1;
     lastTickAt = now;
@@ -240,6 +261,9 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       const progress = progressOf(records, now, (mint) => snapshot.prices.get(mint)?.usd);
       const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
       memory.scheduled(strategy.name, decision.scheduledThrough);
+      health.decided(strategy.name, armedRules(strategy), decision.holds);
+      // A DCA run is a purchase, not a protection: it gives up after its retries.
+      const protective = strategy.spec.kind !== 'dca';
       holds += decision.holds.length;
       for (const hold of decision.holds) log?.debug({ strategy: strategy.name, rule: hold.rule }, `hold: ${hold.reason}`);
       events.emit('decided', { strategy: strategy.name, intents: decision.intents.length, holds: decision.holds });
@@ -252,14 +276,15 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
           defer(strategy, intent);
           continue;
         }
-        if (await act(strategy, input, ended)) acted = true;
+        if (await act(strategy, input, ended, protective)) acted = true;
       }
       if (strategy.spec.kind === 'dca' && !acted) {
         for (const retry of runRetries(options.journal, rows, strategy.spec.on_time_within, now, instantOf)) {
           if (executor.stopped || signal.aborted) break;
-          if (await act(strategy, retry)) acted = true;
+          if (await act(strategy, retry, new Set(), false)) acted = true;
         }
       }
+      health.passed(strategy.name);
       // The balances moved: the strategies after this one decide next tick, on a fresh read.
       if (acted) {
         lastActed = strategy.name;
@@ -308,7 +333,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   return {
     events,
     tick,
-    status: () => ({ ticks, lastTickAt, lastSkipped, blocked, planned, deferred: { ...deferredByKind } }),
+    status: () => ({ ticks, lastTickAt, lastSkipped, blocked, planned, deferred: { ...deferredByKind }, strategies: health.status() }),
     done,
   };
 }

@@ -98,6 +98,7 @@ describe('jupbot program', () => {
       'feed:orders',
       'feed:dca',
       'feed:balances',
+      'strategies',
       'trigger-login',
     ]);
     // Paper mode: the embedded simulator answers token search on loopback, keyless as in the real API.

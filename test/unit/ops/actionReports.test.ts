@@ -47,7 +47,10 @@ describe('reportActions', () => {
     expect(lines.map((l) => [l.level, l.msg])).toEqual([
       ['info', 's: vault order placed (o-1)'],
       ['info', 's: sold 1 SOL for 150.25 USDC at $150.25 per SOL (vault order)'],
-      ['warn', 's: intent failed (LANDED_FAILED): the transaction landed and failed on chain; the strategy tries again as a new intent in 1m (retry 1 of 3)'],
+      [
+        'warn',
+        's: intent failed (LANDED_FAILED): the transaction landed and failed on chain; the rule tries again as a new intent in 1m if it still fires (a DCA run: retry 1 of 3)',
+      ],
     ]);
     expect(sent).toEqual([
       { type: 'order', strategy: 's', action: 'placed', orderId: 'o-1' },

@@ -86,12 +86,18 @@ describe('log lines for people', () => {
       intentId: 's/v/tp',
       data: { code: 'GUARD_REFUSED', message: 'the transaction pays an unknown account' },
     });
+    audit.append({ kind: 'intent.failed', strategy: 's', intentId: 's/v/run', data: { code: 'PARAMS_INVALID', message: 'amount: too small' } });
     stop();
     expect(out.lines().map((l) => [l.level, l.msg])).toEqual([
-      ['warn', 's: intent failed (LANDED_FAILED): landed and failed; retries used up (3); the rule stays failed until the strategy changes'],
+      ['warn', 's: intent failed (LANDED_FAILED): landed and failed; a DCA run has used its 3 retries; an exit rule that still fires tries again in 5m'],
+      // A refusal is a verdict on one transaction: the rule asks again.
       [
         'warn',
-        's: intent failed (GUARD_REFUSED): the transaction pays an unknown account; not retried (it would fail the same way); the audit log has the details',
+        's: intent failed (GUARD_REFUSED): the transaction pays an unknown account; the rule tries again as a new intent in 1m if it still fires (a DCA run: retry 1 of 3)',
+      ],
+      [
+        'warn',
+        's: intent failed (PARAMS_INVALID): amount: too small; a DCA run is not retried (it would fail the same way); an exit rule that still fires tries again in 1m',
       ],
     ]);
   });

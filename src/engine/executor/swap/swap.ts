@@ -18,8 +18,8 @@ import type { Clock } from '../../../clock.js';
 import { z } from 'zod';
 import { Decimals, Bps, PositiveBaseUnits, Pubkey } from '../../../jupiter/schemas/common.js';
 import type { SwapIntent } from '../../../strategies/intents.js';
-import { IntentRefusedError } from '../errors.js';
 import { chainFill } from './chainFill.js';
+import { checkQuote } from './quoteChecks.js';
 import { quoteAndSign } from './quoteAndSign.js';
 import { submitOutcome } from '../submitOutcome.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
@@ -39,6 +39,12 @@ const SwapParams = z.strictObject({
   amount: PositiveBaseUnits.transform(BigInt),
   slippageBps: Bps.optional(),
   maxPriceImpactBps: Bps.optional(),
+  /** A price rule's trigger price (USD per input token) and how far the quote may be from it. */
+  feedPriceUsd: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .optional(),
+  maxQuoteDeviationBps: Bps.optional(),
   /** The strategy file's sha256 the intent was decided under (the key's `version`). */
   strategyHash: z.string().optional(),
 });
@@ -55,6 +61,8 @@ export function swapPlan(intent: SwapIntent): PlanInput {
     amount: intent.amount.toString(),
     ...(intent.slippageBps === undefined ? {} : { slippageBps: intent.slippageBps }),
     ...(intent.maxPriceImpactBps === undefined ? {} : { maxPriceImpactBps: intent.maxPriceImpactBps }),
+    ...(intent.feedPriceUsd === undefined ? {} : { feedPriceUsd: intent.feedPriceUsd }),
+    ...(intent.maxQuoteDeviationBps === undefined ? {} : { maxQuoteDeviationBps: intent.maxQuoteDeviationBps }),
   });
 }
 
@@ -164,12 +172,10 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
         try {
           // No stop signal here: a submission that has started finishes, so its answer is not lost needlessly.
           const answer = await swap.execute(client, { signedTransaction: base64, requestId: row.requestId });
-          return {
-            kind: 'confirmed',
-            data: executeSummary(answer),
-            fills: await fillsFrom(row, params, answer),
-            transactionId: answer.signature ?? undefined,
-          };
+          const fills = await fillsFrom(row, params, answer);
+          // Landed, yet the answer names no amounts: the fill is pending until the chain says.
+          const unknown = fills.length === 0 ? { fillUnknown: 'the execute answer carries no amounts' } : {};
+          return { kind: 'confirmed', data: { ...executeSummary(answer), ...unknown }, fills, transactionId: answer.signature ?? undefined };
         } catch (error) {
           if (error instanceof ExecuteFailedError && !error.outcomeUnknown && error.executeCode !== null && error.executeCode > 0) {
             return {
@@ -201,13 +207,18 @@ export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
       if (row.requestId !== null) {
         try {
           const answer = await swap.execute(client, { signedTransaction: Buffer.from(row.signedTx).toString('base64'), requestId: row.requestId });
-          return { data: executeSummary(answer), fills: await fillsFrom(row, params, answer), transactionId: answer.signature ?? undefined };
+          const fills = await fillsFrom(row, params, answer);
+          if (fills.length > 0) return { data: executeSummary(answer), fills, transactionId: answer.signature ?? undefined };
+          reason = 'the execute answer carries no amounts';
         } catch (error) {
           reason = error instanceof Error ? client.redactor.scrubText(error.message) : 'execute re-poll failed';
         }
       }
       // Jupiter cannot say any more: the chain can.
-      const read = await chainFill(rpc, row.signature, signer.address, params).catch(() => null);
+      const read = await chainFill(rpc, row.signature, signer.address, params).catch((error: unknown) => {
+        reason = `${reason}; the chain did not say either (${error instanceof Error ? error.message : String(error)})`;
+        return null;
+      });
       if (read === null) return { data: {}, fills: [], fillUnknown: reason };
       const outDecimals = await options.decimalsOf(params.outputMint);
       const data = { via: 'chain', inAmount: read.inAmount.toString(), outAmount: read.outAmount.toString() };
@@ -285,31 +296,6 @@ export function swapExpectation(params: SwapParams, quote: OrderResponse, wallet
     declaredFeeLamports: someoneElsePays ? BigInt(Math.ceil(quote.signatureFeeLamports ?? 0)) + BigInt(Math.ceil(quote.prioritizationFeeLamports ?? 0)) : 0n,
     ...(rfq ? { rfqMaker: quote.maker as string } : {}),
   };
-}
-
-/** Risk checks the intent carries, on the quote, before anything is signed. */
-function checkQuote(
-  params: SwapParams,
-  quote: { inputMint: string; outputMint: string; inAmount: string; priceImpact?: number | null | undefined; priceImpactPct?: string | null | undefined },
-): void {
-  if (quote.inputMint !== params.inputMint || quote.outputMint !== params.outputMint || BigInt(quote.inAmount) !== params.amount) {
-    throw new IntentRefusedError(
-      'QUOTE_MISMATCH',
-      `the quote is for ${quote.inAmount} ${quote.inputMint} → ${quote.outputMint}, not the intent's ${params.amount} ${params.inputMint} → ${params.outputMint}`,
-    );
-  }
-  if (params.maxPriceImpactBps === undefined) return;
-  // priceImpact is in percentage points (-0.1 = -0.1 %); the deprecated priceImpactPct is a ratio.
-  const points = quote.priceImpact ?? (quote.priceImpactPct ? Number(quote.priceImpactPct) * 100 : null);
-  if (points === null || !Number.isFinite(points))
-    throw new IntentRefusedError('RISK_PRICE_IMPACT_UNKNOWN', 'the quote reports no price impact; the intent limits it');
-  const bps = Math.abs(points) * 100;
-  if (bps > params.maxPriceImpactBps) {
-    throw new IntentRefusedError('RISK_PRICE_IMPACT', `price impact ${bps.toFixed(2)} bps exceeds the limit of ${params.maxPriceImpactBps} bps`, {
-      impactBps: bps,
-      maxPriceImpactBps: params.maxPriceImpactBps,
-    });
-  }
 }
 
 /** Fee = what left minus what entered the route (input mint), or what the route made minus what arrived (output mint). */

@@ -5,7 +5,9 @@
  * confirmed once, and its fill read back from the chain when Jupiter has forgotten the request.
  */
 import { describe, expect, it } from 'vitest';
+import { pendingFillJson, pendingFillWords } from '../../../../src/audit/trades.js';
 import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
+import { listPendingFills, type PendingFill } from '../../../../src/store/pendingFills.js';
 import { actionKinds, dcaIntent, fills, plan, SOL, USDC, world } from './support.js';
 
 const orderUrls = (urls: readonly string[]): URL[] => urls.map((u) => new URL(u)).filter((u) => u.pathname === '/swap/v2/order');
@@ -96,5 +98,51 @@ describe('a gasless swap, its payer signing at /execute after us', () => {
     const confirmed = s.db.prepare("SELECT data FROM actions WHERE kind = 'intent.confirmed'").get() as { data: string };
     expect(JSON.parse(confirmed.data)).toMatchObject({ via: 'chain' });
     expect(verifyAuditChain(s.db).ok).toBe(true);
+  });
+});
+
+describe('a landed swap whose fill cannot be learned yet', () => {
+  it('is a pending fill (audited, listed) until the chain answers, then recorded once', async () => {
+    const w = world('fill-pending');
+    // The execute answer and its re-poll lost, and the node failing getTransaction once: no amounts anywhere.
+    w.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'reset', phase: 'after', count: 2 });
+    w.sim.control.injectFault({ path: '/rpc', rpcMethod: 'getTransaction', kind: 'status', status: 503, count: 1 });
+    const s = w.boot();
+    const row = await s.executor.execute(plan(dcaIntent()));
+    expect(row.state).toBe('confirmed');
+    expect(w.swapsLanded()).toEqual([row.signature]);
+    expect(fills(s.db, row.id)).toEqual([]);
+    const pending = listPendingFills(s.db);
+    expect(pending).toMatchObject([{ intentId: row.id, signature: row.signature, attempts: 0 }]);
+    expect(pending[0]?.reason).toMatch(/the chain did not say either \(rpc getTransaction → RPC_HTTP_ERROR: HTTP 503\)$/);
+    // Not silently absent: the audit's trades list it.
+    expect(pendingFillWords(pendingFillJson(pending[0] as PendingFill))).toContain(`fill pending: dca-sol ${row.id} landed as ${row.signature}`);
+
+    // The next look (past Jupiter's memory of the request): the chain answers, the fill is recorded once.
+    await w.clock.advance(180_000);
+    expect(await s.executor.recoverFills()).toBe(1);
+    expect(await s.executor.recoverFills()).toBe(0);
+    expect(listPendingFills(s.db)).toEqual([]);
+    const [fill] = fills(s.db, row.id);
+    expect(fill).toMatchObject({ signature: row.signature, in_mint: USDC, out_mint: SOL, in_amount: '25000000' });
+    expect(actionKinds(s.db, row.id).slice(-2)).toEqual(['fill', 'fill.recovered']);
+    expect(verifyAuditChain(s.db).ok).toBe(true);
+  });
+});
+
+describe('connections reset after /execute ran', () => {
+  it('every swap that landed is a fill: ten swaps, every answer lost', async () => {
+    const w = world('resets-after-execute');
+    w.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'reset', phase: 'after' });
+    const s = w.boot();
+    for (let i = 0; i < 10; i++) {
+      await s.executor.execute(plan(dcaIntent({}, `2026-01-01T12:${String(i).padStart(2, '0')}:00.000Z`)));
+      await w.clock.advance(60_000);
+    }
+    const landed = w.swapsLanded();
+    expect(landed).toHaveLength(10);
+    const recorded = s.db.prepare("SELECT DISTINCT signature FROM fills WHERE source = 'swap' ORDER BY signature").all() as { signature: string }[];
+    expect(recorded.map((r) => r.signature)).toEqual([...landed].sort());
+    expect(listPendingFills(s.db)).toEqual([]);
   });
 });

@@ -146,6 +146,7 @@ function routed(executor: Executor, routes: IntentRoutes): Executor {
     plan: (input) => executor.plan(input),
     execute: (input) => executor.execute(input),
     drive: (id) => executor.drive(id),
+    recoverFills: () => executor.recoverFills(),
     stop: () => executor.stop(),
     get stopped() {
       return executor.stopped;
