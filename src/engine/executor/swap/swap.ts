@@ -292,8 +292,13 @@ export function swapExpectation(params: SwapParams, quote: OrderResponse, wallet
     feeBps: Math.max(0, Math.floor(quote.feeBps ?? 0)),
     gasless: someoneElsePays,
     ...(someoneElsePays && payer !== null ? { feePayer: payer } : {}),
-    // A gasless payer takes its fees back from the taker in SOL: at most what the answer declares.
-    declaredFeeLamports: someoneElsePays ? BigInt(Math.ceil(quote.signatureFeeLamports ?? 0)) + BigInt(Math.ceil(quote.prioritizationFeeLamports ?? 0)) : 0n,
+    // A gasless payer takes its fees back from the taker in SOL: at most what the answer declares
+    // (signature and prioritization fees, and the rent it fronted for accounts of ours).
+    declaredFeeLamports: someoneElsePays
+      ? BigInt(Math.ceil(quote.signatureFeeLamports ?? 0)) +
+        BigInt(Math.ceil(quote.prioritizationFeeLamports ?? 0)) +
+        (quote.rentFeePayer !== undefined && quote.rentFeePayer !== null && quote.rentFeePayer !== wallet ? BigInt(Math.ceil(quote.rentFeeLamports ?? 0)) : 0n)
+      : 0n,
     ...(rfq ? { rfqMaker: quote.maker as string } : {}),
   };
 }
