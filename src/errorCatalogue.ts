@@ -384,6 +384,11 @@ export const ERROR_CATALOGUE = {
   EFFECT_INFLOW_BELOW_MINIMUM: guard("simulated: less arrives than the intent's minimum"),
   EFFECT_SOL_EXCEEDS_BUDGET: guard('simulated: our SOL falls by more than the fee budget'),
   EFFECT_AUTHORITY_CHANGED: guard('simulated: an account of ours changes owner or authority'),
+  EFFECT_STATE_MOVED: spec(
+    'guard',
+    'automatic',
+    'our accounts kept changing while the transaction was simulated (transfers landing from elsewhere): its effect cannot be told apart; built again on the next pass',
+  ),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

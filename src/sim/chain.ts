@@ -147,6 +147,8 @@ export class Chain {
   /** Effects of bytes another service lands (Trigger deposits and withdrawals), for simulation only. */
   readonly #previews = new Map<string, { moves: () => readonly Move[]; priorityLamports: bigint }>();
   #latest: { height: number; blockhash: string } | undefined;
+  /** The last slot handed out and the ledger state (its entry count) it names. */
+  #bank = { slot: 0, entries: -1 };
   /** Landed transactions as a node's history serves them. */
   readonly history = new LandedHistory();
 
@@ -161,8 +163,19 @@ export class Chain {
     return BASE_HEIGHT + Math.floor((this.now() - this.genesisMs) / BLOCK_MS);
   }
 
+  /**
+   * The slot a read or a landing is at. It follows the clock, and a slot names one state of the
+   * ledger, as a bank does: once a slot has been handed out, a change to the ledger moves on to a
+   * later one (the next slot, if the clock has not got there yet). So two answers with the same
+   * `context.slot` saw the same balances, and a transfer landing between two reads shows as a slot
+   * that moved, as it does on a real node.
+   */
   slot(): number {
-    return this.height() + SLOT_OFFSET;
+    const clockSlot = this.height() + SLOT_OFFSET;
+    const entries = this.ledger.entryCount;
+    if (entries !== this.#bank.entries) this.#bank = { slot: Math.max(clockSlot, this.#bank.slot + 1), entries };
+    else if (clockSlot > this.#bank.slot) this.#bank = { slot: clockSlot, entries };
+    return this.#bank.slot;
   }
 
   /** The current blockhash and the last height at which it is accepted. */
@@ -241,6 +254,30 @@ export class Chain {
     if (intent) this.#intents.set(messageKeyOf(tampered), intent);
     const preview = this.#previews.get(messageKeyOf(genuine));
     if (preview) this.#previews.set(messageKeyOf(tampered), preview);
+  }
+
+  /**
+   * Makes the bytes' effect take `extra` besides what they say: a program inside the transaction
+   * (a venue of a route) that moves more than its instruction shows (the hostile `venue-drain`
+   * fault). The bytes stay as they are; simulating or landing them moves `extra` too. False when
+   * nothing is registered for them.
+   */
+  addEffect(messageBytes: Uint8Array, extra: Move): boolean {
+    const key = messageKeyOf(messageBytes);
+    const intent = this.#intents.get(key);
+    if (!intent?.preview) return false;
+    const ledger = this.ledger;
+    this.#intents.set(key, {
+      kind: intent.kind,
+      ...(intent.priorityLamports === undefined ? {} : { priorityLamports: intent.priorityLamports }),
+      preview: () => [...(intent.preview?.() ?? []), extra],
+      apply(signature) {
+        const result = intent.apply(signature);
+        ledger.transfer(extra.from, extra.to, extra.mint, extra.amount, 'drain', signature);
+        return result;
+      },
+    });
+    return true;
   }
 
   /** Forgets an intent that can no longer land (its build was superseded). */

@@ -1,6 +1,6 @@
 import { HttpError, ok, parseJsonBody, Router, type RouteRequest } from './http.js';
 import type { LedgerDump } from './ledger.js';
-import type { FaultSpec, ScenarioStep } from './faults.js';
+import type { FaultSpec, FaultTransfer, ScenarioStep } from './faults.js';
 import { AGGREGATOR_IDL_KINDS, type AggregatorIdlKind } from './aggregatorIdl.js';
 import { HOSTILE_VARIANTS } from './hostile.js';
 import { ROUTE_FORMS, type RouteForm } from './jupiterRoutes.js';
@@ -22,6 +22,13 @@ export interface SimControl {
   /** Moves `amount` base units of `mint` (default SOL) from the treasury to `wallet`. */
   fund(wallet: string, amount: bigint, mint?: string): void;
   balance(wallet: string, mint?: string): bigint;
+  /**
+   * Moves `amount` base units of `mint` (default SOL) from one wallet to another, as a transaction
+   * signed elsewhere would: the owner spending from another device, a stranger paying in. The
+   * ledger changes (and with it the slot); nothing is listed in any history. Throws when `from`
+   * does not hold the amount.
+   */
+  transfer(from: string, to: string, amount: bigint, mint?: string): void;
   /** Funds a paper wallet (10 SOL, 1,000 USDC) and gives it two prediction positions. */
   paperWallet(wallet: string): void;
   injectFault(spec: FaultSpec): number;
@@ -55,6 +62,16 @@ export interface SimControl {
 
 const bad = (error: string): HttpError => new HttpError(400, { error });
 
+function isFaultTransfer(value: unknown): value is FaultTransfer {
+  if (!isObject(value)) return false;
+  return (
+    isPubkey(value['from']) &&
+    isPubkey(value['to']) &&
+    parseAmount(value['amount']) !== undefined &&
+    (value['mint'] === undefined || typeof value['mint'] === 'string')
+  );
+}
+
 function body(req: RouteRequest): Record<string, unknown> {
   const parsed = parseJsonBody(req, (error) => ({ error }));
   if (parsed === undefined) return {};
@@ -87,6 +104,18 @@ export function controlRouter(control: SimControl): Router {
     control.fund(b['wallet'], amount, mint);
     return ok({ wallet: b['wallet'], balance: control.balance(b['wallet'], mint).toString() });
   });
+  r.add('POST', '/__sim/transfer', (req) => {
+    const b = body(req);
+    const amount = parseAmount(b['amount']);
+    if (!isPubkey(b['from']) || !isPubkey(b['to']) || amount === undefined) throw bad('expected { from, to, amount (base units, string), mint? }');
+    const mint = typeof b['mint'] === 'string' ? b['mint'] : undefined;
+    try {
+      control.transfer(b['from'], b['to'], amount, mint);
+    } catch (error) {
+      throw bad(error instanceof Error ? error.message : 'transfer refused');
+    }
+    return ok({ from: b['from'], to: b['to'], balance: control.balance(b['from'], mint).toString() });
+  });
   r.add('POST', '/__sim/wallets', (req) => {
     const b = body(req);
     if (!isPubkey(b['wallet'])) throw bad('expected { wallet }');
@@ -95,10 +124,14 @@ export function controlRouter(control: SimControl): Router {
   });
   r.add('POST', '/__sim/faults', (req) => {
     const b = body(req);
-    if (typeof b['path'] !== 'string' || !['status', 'delay', 'malformed', 'reset', 'hostile'].includes(String(b['kind'])))
-      throw bad('expected { path, kind: status|delay|malformed|reset|hostile, ... }');
+    if (typeof b['path'] !== 'string' || !['status', 'delay', 'malformed', 'reset', 'hostile', 'transfer'].includes(String(b['kind'])))
+      throw bad('expected { path, kind: status|delay|malformed|reset|hostile|transfer, ... }');
     if (b['kind'] === 'hostile' && !(HOSTILE_VARIANTS as readonly unknown[]).includes(b['variant']))
       throw bad(`expected { variant: ${HOSTILE_VARIANTS.join('|')} }`);
+    if (b['kind'] === 'transfer' && !isFaultTransfer(b['transfer'])) throw bad('expected { transfer: { from, to, amount (base units, string), mint? } }');
+    const methods = b['rpcMethod'];
+    if (methods !== undefined && typeof methods !== 'string' && !(Array.isArray(methods) && methods.every((m) => typeof m === 'string')))
+      throw bad('expected { rpcMethod: method | [method, ...] }');
     return ok({ id: control.injectFault(b as unknown as FaultSpec) });
   });
   r.add('POST', '/__sim/scenario', (req) => {

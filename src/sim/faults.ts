@@ -1,7 +1,7 @@
 import type { HostileVariant } from './hostile.js';
 import type { SimRequest } from './http.js';
 
-export type FaultKind = 'status' | 'delay' | 'malformed' | 'reset' | 'hostile';
+export type FaultKind = 'status' | 'delay' | 'malformed' | 'reset' | 'hostile' | 'transfer';
 
 /**
  * One injected fault. Matching is on the path (exact, or a prefix when it ends in `*`), optionally the
@@ -17,8 +17,11 @@ export interface FaultSpec {
    * using it is refused until the client logs in again, while a fresh token passes.
    */
   readonly headers?: Readonly<Record<string, string>>;
-  /** For the Solana RPC: only JSON-RPC requests calling this method (a node failing one call, e.g. `getTransaction`). */
-  readonly rpcMethod?: string;
+  /**
+   * JSON-RPC methods (on `/rpc`): the fault hits only calls of these (a batch when any of its calls
+   * is one), e.g. `simulateTransaction` to act between a client's read and its simulation.
+   */
+  readonly rpcMethod?: string | readonly string[];
   readonly kind: FaultKind;
   /** `status`: the code to answer with (default 503) and an optional JSON body. */
   readonly status?: number;
@@ -29,11 +32,37 @@ export interface FaultSpec {
   readonly phase?: 'before' | 'after';
   /** `hostile`: how the answer's transaction is tampered with (see hostile.ts). */
   readonly variant?: HostileVariant;
+  /**
+   * `transfer`: funds that move just before the request is answered, as a transaction signed
+   * elsewhere would move them (the owner spending from another device, a stranger paying in).
+   * Amount in base units, as a string; mint SOL when omitted.
+   */
+  readonly transfer?: FaultTransfer;
   /** How many requests it hits; omitted = until cleared. */
   readonly count?: number;
   /** Active window in simulated epoch ms (scenarios set these). */
   readonly fromMs?: number;
   readonly untilMs?: number;
+}
+
+export interface FaultTransfer {
+  readonly from: string;
+  readonly to: string;
+  readonly amount: string;
+  readonly mint?: string;
+}
+
+/** The JSON-RPC methods a request body calls (several for a batch); none when it does not parse. */
+function rpcMethods(rawBody: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(rawBody);
+    const calls = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
+    return calls.flatMap((c) =>
+      typeof c === 'object' && c !== null && typeof (c as { method?: unknown }).method === 'string' ? [(c as { method: string }).method] : [],
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** A scripted step: `atMs` after the scenario starts, for `durationMs` (or until its count runs out). */
@@ -83,9 +112,12 @@ export class Faults {
       const { spec } = fault;
       if (spec.method && spec.method.toUpperCase() !== req.method) continue;
       if (spec.headers && !Object.entries(spec.headers).every(([name, value]) => req.headers[name.toLowerCase()] === value)) continue;
-      if (spec.rpcMethod !== undefined && rpcMethodOf(req) !== spec.rpcMethod) continue;
       const matches = spec.path.endsWith('*') ? req.path.startsWith(spec.path.slice(0, -1)) : req.path === spec.path;
       if (!matches) continue;
+      if (spec.rpcMethod !== undefined) {
+        const wanted = typeof spec.rpcMethod === 'string' ? [spec.rpcMethod] : spec.rpcMethod;
+        if (!rpcMethods(req.rawBody).some((m) => wanted.includes(m))) continue;
+      }
       if (spec.fromMs !== undefined && now < spec.fromMs) continue;
       if (spec.untilMs !== undefined && now >= spec.untilMs) continue;
       fault.remaining--;
@@ -93,15 +125,5 @@ export class Faults {
       return spec;
     }
     return undefined;
-  }
-}
-
-/** The JSON-RPC method of a request body, or null (not JSON, a batch, no method). */
-function rpcMethodOf(req: SimRequest): string | null {
-  try {
-    const body = JSON.parse(req.rawBody) as { method?: unknown };
-    return typeof body.method === 'string' ? body.method : null;
-  } catch {
-    return null;
   }
 }

@@ -33,6 +33,7 @@ export const HOSTILE_VARIANTS = [
   'route-unknown-venue',
   'rfq-fee-doubled',
   'route-destination-behind-table',
+  'venue-drain',
   // Any transaction of ours.
   'fee-payer-swapped',
   'extra-signer',
@@ -64,6 +65,8 @@ export interface HostileContext {
   readonly signers: readonly Keypair[];
   /** Registers for `tampered` the effect the genuine message had. */
   readonly alias: (genuine: Uint8Array, tampered: Uint8Array) => void;
+  /** Makes the message's effect also move `lamports` of SOL from `from` to a stranger; false when it has no effect registered. */
+  readonly drain: (message: Uint8Array, from: PublicKey, lamports: bigint) => boolean;
 }
 
 const STRANGER = Keypair.fromSeed(createHash('sha256').update('jupbot-sim:hostile-stranger').digest());
@@ -72,6 +75,9 @@ const disc = (name: string): string => createHash('sha256').update(`global:${nam
 const ORDER = '8d3625cfedd2fad7';
 /** The fixed tail of the older routes' arguments: in_amount u64, quoted_out_amount u64, slippage_bps u16, platform_fee_bps u8. */
 const TAIL = 19;
+
+/** What the `venue-drain` variant's venue takes from the taker's SOL besides the swap (2 SOL). */
+export const VENUE_DRAIN_LAMPORTS = 2_000_000_000n;
 
 export class NotApplicable extends Error {
   override name = 'NotApplicable';
@@ -178,6 +184,13 @@ export function tamper(variant: HostileVariant, base64: string, ctx: HostileCont
   };
   const strangerAta = (mint: PublicKey): PublicKey => associatedTokenAddress(STRANGER.publicKey, mint);
   let breakSlot: PublicKey | null = null;
+
+  // The bytes are the genuine ones; what their venue does is not: only a simulation shows it.
+  if (variant === 'venue-drain') {
+    route();
+    if (!ctx.drain(message.serialize(), owner, VENUE_DRAIN_LAMPORTS)) throw new NotApplicable('venue-drain: no effect registered for the transaction');
+    return base64;
+  }
 
   switch (variant) {
     case 'route-destination-stranger':

@@ -1,6 +1,7 @@
 import type { Keypair } from '@solana/web3.js';
 import type { RouteResult } from './http.js';
-import { type HostileContext, type HostileVariant, NotApplicable, tamper } from './hostile.js';
+import { HOSTILE_STRANGER, type HostileContext, type HostileVariant, NotApplicable, tamper } from './hostile.js';
+import { SOL_MINT } from './programIds.js';
 import type { SimWorld } from './world.js';
 
 /** What answers a request with a hostile transaction: the route's answer, its transaction swapped. */
@@ -23,6 +24,8 @@ export function hostileAnswerer(world: SimWorld, signers: readonly Keypair[]): H
     },
     signers,
     alias: (genuine, tampered) => world.chain.aliasIntent(genuine, tampered),
+    drain: (message, from, lamports) =>
+      world.chain.addEffect(message, { from: from.toBase58(), to: HOSTILE_STRANGER.toBase58(), mint: SOL_MINT, amount: lamports }),
   };
   // A successful answer with a transaction; anything else (or a variant that does not apply) passes unchanged.
   return (result, variant) => {

@@ -18,10 +18,14 @@ class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    readonly data?: unknown,
   ) {
     super(message);
   }
 }
+
+/** A node's answer when it has not reached the `minContextSlot` asked for. */
+const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
 
 /**
  * The Solana JSON-RPC subset the daemon uses. Landing goes through the same {@link Chain} as
@@ -49,13 +53,26 @@ export class SolanaRpc {
       const params = Array.isArray(request.params) ? (request.params as unknown[]) : [];
       return { jsonrpc: '2.0', result: this.#call(request.method, params), id };
     } catch (error) {
-      if (error instanceof RpcError) return { jsonrpc: '2.0', error: { code: error.code, message: error.message }, id };
+      if (error instanceof RpcError)
+        return { jsonrpc: '2.0', error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }, id };
       throw error;
     }
   }
 
   #context(): { slot: number; apiVersion: string } {
     return { slot: this.world.chain.slot(), apiVersion: '2.2.0' };
+  }
+
+  /**
+   * `minContextSlot`: a node whose state is older than the slot asked for answers -32016 instead of
+   * older data. Slots here never go back, so only a slot from the future is refused.
+   */
+  #minContextSlot(config: unknown): void {
+    const min = (config as { minContextSlot?: unknown } | undefined)?.minContextSlot;
+    if (min === undefined) return;
+    if (typeof min !== 'number' || !Number.isInteger(min) || min < 0) throw new RpcError(-32602, 'Invalid params: minContextSlot must be a slot number');
+    const slot = this.world.chain.slot();
+    if (slot < min) throw new RpcError(MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot: slot });
   }
 
   #call(method: string, params: unknown[]): unknown {
@@ -81,11 +98,13 @@ export class SolanaRpc {
         return this.#send(params);
       case 'getAccountInfo':
         this.#base64Only(params[1]);
+        this.#minContextSlot(params[1]);
         return { context: this.#context(), value: accountAt(this.world, this.#pubkey(params[0])) };
       case 'getMultipleAccounts': {
         const list = params[0];
         if (!Array.isArray(list) || list.length > 100) throw new RpcError(-32602, 'Invalid params: expected an array of up to 100 addresses');
         this.#base64Only(params[1]);
+        this.#minContextSlot(params[1]);
         return { context: this.#context(), value: list.map((a) => accountAt(this.world, this.#pubkey(a))) };
       }
       case 'simulateTransaction':
@@ -193,6 +212,7 @@ export class SolanaRpc {
       sigVerify?: unknown;
       replaceRecentBlockhash?: unknown;
       accounts?: { encoding?: unknown; addresses?: unknown };
+      minContextSlot?: unknown;
     };
     if (typeof raw !== 'string') throw new RpcError(-32602, 'Invalid params: expected an encoded transaction');
     if (config.encoding !== 'base64') throw new RpcError(-32602, 'Invalid params: the simulator takes base64 transactions only');
@@ -201,6 +221,7 @@ export class SolanaRpc {
     const addresses = config.accounts?.addresses ?? [];
     if (!Array.isArray(addresses) || addresses.length > 100) throw new RpcError(-32602, 'Invalid params: accounts.addresses must list at most 100 addresses');
     if (config.accounts !== undefined) this.#base64Only(config.accounts);
+    this.#minContextSlot(config);
     let decoded: DecodedTx;
     try {
       decoded = decodeTransaction(raw);

@@ -5,14 +5,14 @@ import type { Clock } from '../clock.js';
 import { createRandom } from '../random.js';
 import { Chain } from './chain.js';
 import { controlRouter, type SimControl } from './control.js';
-import { Faults } from './faults.js';
+import { type FaultTransfer, Faults } from './faults.js';
 import { hostileAnswerer } from './hostileAnswer.js';
 import { rfqMaker } from './rfq.js';
 import { listenOn, nodeHandler } from './nodeServer.js';
 import { Gateway, type GatewayOptions } from './gateway.js';
 import { HttpError, Router, toJson, type RouteResult, type SimRequest, type SimResponse } from './http.js';
 import { IdSource } from './ids.js';
-import { Ledger, SystemWallet } from './ledger.js';
+import { InsufficientBalance, Ledger, SystemWallet } from './ledger.js';
 import { Market } from './market.js';
 import { MICRO, PredictionMarkets, pricesOf } from './prediction/markets.js';
 import { PredictionRoutes } from './prediction/predictionRoutes.js';
@@ -231,6 +231,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       });
     },
     balance: (wallet, mint = SOL_MINT) => ledger.balance(wallet, mint),
+    transfer(from, to, amount, mint = SOL_MINT) {
+      arrived(() => {
+        ledger.transfer(from, to, mint, amount, 'transfer', 'elsewhere');
+        kept('transfer', from, to, amount.toString(), mint);
+      });
+    },
     paperWallet: (wallet) =>
       arrived(() => {
         paperWallet(wallet);
@@ -319,6 +325,15 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     }
   };
 
+  /** A `transfer` fault's move; a wallet that no longer holds the amount moves nothing. */
+  const transferElsewhere = (t: FaultTransfer): void => {
+    try {
+      control.transfer(t.from, t.to, BigInt(t.amount), t.mint ?? SOL_MINT);
+    } catch (error) {
+      if (!(error instanceof InsufficientBalance)) throw error;
+    }
+  };
+
   const hostileAnswer = hostileAnswerer(world, [world.gasWallet, rfqMaker(seed), trading.signers.payer, ...trading.signers.protocol]);
 
   async function dispatch(req: SimRequest): Promise<SimResponse> {
@@ -349,6 +364,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return respond({ status: fault.status ?? 503, body: fault.body ?? { code: fault.status ?? 503, message: 'Service Unavailable' } }, requestId);
     }
     if (fault?.kind === 'reset' && fault.phase !== 'after') return { status: 0, headers: {}, body: '', reset: true };
+    if (fault?.kind === 'transfer' && fault.transfer) transferElsewhere(fault.transfer);
     const gate = rpcCall ? { apiKey: undefined, headers: {} } : gateway.check(req);
     let result: RouteResult;
     let rateHeaders: Record<string, string> = {};
@@ -381,6 +397,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     if (op === 'setPrice') control.setPrice(str(a), Number(b));
     else if (op === 'setMark') control.setMark(str(a), b === 'no' ? 'no' : 'yes', Number(c));
     else if (op === 'fund') control.fund(str(a), BigInt(str(b)), str(c));
+    else if (op === 'transfer') control.transfer(str(a), str(b), BigInt(str(c)), str(args[3]));
     else if (op === 'paperWallet') control.paperWallet(str(a));
     else if (op === 'settleMarket') control.settleMarket(str(a), b === 'no' ? 'no' : 'yes');
     else if (op === 'setScore') control.setScore(str(a), Number(b), Number(c));

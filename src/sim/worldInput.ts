@@ -29,7 +29,7 @@ export interface ControlInput {
   readonly args: readonly (string | number | boolean)[];
 }
 
-export type ControlOp = 'setPrice' | 'setMark' | 'fund' | 'paperWallet' | 'settleMarket' | 'setScore' | 'setTradingActive' | 'forgetOrders';
+export type ControlOp = 'setPrice' | 'setMark' | 'fund' | 'transfer' | 'paperWallet' | 'settleMarket' | 'setScore' | 'setTradingActive' | 'forgetOrders';
 
 /** GET routes that write: a swap order keeps its transaction until executed; registering creates a vault. */
 const WRITING_GETS = new Set(['/swap/v2/order', '/ultra/v1/order', '/trigger/v2/vault/register']);

@@ -6,15 +6,18 @@
  * the intent: no more than the intent's input leaves, at least its minimum arrives, the wallet's
  * SOL falls by no more than fees, rent and declared refunds, and no owner, delegate or close
  * authority of ours changes. A simulation that fails or cannot be run is a refusal, never a pass.
+ * "Before" is read on the state the simulation ran on (consistentSimulation.ts): what lands
+ * meanwhile, from elsewhere or ours, is not the transaction's effect.
  */
 import { PublicKey, type VersionedTransaction } from '@solana/web3.js';
 import type { Expectation } from './expectation.js';
 import type { GuardSummary } from './guard.js';
 import { GuardRefusal } from './guardRefusal.js';
 import { SOL_MINT, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './programIds.js';
-import type { AccountState, SolanaRpc } from './rpc.js';
+import { type SimulationRpc, simulateConsistently } from './consistentSimulation.js';
+import type { AccountState } from './rpc.js';
 
-export type EffectsRpc = Pick<SolanaRpc, 'getMultipleAccounts' | 'simulateTransaction'>;
+export type EffectsRpc = SimulationRpc;
 
 export interface EffectsReport {
   /** Net change per mint over the wallet and its token accounts (SOL: lamports plus wrapped SOL). */
@@ -84,17 +87,19 @@ export async function proveEffects(
       accounts: writable.size,
     });
 
-  let before: (AccountState | null)[];
+  let before: readonly (AccountState | null)[];
   let after: (AccountState | null)[];
   let err: unknown;
   let unitsConsumed: number | null;
   try {
-    before = (await rpc.getMultipleAccounts(watched, 'confirmed')).accounts;
-    const simulated = await rpc.simulateTransaction(Buffer.from(tx.serialize()).toString('base64'), { accounts: watched, commitment: 'confirmed' });
-    after = [...simulated.accounts];
-    err = simulated.err;
-    unitsConsumed = simulated.unitsConsumed;
+    // Before and after on one state of the chain: nothing that lands meanwhile counts as an effect.
+    const consistent = await simulateConsistently(rpc, Buffer.from(tx.serialize()).toString('base64'), watched);
+    before = consistent.before;
+    after = [...consistent.simulated.accounts];
+    err = consistent.simulated.err;
+    unitsConsumed = consistent.simulated.unitsConsumed;
   } catch (error) {
+    if (error instanceof GuardRefusal) throw error;
     return refuse('SIMULATION_UNAVAILABLE', `the transaction could not be simulated: ${error instanceof Error ? error.message : String(error)}`, {
       cause: error instanceof Error ? error.message : String(error),
     });

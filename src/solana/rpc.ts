@@ -23,6 +23,9 @@ const ANSWERED = new Error('answered');
 
 export const BLOCKHASH_VALID_BLOCKS = 150;
 
+/** The JSON-RPC error of a node that has not reached the `minContextSlot` a call asked for. */
+export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+
 export type RpcErrorCode = CodeOf<'rpc'>;
 
 /** An RPC call failed. `rpcCode` is the JSON-RPC error code when the node answered with one. */
@@ -99,13 +102,22 @@ export interface SolanaRpc {
   getSignatureStatuses(signatures: readonly string[]): Promise<(SignatureStatus | null)[]>;
   getBalance(address: string): Promise<bigint>;
   getTokenAccountsByOwner(owner: string, filter: { mint: string } | { programId: string }): Promise<TokenAccount[]>;
-  /** Raw accounts (null where none exists), at most 100 addresses a call. */
-  getMultipleAccounts(addresses: readonly string[], commitment?: Commitment): Promise<{ slot: number; accounts: (AccountState | null)[] }>;
+  /**
+   * Raw accounts (null where none exists), at most 100 addresses a call, and the slot of the state
+   * they were read at. With `minContextSlot`, a node whose state is older answers an RpcError
+   * (`rpcCode` {@link MIN_CONTEXT_SLOT_NOT_REACHED}) instead of older data.
+   */
+  getMultipleAccounts(
+    addresses: readonly string[],
+    commitment?: Commitment,
+    options?: { minContextSlot?: number },
+  ): Promise<{ slot: number; accounts: (AccountState | null)[] }>;
   /**
    * Simulates unsigned (or partly signed) wire bytes without signature checks and returns the
-   * listed accounts as they would be afterwards. Nothing is committed on chain.
+   * listed accounts as they would be afterwards, with the slot of the state it ran on. Nothing is
+   * committed on chain. `minContextSlot` as for {@link getMultipleAccounts}.
    */
-  simulateTransaction(base64: string, options: { accounts: readonly string[]; commitment?: Commitment }): Promise<SimulationResult>;
+  simulateTransaction(base64: string, options: { accounts: readonly string[]; commitment?: Commitment; minContextSlot?: number }): Promise<SimulationResult>;
   /** Transactions that touched `address`, newest first, at most `limit` (≤ 1000), older than `before` when given. */
   getSignaturesForAddress(address: string, options?: { before?: string; limit?: number }): Promise<AddressSignature[]>;
   /** One landed transaction (confirmed), or null when the node does not know it. */
@@ -273,12 +285,13 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
         decimals: a.account.data.parsed.info.tokenAmount.decimals,
       }));
     },
-    async getMultipleAccounts(addresses, commitment) {
-      const r = await call(
-        'getMultipleAccounts',
-        [[...addresses], { encoding: 'base64', ...(commitment === undefined ? {} : { commitment }) }],
-        MultipleAccounts,
-      );
+    async getMultipleAccounts(addresses, commitment, readOptions = {}) {
+      const config = {
+        encoding: 'base64',
+        ...(commitment === undefined ? {} : { commitment }),
+        ...(readOptions.minContextSlot === undefined ? {} : { minContextSlot: readOptions.minContextSlot }),
+      };
+      const r = await call('getMultipleAccounts', [[...addresses], config], MultipleAccounts);
       if (r.value.length !== addresses.length)
         throw new RpcError('RPC_MALFORMED_RESPONSE', 'getMultipleAccounts', `asked for ${addresses.length} accounts, got ${r.value.length}`);
       return { slot: r.context.slot, accounts: r.value.map(accountState) };
@@ -290,6 +303,7 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
         replaceRecentBlockhash: false,
         commitment: simulateOptions.commitment ?? 'confirmed',
         accounts: { encoding: 'base64', addresses: [...simulateOptions.accounts] },
+        ...(simulateOptions.minContextSlot === undefined ? {} : { minContextSlot: simulateOptions.minContextSlot }),
       };
       const r = await call('simulateTransaction', [base64, config], Simulation);
       const accounts = (r.value.accounts ?? []).map(accountState);

@@ -42,7 +42,7 @@ const inputSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('control'),
     at: z.number().int(),
-    op: z.enum(['setPrice', 'setMark', 'fund', 'paperWallet', 'settleMarket', 'setScore', 'setTradingActive', 'forgetOrders']),
+    op: z.enum(['setPrice', 'setMark', 'fund', 'transfer', 'paperWallet', 'settleMarket', 'setScore', 'setTradingActive', 'forgetOrders']),
     args: z.array(scalar),
   }),
 ]);

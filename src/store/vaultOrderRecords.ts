@@ -1,7 +1,7 @@
 /**
  * The vault orders of our strategies as the database knows them, for the decide loop: the live
  * mirrored orders (one per placing intent), the placements journaled but not yet mirrored, and the
- * expired orders that still hold funds in the vault.
+ * orders whose funds are left in the vault (expired, or a withdrawal nobody completes).
  */
 import { z } from 'zod';
 import type { Db } from './db.js';
@@ -43,13 +43,14 @@ const PendingPlacementRow = z.object({
 });
 export type PendingPlacementRow = z.output<typeof PendingPlacementRow>;
 
-const ExpiredOrderRow = z.object({
+const StrandedOrderRow = z.object({
   id: z.string(),
   strategy: z.string(),
+  state: z.enum(['expired', 'pending_withdraw']),
   input_mint: z.string(),
   remaining: z.string(),
 });
-export type ExpiredOrderRow = z.output<typeof ExpiredOrderRow>;
+export type StrandedOrderRow = z.output<typeof StrandedOrderRow>;
 
 /**
  * Orders of ours that may still fill, one per placing intent: an OCO's two legs share one deposit
@@ -76,14 +77,22 @@ export function pendingPlacementRows(db: Db): PendingPlacementRow[] {
   return parseRows(PendingPlacementRow, statement(db, sql).all(), 'pending vault placements');
 }
 
-/** Expired price orders of ours that still hold funds in the vault, oldest expiry first (only the intent's recorded leg). */
-export function expiredOrdersWithFunds(db: Db): readonly ExpiredOrderRow[] {
+/**
+ * Price orders of ours that still hold funds in the vault with nothing bringing them back, oldest
+ * expiry first (only the intent's recorded leg): expired ones, and ones being withdrawn
+ * (`pending_withdraw`) that no cancel of ours is still working on or has done (every cancel naming
+ * the order failed or was cancelled, or there was none).
+ */
+export function strandedOrdersWithFunds(db: Db): readonly StrandedOrderRow[] {
   const sql = `
-  SELECT o.id, o.strategy, o.input_mint, coalesce(o.remaining_input_amount, o.input_amount) AS remaining
+  SELECT o.id, o.strategy, o.state, o.input_mint, coalesce(o.remaining_input_amount, o.input_amount) AS remaining
   FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
-  WHERE o.state = 'expired' AND o.family = 'price' AND o.adopted = 0 AND o.strategy IS NOT NULL
+  WHERE o.family = 'price' AND o.adopted = 0 AND o.strategy IS NOT NULL
     AND coalesce(o.remaining_input_amount, o.input_amount) <> '0'
+    AND (o.state = 'expired' OR (o.state = 'pending_withdraw' AND NOT EXISTS (
+      SELECT 1 FROM intents c
+      WHERE c.kind = 'cancel-vault-order' AND json_extract(c.params, '$.orderId') = o.id AND c.state NOT IN ('failed', 'cancelled'))))
   ORDER BY o.expires_at, o.id`;
   // Asked on every tick; the answer changes only with the journal or the mirror.
-  return readSinceJournalChange(db, 'expired vault orders', () => parseRows(ExpiredOrderRow, statement(db, sql).all(), 'expired vault orders'));
+  return readSinceJournalChange(db, 'stranded vault orders', () => parseRows(StrandedOrderRow, statement(db, sql).all(), 'stranded vault orders'));
 }

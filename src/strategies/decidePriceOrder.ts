@@ -65,7 +65,8 @@ export function decidePriceOrder(strategy: LoadedPriceOrder, state: StrategyStat
   let base = state.armedAmount;
   let reference = state.referencePriceUsd;
   let peak = state.peakPriceUsd;
-  const orders = (snapshot.vaultOrders.get(strategy.name) ?? []).filter(isLive);
+  const views = snapshot.vaultOrders.get(strategy.name) ?? [];
+  const orders = views.filter(isLive);
   if (generationDone(strategy, filled)) {
     if (!spec.rearm) {
       holds.push({ rule: '*', reason: 'every exit has filled; set rearm: true to arm again on a new balance' });
@@ -110,7 +111,7 @@ export function decidePriceOrder(strategy: LoadedPriceOrder, state: StrategyStat
     receiveBalance: snapshot.balances.get(receive.mint) ?? 0n,
   });
   if (spec.execution === 'local') decideLocal(tick, exits);
-  else decideVault(tick, exits, orders);
+  else decideVault(tick, exits, orders, withdrawingOf(views));
   return { intents, holds };
 }
 
@@ -213,7 +214,14 @@ function decideLocal(t: Tick, exits: readonly Exit[]): void {
  */
 export const DEFAULT_MAX_QUOTE_DEVIATION_BPS = 500;
 
-function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrderView[]): void {
+const withdrawingOf = (views: readonly VaultOrderView[]): VaultOrderView[] => views.filter((o) => o.state === 'pending_withdraw');
+
+/**
+ * `withdrawing`: orders being withdrawn (`pending_withdraw`: a cancel or renewal asked for, the funds
+ * not back yet). They fill nothing, but their rule is not placed again until their funds are back in
+ * the wallet: a new order then would take fresh funds while the old ones sit in the vault.
+ */
+function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrderView[], withdrawing: readonly VaultOrderView[]): void {
   const { strategy, now } = t;
   const { spec } = strategy;
   const expiresAt = now + spec.expires_after;
@@ -243,6 +251,11 @@ function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrde
     }
     const { key, id, slot } = makeKey(strategy, exit.rule, `g${t.generation}`);
     if (t.handled.has(slot)) continue;
+    const leaving = withdrawing.find((o) => o.rule === exit.rule);
+    if (leaving) {
+      hold(t, exit.rule, `order ${leaving.id} is being withdrawn (pending_withdraw): placed again once its funds are back in the wallet`);
+      continue;
+    }
     const refused = refusal(t, exit, exit.vault.inputAmount);
     if (refused !== undefined) {
       hold(t, exit.rule, refused);

@@ -19,7 +19,8 @@
  *
  * Each step reads the row back from the journal, so a new executor on the same database (after a
  * crash) continues exactly where the old one stopped. Calls for one intent id are serialised in
- * process; a second `execute` of the same id joins the first instead of acting twice.
+ * process; a second `execute` of the same id joins the first instead of acting twice. Across ids,
+ * preparing (build, guard, sign) and submitting take turns (walletTurn.ts).
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
@@ -47,6 +48,7 @@ import {
 import { resolveInFlight, resolveUnidentified } from './inFlight.js';
 import { createTransactionFinder, pendingTransactionId } from './transactionId.js';
 import { type IntentRoutes, planOf } from './intentKind.js';
+import { createWalletTurn } from './walletTurn.js';
 import type { Intent, IntentKind } from '../../strategies/intents.js';
 
 export interface ExecutorOptions {
@@ -102,6 +104,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const stopper = new AbortController();
   const context: HandlerContext = { signal: stopper.signal };
   const finder = createTransactionFinder(rpc);
+  /** Building and checking a transaction, and submitting one, take turns (walletTurn.ts): ours never lands during our own check. */
+  const turn = createWalletTurn();
 
   /** Records the chain's id of a row's transaction when an answer names it and the row does not know it yet. */
   const identify = (row: SignedRow, transactionId: string | undefined, via: string): SignedRow => {
@@ -180,7 +184,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
         if (row.attempts >= maxAttempts) return fail(id, 'ATTEMPTS_EXHAUSTED', `${row.attempts} attempts used`);
         let signed;
         try {
-          signed = await handler.prepare(row, { ...context, note: (kind, data) => journal.note(id, kind, data) });
+          signed = await turn.run(() => handler.prepare(row, { ...context, note: (kind, data) => journal.note(id, kind, data) }));
         } catch (error) {
           // Nothing was signed. Two equal intents in one slot build identical bytes: the second waits for
           // the next pass, when its blockhash is newer. A refusal about the moment (the node unreachable) is tried again.
@@ -317,7 +321,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   async function submit(row: SignedRow, handler: SigningHandler, mode: 'first' | 'resend'): Promise<IntentRow | undefined> {
     let result: SubmitResult;
     try {
-      result = await handler.submit(row, mode, context);
+      // Under way once the row says sent (rule 7): it waits for its turn even when stopping.
+      result = await turn.run(() => handler.submit(row, mode, context));
     } catch (error) {
       result = { kind: 'unknown', code: 'SUBMIT_ERROR', message: errorMessage(error), data: {} };
     }

@@ -29,7 +29,7 @@ import { TypedEmitter } from '../../typedEmitter.js';
 import type { Executor } from '../executor/executor.js';
 import type { PlanInput } from '../../store/journal.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
-import { expiredWithdrawals } from './expiredWithdrawals.js';
+import { strandedWithdrawals } from './strandedWithdrawals.js';
 import { nextAttempt, runRetries, withoutRetry } from './retries.js';
 import { armedRules, RuleHealth, type StrategyHealth } from './ruleHealth.js';
 import { StrategyMemory } from './strategyMemory.js';
@@ -241,9 +241,9 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     let intents = 0;
     let holds = 0;
     let acted = false;
-    // Funds an expired order left in the vault come back before anything is decided on balances.
+    // Funds an expired (or stuck) order left in the vault come back before anything is decided on balances.
     if (executor.handles('cancel-vault-order')) {
-      for (const withdrawal of expiredWithdrawals(db)) {
+      for (const withdrawal of strandedWithdrawals(db)) {
         const input = executor.planOf(withdrawal);
         if (executor.stopped || signal.aborted || input === undefined) break;
         if (await act({ name: withdrawal.key.strategy }, input)) acted = true;

@@ -29,7 +29,7 @@ function tokenAccount(mint: string, owner: PublicKey, amount: bigint, extra: { d
   return { lamports: 2_039_280n, owner: ProgramId.token.toBase58(), data: d, executable: false };
 }
 
-/** A node that answers with `before` now and `after` in the simulation. */
+/** A node that answers with `before` now and `after` in the simulation, both on one slot (nothing lands in between). */
 function node(
   before: Record<string, AccountState | null>,
   after: Record<string, AccountState | null>,
@@ -37,10 +37,10 @@ function node(
 ): EffectsRpc & { simulated: number } {
   const state = {
     simulated: 0,
-    getMultipleAccounts: (addresses: readonly string[]) => Promise.resolve({ slot: 1, accounts: addresses.map((a) => before[a] ?? null) }),
+    getMultipleAccounts: (addresses: readonly string[]) => Promise.resolve({ slot: 7, accounts: addresses.map((a) => before[a] ?? null) }),
     simulateTransaction: (_b64: string, options: { accounts: readonly string[] }) => {
       state.simulated += 1;
-      return Promise.resolve({ err, logs: [], accounts: options.accounts.map((a) => after[a] ?? null), unitsConsumed: 12_345, slot: 2 });
+      return Promise.resolve({ err, logs: [], accounts: options.accounts.map((a) => after[a] ?? null), unitsConsumed: 12_345, slot: 7 });
     },
   };
   return state;

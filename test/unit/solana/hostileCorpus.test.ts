@@ -30,6 +30,8 @@ const EXPECTED: Record<HostileVariant, { flow: Flow; reason: RefusalReason; lega
   'route-unknown-venue': { flow: 'swap', reason: 'ROUTE_PLAN_UNDECODABLE', legacy: true },
   'rfq-fee-doubled': { flow: 'rfq', reason: 'RFQ_FEE_EXCEEDS_DECLARED' },
   'route-destination-behind-table': { flow: 'swap', reason: 'SWAP_DESTINATION_NOT_OURS' },
+  // The bytes are the genuine ones: only the simulation sees the venue take 2 SOL besides the swap.
+  'venue-drain': { flow: 'swap', reason: 'EFFECT_SOL_EXCEEDS_BUDGET' },
   'fee-payer-swapped': { flow: 'swap', reason: 'FEE_PAYER_MISMATCH' },
   'extra-signer': { flow: 'swap', reason: 'UNEXPECTED_SIGNER' },
   'transfer-to-stranger': { flow: 'swap', reason: 'TRANSFER_TO_STRANGER' },

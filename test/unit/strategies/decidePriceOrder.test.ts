@@ -113,6 +113,18 @@ describe('decidePriceOrder, vault execution', () => {
     expect(decidePriceOrder(s, { filledRules: new Set(['take_profit[0]']) }, snap, T0).intents).toEqual([]);
   });
 
+  it('holds a rule whose order is being withdrawn, and places it again once that order is gone', async () => {
+    const s = await po('stop_loss: { at: "-10%" }\n');
+    const withdrawing = snapshot({ vaultOrders: new Map([['po', [order('stop_loss', { state: 'pending_withdraw' })]]]) });
+    const d = decidePriceOrder(s, {}, withdrawing, T0);
+    expect(d.intents).toEqual([]);
+    expect(d.holds).toMatchObject([
+      { rule: 'stop_loss', reason: 'order ord-stop_loss is being withdrawn (pending_withdraw): placed again once its funds are back in the wallet' },
+    ]);
+    // Withdrawn (cancelled, no longer listed): the rule is placed again.
+    expect(brief(decidePriceOrder(s, {}, snapshot(), T0).intents)).toMatchObject([{ kind: 'place-vault-order', rule: 'stop_loss', trigger: 'g0' }]);
+  });
+
   it('cancels a live order whose rule an edit removed', async () => {
     const s = await po('stop_loss: { at: "-10%" }\n');
     const snap = snapshot({ vaultOrders: new Map([['po', [order('stop_loss'), order('take_profit[0]')]]]) });
