@@ -44,8 +44,6 @@ export interface WalletSharingOptions {
 export interface WalletSharing {
   /** One piece of evidence: a foreign transaction or an order created while the daemon runs. */
   report(evidence: ForeignEvidence): void;
-  /** The error the daemon stops with, once the evidence said so; else null. */
-  stopped(): WalletError | null;
   /** `/readyz`'s `wallet` check: fails once another trader stopped the daemon. */
   readiness(): ReadinessCheck;
 }
@@ -93,9 +91,14 @@ export function createWalletSharing(options: WalletSharingOptions): WalletSharin
   }
 
   function stop(evidence: ForeignEvidence, message: string): void {
-    error = new WalletError('WALLET_SHARED', message, { wallet, instanceId, evidence: evidenceData(evidence) });
-    record(evidence, 'stopped', message);
-    options.onStop(error, summary(evidence));
+    const stopping = new WalletError('WALLET_SHARED', message, { wallet, instanceId, evidence: evidenceData(evidence) });
+    error = stopping;
+    try {
+      record(evidence, 'stopped', message);
+    } finally {
+      // A row the disk would not take must not keep the daemon trading beside the other trader.
+      options.onStop(stopping, summary(evidence));
+    }
   }
 
   return {
@@ -116,7 +119,7 @@ export function createWalletSharing(options: WalletSharingOptions): WalletSharin
         record(
           evidence,
           'warned',
-          `wallet ${wallet}: transaction ${seen} was signed with this wallet's key but not by ${who}: someone else traded this wallet. ` +
+          `wallet ${wallet}: the ${seen} was signed with this wallet's key but not by ${who}: someone else traded this wallet. ` +
             `One such transaction is taken for a manual trade and trading goes on; a second one while this daemon runs stops it (WALLET_SHARED). ` +
             `If another jupbot or tool trades this wallet, stop it; if you trade it by hand, set wallet.shared: true.`,
         );
@@ -125,11 +128,10 @@ export function createWalletSharing(options: WalletSharingOptions): WalletSharin
       const first = foreign[0] as ForeignTransaction;
       stop(
         evidence,
-        `wallet ${wallet} is traded by someone else: transaction ${seen} is the second Jupiter transaction signed with this wallet's key but not by ${who} ` +
+        `wallet ${wallet} is traded by someone else: the ${seen} is the second Jupiter transaction signed with this wallet's key but not by ${who} ` +
           `since it started at ${iso(options.startedAt)} (the first: ${first.signature} at ${iso(first.at)}). ${todo}`,
       );
     },
-    stopped: () => error,
     readiness: () => ({
       name: 'wallet',
       probe: () => (error === null ? { ok: true } : { ok: false, detail: error.message }),

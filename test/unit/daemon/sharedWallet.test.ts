@@ -174,7 +174,7 @@ describe('another jupbot on the same wallet, on another host (another data_dir a
     const instance = readFileSync(join(b.data, INSTANCE_ID_FILE), 'utf8').trim();
     expect(instance).toBe(second.daemon.instanceId);
     const message =
-      `wallet ${w.wallet} is traded by someone else: transaction Jupiter swap ${seen[1]} at ${await at(w, seen[1] ?? '')} is the second Jupiter transaction ` +
+      `wallet ${w.wallet} is traded by someone else: the Jupiter swap ${seen[1]} at ${await at(w, seen[1] ?? '')} is the second Jupiter transaction ` +
       `signed with this wallet's key but not by this jupbot (instance ${instance}, data_dir ${b.data}) since it started at ${iso(START + 7_000)} ` +
       `(the first: ${seen[0]} at ${await at(w, seen[0] ?? '')}). ${TODO}`;
     expect(result.stderr).toBe(`jupbot: ${message}\n`);
@@ -219,7 +219,7 @@ describe('someone else trading the wallet through the API', () => {
     const manual = await foreignSwap(w, USDC, JUP, '5000000');
     await driveTo(w.clock, w.net, START + 60_000);
     const warning =
-      `wallet ${w.wallet}: transaction Jupiter swap ${manual} at ${await at(w, manual)} was signed with this wallet's key but not by ${who}: someone else traded this wallet. ` +
+      `wallet ${w.wallet}: the Jupiter swap ${manual} at ${await at(w, manual)} was signed with this wallet's key but not by ${who}: someone else traded this wallet. ` +
       `One such transaction is taken for a manual trade and trading goes on; a second one while this daemon runs stops it (WALLET_SHARED). ` +
       `If another jupbot or tool trades this wallet, stop it; if you trade it by hand, set wallet.shared: true.`;
     expect(
@@ -241,7 +241,7 @@ describe('someone else trading the wallet through the API', () => {
     const again = await foreignSwap(w, USDC, JUP, '5000000');
     await driveUntil(w, () => posts.some((p) => p['type'] === 'wallet_shared' && p['verdict'] === 'stopped'), 60_000);
     const message =
-      `wallet ${w.wallet} is traded by someone else: transaction Jupiter swap ${again} at ${await at(w, again)} is the second Jupiter transaction ` +
+      `wallet ${w.wallet} is traded by someone else: the Jupiter swap ${again} at ${await at(w, again)} is the second Jupiter transaction ` +
       `signed with this wallet's key but not by ${who} since it started at ${iso(START)} (the first: ${manual} at ${await at(w, manual)}). ${TODO}`;
     // Stopping: no new intent, and /readyz says why while the daemon finishes.
     expect(daemon.daemon.engine.trading.executor.stopped).toBe(true);
