@@ -30,7 +30,10 @@ import { takeDaemonLocks, type DaemonLocks } from './daemonLocks.js';
 import type { LockFs } from './store/lockFile.js';
 import { widerThanPrivate } from './store/permissions.js';
 import { watchWrites, writeFaultOf, type WriteHealth } from './store/writeHealth.js';
-import { errorMessage } from './errors.js';
+import { errorMessage, type JupbotError } from './errors.js';
+import { instanceId } from './store/instanceId.js';
+import { storeFailure } from './store/storeFailure.js';
+import type { WalletError } from './solana/walletError.js';
 import { isLoopbackHost } from './config/fieldSchemas.js';
 import { ignoredKey } from './solana/loadWallet.js';
 import { databaseFile } from './store/paths.js';
@@ -86,6 +89,13 @@ export interface Daemon {
    * journal and the audit chain) and whether its writes fail (store/writeHealth.ts).
    */
   readonly store: { readonly file: string; readonly db: Db; readonly writes: WriteHealth };
+  /** The data directory's instance id (`<data_dir>/instance-id`): names this daemon in logs, alerts and the audit log. */
+  readonly instanceId: string;
+  /**
+   * The error the daemon stopped itself with (WALLET_SHARED: someone else trades its wallet), or
+   * null. `jupbot run` ends with its exit code.
+   */
+  halted(): JupbotError | null;
   /** Stops taking work, records the stop, closes the database. Idempotent. */
   stop(reason?: string): Promise<void>;
   /** Settles once the daemon has stopped. */
@@ -111,6 +121,13 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const file = databaseFile(config.data_dir, config.mode);
   // One daemon per data directory and one per wallet, taken before the database is opened or moved.
   const locks: DaemonLocks = await takeDaemonLocks(config, { log, redactor, fs: deps.lockFs, exclusiveWallet: deps.exclusiveWallet });
+  let instance: string;
+  try {
+    instance = instanceId(config.data_dir);
+  } catch (error) {
+    locks.release();
+    throw storeFailure(error, config.data_dir);
+  }
   let store: ReturnType<typeof openStore>;
   try {
     store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
@@ -175,6 +192,15 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const stopMetering = meterActions({ audit, db: store.db, metrics });
   const stopForwarding = forwardActions(audit, events);
 
+  // Someone else trades the wallet (engine/sharing/): the daemon stops itself and ends with the error.
+  let halt: { readonly error: WalletError; readonly reason: string } | null = null;
+  let haltNow: (() => void) | null = null;
+  const onWalletShared = (error: WalletError, summary: string): void => {
+    if (halt !== null) return;
+    halt = { error, reason: `${error.code}: another trader on wallet ${locks.wallet.address}: ${summary}` };
+    haltNow?.();
+  };
+
   let ops: OpsServer | undefined;
   let running: Engine;
   try {
@@ -189,6 +215,10 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       metrics,
       outages,
       wallet: locks.wallet,
+      instanceId: instance,
+      onWalletShared,
+      // A backtest's wallet trades only in its own world: nobody else can trade it.
+      watchWallet: deps.exclusiveWallet !== false,
       apiBaseUrl: paper?.url ?? config.api.base_url,
       apiKey: paper ? PAPER_API_KEY : config.api.key?.reveal(),
       fetch: deps.network,
@@ -211,6 +241,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
         '/status': (): Record<string, unknown> => ({
           version,
           mode: config.mode,
+          instanceId: instance,
           startedAt,
           schemaVersion: store.version,
           simulator: simulator,
@@ -227,6 +258,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       data: {
         version,
         mode: config.mode,
+        instanceId: instance,
         config: config.source.file,
         schemaVersion: store.version,
         migrationsApplied: store.applied,
@@ -263,6 +295,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   log.info(
     {
       mode: config.mode,
+      instance,
       wallet: running.wallet,
       database: file,
       ops: ops.url,
@@ -323,6 +356,13 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     return stopping;
   };
 
+  // The stop runs after whatever saw the other trader has returned (a history poll, an adoption pass).
+  haltNow = () =>
+    queueMicrotask(() => {
+      if (halt !== null) stop(halt.reason).catch((error: unknown) => log.error({ err: error }, `stop failed: ${errorMessage(error)}`));
+    });
+  if (halt !== null) haltNow();
+
   queueMicrotask(() =>
     events.emit('started', {
       database: file,
@@ -332,5 +372,18 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       simulator,
     }),
   );
-  return { events, opsUrl: ops.url, simulator, metrics, notifier, outages, engine: running, store: { file, db: store.db, writes }, stop, done };
+  return {
+    events,
+    opsUrl: ops.url,
+    simulator,
+    metrics,
+    notifier,
+    outages,
+    engine: running,
+    store: { file, db: store.db, writes },
+    instanceId: instance,
+    halted: () => halt?.error ?? null,
+    stop,
+    done,
+  };
 }

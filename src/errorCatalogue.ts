@@ -108,6 +108,12 @@ export const ERROR_CATALOGUE = {
   ),
   STORE_IO_ERROR: spec('store', 'operator', "the database's disk reported an I/O error on a write: check the disk", ExitCode.StoreUnusable),
   STORE_NOT_A_DIRECTORY: spec('store', 'operator', '`data_dir` names a file, not a directory', ExitCode.StoreUnusable),
+  STORE_INSTANCE_ID_INVALID: spec(
+    'store',
+    'operator',
+    '`<data_dir>/instance-id` does not hold an instance id (1 to 64 letters, digits, `.`, `_` or `-`): fix it, or delete it for a new one',
+    ExitCode.StoreUnusable,
+  ),
   STORE_BUSY: spec(
     'store',
     'operator',
@@ -132,6 +138,12 @@ export const ERROR_CATALOGUE = {
     'operator',
     "`lock_dir` cannot hold the wallet's lock (not a directory, not writable, read-only)",
     ExitCode.StoreUnusable,
+  ),
+  WALLET_SHARED: spec(
+    'wallet',
+    'operator',
+    'another trader uses the wallet while the daemon runs (a Trigger order or a second Jupiter transaction the journal did not make; named in the message): trading stopped',
+    ExitCode.WalletShared,
   ),
 
   // Jupiter's HTTP APIs (the client's own codes and each product's refusals).

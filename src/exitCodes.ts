@@ -31,6 +31,12 @@ export const ExitCode = {
    * and a start on a full disk fails before it trades.
    */
   StoreFull: 76,
+  /**
+   * `run`: another trader was seen on the wallet while the daemon ran (another jupbot on another
+   * host or with another `lock_dir`, or another tool) and the daemon stopped itself. Not restarted: a
+   * restart would meet the other trader again.
+   */
+  WalletShared: 77,
   /** An unexpected internal error; the message says where. */
   Internal: 70,
 } as const;
@@ -48,4 +54,5 @@ export const NO_RESTART_EXIT_CODES: readonly ExitCode[] = [
   ExitCode.NotFound,
   ExitCode.AlreadyRunning,
   ExitCode.StoreUnusable,
+  ExitCode.WalletShared,
 ];

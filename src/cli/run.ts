@@ -71,6 +71,9 @@ export function runCommand(ctx: CliContext): Command {
           details: fault.error.details,
         });
       }
+      // Someone else trades the wallet: the daemon stopped itself, and ends with that error's code (77).
+      const halted = daemon.halted();
+      if (halted !== null) throw halted;
       if (fatal !== null) throw new CliExit(ExitCode.Crashed, `stopped after an uncaught error: ${errorMessage(fatal)}`);
     });
 }

@@ -36,6 +36,8 @@ export type Config = DeepReadonly<{
     keypair: Secret | null;
     /** Accept a key file readable by group or others (see docs/security.md). */
     allow_insecure_permissions: boolean;
+    /** Others trade this wallet too: their orders and transactions do not stop the daemon. */
+    shared: boolean;
   };
   data_dir: string;
   strategies_dir: string;
@@ -111,6 +113,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
       keypair_file: file.wallet.keypair_file === undefined ? null : path(file.wallet.keypair_file),
       keypair: secretFrom(env[KEYPAIR_ENV]),
       allow_insecure_permissions: file.wallet.allow_insecure_permissions,
+      shared: file.wallet.shared,
     },
     data_dir: path(file.data_dir),
     strategies_dir: path(file.strategies_dir),

@@ -62,6 +62,11 @@ const walletSchema = z.strictObject({
   keypair_file: pathSchema.optional(),
   /** Accept a key file readable by group or others (containers whose mounts cannot be chmod-ed). */
   allow_insecure_permissions: z.boolean().default(false),
+  /**
+   * Others trade this wallet too (by hand, another tool): a Trigger order or Jupiter transaction the
+   * journal did not make is adopted or ignored instead of stopping the daemon (docs/operations.md).
+   */
+  shared: z.boolean().default(false),
   private_key: forbiddenKey(WALLET_SECRET),
   secret_key: forbiddenKey(WALLET_SECRET),
   keypair: forbiddenKey(WALLET_SECRET),

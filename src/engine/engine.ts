@@ -23,7 +23,13 @@ import { cachedSearch } from './cachedSearch.js';
 import { createFeedSet, type FeedSet } from './feeds/feedSet.js';
 import { StrategyWatcher } from './strategyWatcher.js';
 import { feedReadinessChecks } from './feeds/readiness.js';
+import type { Poller } from './feeds/poller.js';
+import { jupiterPrograms } from './sharing/foreignTransaction.js';
+import { OrderArrivals } from './sharing/orderArrivals.js';
+import { createWalletHistoryFeed, type WalletHistoryRead } from './sharing/walletHistory.js';
+import { createWalletSharing } from './sharing/walletSharing.js';
 import { startTrading, type Trading } from './trading.js';
+import type { WalletError } from '../solana/walletError.js';
 
 export interface EngineOptions {
   readonly config: Config;
@@ -37,6 +43,15 @@ export interface EngineOptions {
   readonly outages: OutageMonitor;
   /** The wallet, loaded (with every check, its secret registered for scrubbing) and locked by the daemon. */
   readonly wallet: Wallet;
+  /** The data directory's instance id (store/instanceId.ts), named in what the wallet watch reports. */
+  readonly instanceId: string;
+  /**
+   * Someone else trades the wallet (engine/sharing/walletSharing.ts): new intents have already been
+   * refused; the daemon stops and ends with `error`. `summary` names the evidence in a few words.
+   */
+  readonly onWalletShared?: ((error: WalletError, summary: string) => void) | undefined;
+  /** Watch the wallet's history for trades this daemon did not make (unless `wallet.shared`). A backtest does not. @default true */
+  readonly watchWallet?: boolean | undefined;
   /** The Jupiter API root: the simulator's in paper mode, `api.base_url` in live mode. */
   readonly apiBaseUrl: string;
   readonly apiKey?: string | undefined;
@@ -60,9 +75,11 @@ export interface Engine {
   readonly feeds: FeedSet;
   /** The journal, executor, balances, reconciliation and the decide loop. */
   readonly trading: Trading;
+  /** The wallet's transactions, judged for trades this daemon did not make; null with `wallet.shared: true`. */
+  readonly walletHistory: Poller<WalletHistoryRead> | null;
   /** JSON-safe state for `/status`. */
   status(): Record<string, unknown>;
-  /** Checks for `/readyz`: every feed fresh, the Trigger login not failing. */
+  /** Checks for `/readyz`: every feed fresh, the Trigger login not failing, no other trader on the wallet. */
   readiness(): ReadinessCheck[];
   /** Stops polling and watching; waits for work in hand. */
   stop(): Promise<void>;
@@ -104,6 +121,7 @@ function eventsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] 
  */
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const { config, clock, random, log, redactor, db, audit, metrics, outages } = options;
+  const startedAt = clock.now();
   const client = createJupiterClient({
     baseUrl: options.apiBaseUrl,
     apiKey: options.apiKey,
@@ -179,6 +197,28 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   }
   const watching = strategies.run(abort.signal);
   feeds.start(abort.signal);
+  const watchFeed = <T>(feed: Poller<T>): void => {
+    const detach = [metrics.attachFeed(feed), outages.watchFeed(feed), auditFeed(feed, audit, clock)];
+    void feed.done.then(() => detach.forEach((off) => off()));
+  };
+  // Someone else trading this wallet: a Trigger order created while we run, or Jupiter trades signed
+  // with its key that the journal did not make (engine/sharing/). Once seen, the executor takes no
+  // new intent (nothing can be decided before trading starts).
+  let stopDeciding = (): void => undefined;
+  const sharing = createWalletSharing({
+    wallet: wallet.address,
+    instanceId: options.instanceId,
+    dataDir: config.data_dir,
+    shared: config.wallet.shared,
+    startedAt,
+    audit,
+    onStop(error, summary) {
+      // Nothing new from this moment; the daemon's stop follows.
+      stopDeciding();
+      options.onWalletShared?.(error, summary);
+    },
+  });
+  const arrivals = new OrderArrivals({ startedAt, onArrival: (order) => sharing.report({ kind: 'order', ...order }) });
   const trading = startTrading({
     config,
     clock,
@@ -192,11 +232,27 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     rpc,
     strategies: () => strategies.active,
     feeds,
-    watchFeed: (feed) => {
-      const detach = [metrics.attachFeed(feed), outages.watchFeed(feed), auditFeed(feed, audit, clock)];
-      void feed.done.then(() => detach.forEach((off) => off()));
-    },
+    arrivals,
+    watchFeed,
   });
+  stopDeciding = () => trading.executor.stop();
+  const walletHistory =
+    config.wallet.shared || options.watchWallet === false
+      ? null
+      : createWalletHistoryFeed({
+          rpc,
+          db,
+          clock,
+          wallet: wallet.address,
+          programs: jupiterPrograms(config.prediction.program_ids),
+          intervalMs: config.poll.orders,
+          log,
+          onForeign: (transaction) => sharing.report({ kind: 'transaction', ...transaction }),
+        });
+  if (walletHistory) {
+    watchFeed(walletHistory);
+    walletHistory.start(abort.signal);
+  }
   log.debug({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');
 
   return {
@@ -206,6 +262,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     strategies,
     feeds,
     trading,
+    walletHistory,
     status: () => ({
       wallet: wallet.address,
       session: session.health(),
@@ -216,7 +273,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     readiness: () => [
       ...feeds.readiness(),
       // Decisions need fresh balances as much as fresh prices: a stale balance holds every strategy.
-      ...feedReadinessChecks([trading.balances]),
+      ...feedReadinessChecks(walletHistory ? [trading.balances, walletHistory] : [trading.balances]),
       {
         // A strategy whose decision keeps failing (a stop that cannot sell) is not ready, and says which and why.
         name: 'strategies',
@@ -243,12 +300,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
             : { ok: false, detail: `${health.consecutiveFailures} failed login(s): ${health.lastError?.message ?? 'unknown'}` };
         },
       },
+      sharing.readiness(),
     ],
     async stop() {
       // Trading first: no new call starts while the feeds it decides on are still there.
       await trading.stop();
       abort.abort(new Error('engine stopping'));
-      await Promise.allSettled([watching, feeds.done]);
+      await Promise.allSettled([watching, feeds.done, walletHistory?.done]);
       detachClient();
       client.close();
     },

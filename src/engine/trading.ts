@@ -33,6 +33,7 @@ import type { FeedSet } from './feeds/feedSet.js';
 import type { Poller } from './feeds/poller.js';
 import type { Balances } from './feeds/balances.js';
 import { recordPriceHistory } from './priceHistory.js';
+import type { OrderArrivals } from './sharing/orderArrivals.js';
 import { startReconcileLoop } from './reconcile.js';
 import { startTickLoop, type TickLoop } from './tick/tickLoop.js';
 import { vaultOrderViews } from './tick/vaultOrderViews.js';
@@ -54,6 +55,8 @@ export interface TradingOptions {
   readonly feeds: FeedSet;
   /** Metrics and outage alerts for the balances feed, like the other feeds. */
   readonly watchFeed?: ((feed: Poller<Balances>) => void) | undefined;
+  /** Adoption tells foreign orders there before the start from those created while we run (engine/sharing/). */
+  readonly arrivals?: OrderArrivals | undefined;
 }
 
 export interface Trading {
@@ -127,7 +130,7 @@ export function startTrading(options: TradingOptions): Trading {
   });
   // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
   // not place are adopted (recorded, never touched); ours that history stops listing are judged gone.
-  const sync = { orders, journal, clock, log, audit, decimalsOf, authed: options.authed, rpc };
+  const sync = { orders, journal, clock, log, audit, decimalsOf, authed: options.authed, rpc, arrivals: options.arrivals };
   const stopHistory = recordPriceHistory({
     feed: feeds.prices,
     markets: feeds.markets,

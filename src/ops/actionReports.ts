@@ -156,6 +156,14 @@ export function reportActions(options: ActionReportOptions): () => void {
         notify?.({ type: 'strategy', strategy: who, action: 'recovered', rule, detail });
         return;
       }
+      case 'wallet.foreign_activity': {
+        // Someone else trades the wallet (engine/sharing/walletSharing.ts): the message says what was seen and what to do.
+        const stopped = data.verdict === 'stopped';
+        const message = text(data.message);
+        log[stopped ? 'error' : 'warn']({ ...base, signature: action.signature ?? undefined, verdict: data.verdict, evidence: data.evidence }, message);
+        notify?.({ type: 'wallet_shared', verdict: stopped ? 'stopped' : 'warned', wallet: text(data.wallet), evidence: text(data.summary), detail: message });
+        return;
+      }
       case 'guard.refused':
         // The guarded signer logs the refusal itself, with its message.
         notify?.({ type: 'guard_refusal', strategy: action.strategy ?? undefined, code: text(data.reason) || 'GUARD_REFUSED', reason: text(data.reason) });

@@ -64,7 +64,17 @@ export type Notification =
   | { readonly type: 'strategy'; readonly strategy: string; readonly action: 'degraded' | 'recovered'; readonly rule: string; readonly detail: string }
   | { readonly type: 'down'; readonly component: string; readonly since: number; readonly downForMs: number; readonly reason: string }
   | { readonly type: 'recovered'; readonly component: string; readonly since: number; readonly downForMs: number }
-  | { readonly type: 'lifecycle'; readonly action: 'started' | 'stopped'; readonly detail?: string | undefined };
+  | { readonly type: 'lifecycle'; readonly action: 'started' | 'stopped'; readonly detail?: string | undefined }
+  | {
+      /** Someone else trades the daemon's wallet: warned (one manual trade), or stopped (docs/operations.md). */
+      readonly type: 'wallet_shared';
+      readonly verdict: 'warned' | 'stopped';
+      readonly wallet: string;
+      /** What was seen, in a few words: the transaction or order and when. */
+      readonly evidence: string;
+      /** The whole message: what was seen, what happens, what to do. */
+      readonly detail: string;
+    };
 
 export type NotificationType = Notification['type'];
 
@@ -78,6 +88,7 @@ export const NOTIFY_CATEGORY: Readonly<Record<NotificationType, NotifyEvent>> = 
   recovered: 'health',
   strategy: 'health',
   lifecycle: 'lifecycle',
+  wallet_shared: 'error',
 };
 
 /** A webhook as the config gives it. */
@@ -153,6 +164,8 @@ export function notificationText(n: Notification, source = 'jupbot'): string {
       return `${source}: daemon ${n.action}${n.detail ? `: ${n.detail}` : ''}`;
     case 'strategy':
       return `${source}: ${n.strategy} ${n.action} (rule ${n.rule}): ${n.detail}`;
+    case 'wallet_shared':
+      return `${source}: ${n.verdict === 'stopped' ? 'STOPPED' : 'warning'}: ${n.detail}`;
   }
 }
 

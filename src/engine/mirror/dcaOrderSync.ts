@@ -34,6 +34,7 @@ export const dcaOrders: OrderFamilyReader<DcaHistoryItem> = {
     rounds: item.numberOfRounds ?? null,
     intervalSeconds: item.intervalSeconds ?? null,
   }),
+  createdAt: (item) => isoMs(item.createdAt),
   readAll: (authed) => getAllDcaHistory(authed, {}, { priority: Priority.PollState }),
 };
 

@@ -13,12 +13,17 @@
  * handler, which mirrors it with `order.placed`. An order whose deposit signature history does not show
  * yet (still depositing; an OCO leg whose first leg is not listed) waits for a later read rather than
  * being judged on a guess.
+ *
+ * With `arrivals` (engine/sharing/orderArrivals.ts), `order.adopted` also says whether the order was
+ * there before the daemon started (`arrival: pre-existing`) or was created while it runs
+ * (`while-running`); the latter is handed on once adopted: someone else trades this wallet now.
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
 import type { AuditLog } from '../../store/audit.js';
 import type { TriggerOrders } from '../../store/triggerOrders.js';
+import type { OrderArrivals } from '../sharing/orderArrivals.js';
 import type { OrderFamilyReader } from './orderSync.js';
 
 export interface AdoptionOptions {
@@ -27,7 +32,11 @@ export interface AdoptionOptions {
   readonly clock: Clock;
   readonly decimalsOf: (mint: string) => number | Promise<number>;
   readonly log?: Logger | undefined;
+  /** Tells orders that were there before the start from those created while the daemon runs. */
+  readonly arrivals?: OrderArrivals | undefined;
 }
+
+const ARRIVAL_WORDS = { 'pre-existing': 'placed before this daemon started', 'while-running': 'created while this daemon runs' } as const;
 
 interface Mints {
   readonly inputMint: string;
@@ -57,6 +66,8 @@ export async function adoptOrders<T extends Mints>(items: readonly T[], reader: 
       continue;
     }
     const now = clock.now();
+    const createdAt = reader.createdAt(item);
+    const arrival = options.arrivals?.judge(reader.family, id, createdAt);
     const isNew = orders.transaction(() => {
       const created = reader.mirror(
         orders,
@@ -68,13 +79,18 @@ export async function adoptOrders<T extends Mints>(items: readonly T[], reader: 
         audit.append({
           kind: 'order.adopted',
           signature: deposit,
-          data: { orderId: id, family: reader.family, depositSignature: deposit, ...reader.describe(item) },
+          data: { orderId: id, family: reader.family, depositSignature: deposit, ...reader.describe(item), ...(arrival ? { arrival, createdAt } : {}) },
         });
       return created;
     });
     if (isNew) {
       adopted.push(item);
-      options.log?.info({ orderId: id, family: reader.family }, `adopted ${reader.family} order ${id}: history shows it, no intent of ours funded it`);
+      options.log?.info(
+        { orderId: id, family: reader.family, arrival },
+        `adopted ${reader.family} order ${id}: history shows it, no intent of ours funded it${arrival ? ` (${ARRIVAL_WORDS[arrival]})` : ''}`,
+      );
+      if (arrival === 'while-running')
+        options.arrivals?.arrived({ family: reader.family, orderId: id, createdAt, depositSignature: deposit, described: reader.describe(item) });
     }
   }
   return adopted;

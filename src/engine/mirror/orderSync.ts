@@ -24,6 +24,7 @@ import type { FillInput, Journal } from '../../store/journal.js';
 import { FINAL_ORDER_STATES, type MirroredOrder, type MirrorInput, type OrderFamily, type TriggerOrders } from '../../store/triggerOrders.js';
 import type { Poller } from '../feeds/poller.js';
 import type { OrderSnapshot } from '../feeds/orders.js';
+import type { OrderArrivals } from '../sharing/orderArrivals.js';
 import { adoptOrders } from './orderAdoption.js';
 import { priceOrderColumns } from './orderColumns.js';
 import { VanishedOrders } from './vanishedOrders.js';
@@ -43,6 +44,8 @@ export interface VaultSyncOptions {
    */
   readonly authed?: AuthedJupiterClient | undefined;
   readonly rpc?: VaultBalanceRpc | undefined;
+  /** With adoption: which foreign orders were created while the daemon runs (engine/sharing/orderArrivals.ts). */
+  readonly arrivals?: OrderArrivals | undefined;
 }
 
 /** How one family's history items are read (price orders here, DCA in dcaOrderSync.ts). */
@@ -58,6 +61,8 @@ export interface OrderFamilyReader<T> {
   deposit(item: T, items: readonly T[]): string | null;
   /** What `order.adopted` records about the item. */
   describe(item: T): Record<string, unknown>;
+  /** When the order was created per the Trigger API (UTC epoch ms), or null when history does not say. */
+  createdAt(item: T): number | null;
   /** Every page of the family's history, every state: the complete read that decides an order is gone. */
   readAll(authed: AuthedJupiterClient): Promise<T[]>;
 }
@@ -129,6 +134,7 @@ export const priceOrders: OrderFamilyReader<OrderHistoryItem> = {
     inputAmount: item.initialInputAmount ?? null,
     expiresAt: item.expiresAt ?? null,
   }),
+  createdAt: (item) => (typeof item.createdAt === 'number' ? item.createdAt : null),
   readAll: (authed) => getAllOrderHistory(authed, {}, { priority: Priority.PollState }),
 };
 
@@ -193,6 +199,10 @@ export function followOrders<T extends { readonly inputMint: string; readonly ou
       : undefined;
   const listener = ({ value }: { value: OrderSnapshot<T> }): void => {
     const items = [...value.active, ...value.recentPast];
+    options.arrivals?.read(
+      reader.family,
+      items.map((item) => reader.id(item)),
+    );
     let due = false;
     try {
       syncMirrored(items, reader, options);
@@ -206,7 +216,14 @@ export function followOrders<T extends { readonly inputMint: string; readonly ou
       .then(async () => {
         if (stopped) return;
         if (audit && decimalsOf) {
-          const adopted = await adoptOrders(items, reader, { orders: options.orders, audit, clock: options.clock, decimalsOf, log: options.log });
+          const adopted = await adoptOrders(items, reader, {
+            orders: options.orders,
+            audit,
+            clock: options.clock,
+            decimalsOf,
+            log: options.log,
+            arrivals: options.arrivals,
+          });
           if (!stopped && adopted.length > 0) syncMirrored(adopted, reader, options);
         }
         if (!due || !vanished || stopped) return;

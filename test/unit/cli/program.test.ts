@@ -98,8 +98,10 @@ describe('jupbot program', () => {
       'feed:orders',
       'feed:dca',
       'feed:balances',
+      'feed:wallet-history',
       'strategies',
       'trigger-login',
+      'wallet',
     ]);
     // Paper mode: the embedded simulator answers token search on loopback, keyless as in the real API.
     const simulator = startLine['simulator'] as { url: string; seed: string };
