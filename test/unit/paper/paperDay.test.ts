@@ -1,5 +1,5 @@
 /**
- * A paper day on the shapes mainnet builds: the demo strategies run for a simulated day against the
+ * A paper day on the shapes mainnet builds: the demo strategies run for half a simulated day against the
  * simulator, whose swaps are `route_v2` / `shared_accounts_route_v2` with Jupiter's fee inside,
  * through venues across the whole index range (some past the bundled table, learned from the
  * simulator's on-chain IDL). The guard must accept every genuine transaction: the day ends with no
@@ -23,7 +23,8 @@ import { repoRoot } from '../../support/cli.js';
 import { MemoryStream } from '../../support/memoryStream.js';
 
 const START = Date.UTC(2026, 10, 2, 0, 0);
-const DAY = 24 * 3_600_000;
+/** Half a day: the daily SOL buy (09:00 Berlin) and some fifty frequent ones fall in it. */
+const DAY = 12 * 3_600_000;
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -89,7 +90,7 @@ describe('a paper day', () => {
       const routes = (db.prepare("SELECT data FROM actions WHERE kind = 'intent.signed'").all() as { data: string }[]).flatMap(
         (r) => (JSON.parse(r.data) as { route?: Route[] }).route ?? [],
       );
-      expect(routes.length).toBeGreaterThanOrEqual(90);
+      expect(routes.length).toBeGreaterThanOrEqual(45);
       expect(count("SELECT count(*) AS n FROM actions WHERE kind = 'strategy.rejected'")).toBe(0);
       expect(new Set(routes.map((r) => r.form))).toEqual(new Set(['route_v2', 'shared_accounts_route_v2']));
       // The daily SOL buy goes through venue 141, past the bundled table: walked with what the on-chain IDL taught.
