@@ -36,6 +36,7 @@ import { recordPriceHistory } from './priceHistory.js';
 import type { OrderArrivals } from './sharing/orderArrivals.js';
 import { startReconcileLoop } from './reconcile.js';
 import { startTickLoop, type TickLoop } from './tick/tickLoop.js';
+import { reportUnknownPredictionIds } from './unknownPredictionIds.js';
 import { vaultOrderViews } from './tick/vaultOrderViews.js';
 
 export interface TradingOptions {
@@ -140,6 +141,7 @@ export function startTrading(options: TradingOptions): Trading {
     keepMs: config.history.keep,
     log,
   });
+  const stopUnknownIds = reportUnknownPredictionIds({ markets: feeds.markets, strategies: options.strategies, log });
   const stopSyncs = set.vault
     ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter(
         (s) => s !== null,
@@ -159,6 +161,7 @@ export function startTrading(options: TradingOptions): Trading {
     async stop() {
       executor.stop();
       stopHistory();
+      stopUnknownIds();
       for (const stopSync of stopSyncs) stopSync();
       await Promise.all(stopSyncs.map((s) => s.idle()));
       abort.abort(new Error('engine stopping'));

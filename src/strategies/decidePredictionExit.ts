@@ -21,6 +21,10 @@ export function decidePredictionExit(strategy: LoadedPredictionExit, state: Stra
   const peaks = state.positionPeaks ?? NO_PEAKS;
   const minSell = spec.risk?.min_sell_price_usd;
   const minSellMicro = minSell ? fixedToMicro(minSell.usd) : undefined;
+  // A market or event Jupiter does not know: no position can ever be in it, so no rule can act.
+  // Said as a hold of every rule rather than left as silence; a claim still goes through.
+  const unknown = unknownIdHolds(spec, snapshot);
+  holds.push(...unknown);
 
   for (const position of snapshot.positions) {
     const market = snapshot.markets.get(position.marketId);
@@ -41,7 +45,7 @@ export function decidePredictionExit(strategy: LoadedPredictionExit, state: Stra
       }
       continue;
     }
-    if (position.contractsMicro <= 0n || position.claimed || !market || market.status !== 'open') continue;
+    if (unknown.length > 0 || position.contractsMicro <= 0n || position.claimed || !market || market.status !== 'open') continue;
     const sellPrice = position.sellPriceMicroUsd;
     const peak = sellPrice === null ? (peaks.get(position.pubkey) ?? null) : max(peaks.get(position.pubkey) ?? sellPrice, sellPrice);
     const score = snapshot.scores.get(market.eventId);
@@ -104,6 +108,24 @@ export function decidePredictionExit(strategy: LoadedPredictionExit, state: Stra
     }
   }
   return { intents, holds };
+}
+
+/**
+ * The holds of a strategy whose `positions.market` or `positions.event` the API answered "not
+ * found" for: every rule waits (a strategy without rules shows its claim waiting), with the reason
+ * first so a shortened line still says it. None when both ids are known or not named.
+ */
+export function unknownIdHolds(spec: LoadedPredictionExit['spec'], snapshot: Pick<Snapshot, 'unknownMarkets' | 'unknownEvents'>): Hold[] {
+  const { market, event } = spec.positions;
+  const reason =
+    market !== undefined && snapshot.unknownMarkets?.has(market)
+      ? `market unknown: Jupiter has no market "${market}" (positions.market); see jupbot markets search`
+      : event !== undefined && snapshot.unknownEvents?.has(event)
+        ? `event unknown: Jupiter has no event "${event}" (positions.event); see jupbot events`
+        : undefined;
+  if (reason === undefined) return [];
+  const rules = spec.rules.length > 0 ? spec.rules.map((r) => r.id) : ['claim'];
+  return rules.map((rule) => ({ rule, reason }));
 }
 
 function manages(spec: LoadedPredictionExit['spec'], position: PositionView, market: MarketView | undefined): boolean {

@@ -68,6 +68,12 @@ export interface Snapshot {
   readonly vaultOrders: ReadonlyMap<string, readonly VaultOrderView[]>;
   readonly positions: readonly PositionView[];
   readonly markets: ReadonlyMap<string, MarketView>;
+  /**
+   * Market and event ids the prediction API answered "not found" for (strategies' `positions.market`
+   * and `positions.event`): a strategy naming one waits with "market unknown". Absent: none known.
+   */
+  readonly unknownMarkets?: ReadonlySet<string>;
+  readonly unknownEvents?: ReadonlySet<string>;
   /** By event id. */
   readonly scores: ReadonlyMap<string, ScoreView>;
   /** `/prediction/v1/trading-status`; null when not polled yet. */

@@ -6,7 +6,9 @@
  * Which event a market belongs to is learnt from the answers, so batching improves after one poll.
  *
  * An id the API does not know (404) is absent from the map, not a failed poll: one typo in a
- * strategy must not age every other market. Any other error fails the poll (the last value is kept).
+ * strategy must not age every other market. The map names such ids (`unknownMarkets`,
+ * `unknownEvents`), so a strategy naming one waits visibly ("market unknown") instead of doing
+ * nothing without a word. Any other error fails the poll (the last value is kept).
  */
 import type { Clock } from '../../clock.js';
 import { PredictionApiError } from '../../jupiter/errors.js';
@@ -29,7 +31,20 @@ export interface MarketState {
   readonly marks?: { readonly yes: bigint | null; readonly no: bigint | null };
 }
 
-export type MarketMap = ReadonlyMap<string, MarketState>;
+/**
+ * Markets by id, as last polled, and the ids the API answered 404 for in that poll. The sets are
+ * optional so a plain Map (a test, a backtest) reads as "nothing unknown".
+ */
+export interface MarketMap extends ReadonlyMap<string, MarketState> {
+  readonly unknownMarkets?: ReadonlySet<string>;
+  readonly unknownEvents?: ReadonlySet<string>;
+}
+
+/** What one poll read: the markets, and the ids Jupiter does not know. */
+class PolledMarkets extends Map<string, MarketState> implements MarketMap {
+  readonly unknownMarkets = new Set<string>();
+  readonly unknownEvents = new Set<string>();
+}
 
 export interface MarketsFeedOptions {
   readonly client: JupiterClient;
@@ -71,7 +86,7 @@ export function createMarketsFeed(options: MarketsFeedOptions): Poller<MarketMap
       for (const [event, ids] of byEvent) if (ids.length > 1) wantedEvents.add(event);
       const lone = [...wantedMarkets].filter((id) => !wantedEvents.has(eventOf.get(id) ?? '')).sort();
 
-      const out = new Map<string, MarketState>();
+      const out = new PolledMarkets();
       const keep = (market: Market, eventId: string | null): void => {
         const state = marketState(market, eventId);
         if (state.eventId !== null) eventOf.set(state.marketId, state.eventId);
@@ -79,10 +94,14 @@ export function createMarketsFeed(options: MarketsFeedOptions): Poller<MarketMap
       };
       await Promise.all([
         ...[...wantedEvents].sort().map(async (eventId) => {
-          for (const market of await notFoundAsEmpty(eventMarkets(client, eventId, call))) keep(market, eventId);
+          const markets = await notFound(eventMarkets(client, eventId, call));
+          if (markets === null) out.unknownEvents.add(eventId);
+          for (const market of markets ?? []) keep(market, eventId);
         }),
         ...lone.map(async (marketId) => {
-          for (const market of await notFoundAsEmpty(getMarket(client, { marketId }, call).then((m) => [m]))) keep(market, null);
+          const markets = await notFound(getMarket(client, { marketId }, call).then((m) => [m]));
+          if (markets === null) out.unknownMarkets.add(marketId);
+          for (const market of markets ?? []) keep(market, null);
         }),
       ]);
       return out;
@@ -103,11 +122,12 @@ async function eventMarkets(client: JupiterClient, eventId: string, call: CallOp
   return out;
 }
 
-async function notFoundAsEmpty(read: Promise<Market[]>): Promise<Market[]> {
+/** The markets read, or null when the API does not know the id (404). */
+async function notFound(read: Promise<Market[]>): Promise<Market[] | null> {
   try {
     return await read;
   } catch (error) {
-    if (error instanceof PredictionApiError && error.code === 'PREDICTION_NOT_FOUND') return [];
+    if (error instanceof PredictionApiError && error.code === 'PREDICTION_NOT_FOUND') return null;
     throw error;
   }
 }

@@ -32,6 +32,7 @@ export interface SnapshotSources {
 export type SnapshotResult = { readonly ok: true; readonly snapshot: Snapshot } | { readonly ok: false; readonly reason: string };
 
 const EMPTY_MAP = new Map<never, never>();
+const EMPTY_SET: ReadonlySet<string> = new Set<string>();
 
 /**
  * `notBefore` (wall ms): balances whose read began at or before it do not count — after a swap, the balances must be
@@ -52,6 +53,9 @@ export function buildSnapshot(sources: SnapshotSources, notBefore = 0): Snapshot
       positions: (sources.positions?.value ?? []).map(positionView).filter((p): p is PositionView => p !== null),
       // Absent markets: decide() manages no position it cannot place in a market (it holds).
       markets: marketViews(sources.markets?.value),
+      // Ids the API does not know: a strategy naming one waits visibly ("market unknown").
+      unknownMarkets: sources.markets?.value?.unknownMarkets ?? EMPTY_SET,
+      unknownEvents: sources.markets?.value?.unknownEvents ?? EMPTY_SET,
       // decide() has no age for a score: a stale one is absent (score rules hold) rather than acted on.
       scores: sources.scores?.fresh === true ? scoreViews(sources.scores.value) : EMPTY_MAP,
       // Not fresh: unknown, and prediction sells that require trading to be active hold.

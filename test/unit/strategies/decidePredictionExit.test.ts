@@ -122,4 +122,28 @@ describe('decidePredictionExit rules', () => {
     const other = { ...yes, pubkey: 'elsewhere', marketId: 'BTC-1006-M1' };
     expect(fired(s, snap({ positions: [yes, no, other] }))).toEqual(['sell-position:r:posNo']);
   });
+
+  it('names a market Jupiter does not know: every rule waits with the reason, and a claim still goes through', async () => {
+    const s = await pe('  - { id: a, when: { sell_price_at_least: "0.1" } }\n  - { id: b, when: { before_close: 1h } }\n');
+    const reason = 'market unknown: Jupiter has no market "NBA-1001-M1" (positions.market); see jupbot markets search';
+    const unknown = { ...snap(), unknownMarkets: new Set(['NBA-1001-M1']) };
+    expect(decidePredictionExit(s, {}, unknown, T0)).toEqual({
+      intents: [],
+      holds: [
+        { rule: 'a', reason },
+        { rule: 'b', reason },
+      ],
+    });
+    const settled = { ...yes, claimable: true, sellPriceMicroUsd: null };
+    expect(fired(s, { ...unknown, positions: [settled] })).toEqual(['claim-position:claim:posYes']);
+    // Another market's being unknown changes nothing here.
+    expect(fired(s, { ...snap(), unknownMarkets: new Set(['NBA-1001-M2']) })).toEqual(['sell-position:a:posYes']);
+  });
+
+  it('names an event Jupiter does not know; a strategy without rules shows its claim waiting', async () => {
+    const s = await load<LoadedPredictionExit>('name: pe\nkind: prediction-exit\npositions: { event: NBA-101 }\n');
+    expect(decidePredictionExit(s, {}, { ...snap(), unknownEvents: new Set(['NBA-101']) }, T0).holds).toEqual([
+      { rule: 'claim', reason: 'event unknown: Jupiter has no event "NBA-101" (positions.event); see jupbot events' },
+    ]);
+  });
 });

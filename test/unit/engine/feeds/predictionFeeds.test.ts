@@ -27,6 +27,9 @@ describe('markets feed against the simulator', () => {
     const first = await started(feed);
     expect(h.routes.filter((r) => r === MARKETS)).toHaveLength(4);
     expect([...first.keys()].sort()).toEqual(['BTC-1006-M1', 'BTC-1006-M2', 'NBA-1001-M1']);
+    // The id the API answered 404 for is named, so a strategy naming it can say so.
+    expect([...(first.unknownMarkets ?? [])]).toEqual(['NOPE-1-M1']);
+    expect([...(first.unknownEvents ?? [])]).toEqual([]);
     expect(first.get('NBA-1001-M1')).toEqual({
       marketId: 'NBA-1001-M1',
       eventId: 'NBA-1001',
@@ -59,6 +62,12 @@ describe('markets feed against the simulator', () => {
     expect(h.routes).toEqual([EVENT_MARKETS]);
     expect([...value.values()].every((m) => m.eventId === 'FED-1009')).toBe(true);
     expect(value.size).toBe(2);
+
+    const typo = createMarketsFeed({ client: h.client, clock: h.clock, intervalMs: 15_000, marketIds: () => [], eventIds: () => ['FED-1090', 'FED-1009'] });
+    const both = await started(typo);
+    expect([...(both.unknownEvents ?? [])]).toEqual(['FED-1090']);
+    expect([...(both.unknownMarkets ?? [])]).toEqual([]);
+    expect(both.size).toBe(2);
 
     const idle = createMarketsFeed({ client: h.client, clock: h.clock, intervalMs: 15_000, marketIds: () => [] });
     h.routes.length = 0;
