@@ -17,7 +17,7 @@ import { startOpsServer, type OpsServer } from './ops/opsServer.js';
 import { databaseReadiness } from './ops/databaseReadiness.js';
 import { Redactor } from './ops/redact.js';
 import { createRandom, type Random } from './random.js';
-import type { PaperWorld } from './paper/paperWorld.js';
+import { PAPER_API_KEY, type PaperWorld } from './paper/paperWorld.js';
 import { AuditLog } from './store/audit.js';
 import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
@@ -65,8 +65,6 @@ export interface DaemonDeps {
   readonly exclusiveWallet?: boolean;
 }
 
-/** Paper mode's API key: the simulator accepts any key at the keyed quota; it guards nothing. */
-const PAPER_API_KEY = 'jupbot-paper-mode';
 /** How often the live report refreshes, and how long one rendering is served. */
 const LIVE_REPORT_MS = 30_000;
 

@@ -19,6 +19,11 @@ export const ExitCode = {
   GuardRefused: 6,
   /** `status`: no daemon answered at the operations address (not running, or another address). */
   DaemonUnreachable: 7,
+  /**
+   * `markets search`, `events`: the Jupiter API could not be asked (no answer, no API key, the key
+   * refused, an error answer); the line names the address and the cause.
+   */
+  ApiUnreachable: 8,
   /** Another jupbot holds the data directory or drives the wallet (its pid is in the message). Not restarted by the unit. */
   AlreadyRunning: 73,
   /** The data directory or database cannot be used (read-only, not a directory, locked): fix it, then start. Not restarted. */

@@ -11,8 +11,7 @@ import { createRandom } from '../random.js';
 import { createSimulator, type Simulator } from '../sim/simulator.js';
 import { PaperWorldRecords, paperWorldFile } from '../store/paperWorldRecords.js';
 import type { PaperWorld } from './paperWorld.js';
-import { errorMessage } from '../errors.js';
-import { StoreError } from '../store/errors.js';
+import { replayKeptWorld } from './replayKeptWorld.js';
 import { WorldClock } from './worldClock.js';
 
 /** How often (real time) the world's reached instant is written down, for a restart after a crash. */
@@ -38,26 +37,9 @@ export async function openPaperWorld(config: Config, clock: Clock, log: Logger, 
     if (header === undefined) records.begin(seed, sim.genesis);
     else {
       const began = clock.monotonic();
-      let count = 0;
-      try {
-        for (const input of records.inputs()) {
-          worldClock.replayAt(input.at);
-          sim.replay(input);
-          if (input.kind === 'control' && input.op === 'paperWallet') funded.add(String(input.args[0]));
-          count++;
-        }
-      } catch (error) {
-        // A damaged or hand-edited file: say which and how to go on, never start on half a world.
-        throw new StoreError(
-          'STORE_ROW_INVALID',
-          `the paper world in ${file} cannot be rebuilt at input ${count + 1}: ${errorMessage(error)}; \`jupbot paper reset\` keeps it aside and starts a new world`,
-          {
-            cause: error,
-            details: { query: 'paper world input', file },
-          },
-        );
-      }
-      log.info({ inputs: count, seed, ms: Math.round(clock.monotonic() - began) }, 'paper world restored from the data directory');
+      const replayed = replayKeptWorld(records, file, sim, worldClock);
+      for (const wallet of replayed.funded) funded.add(wallet);
+      log.info({ inputs: replayed.inputs, seed, ms: Math.round(clock.monotonic() - began) }, 'paper world restored from the data directory');
     }
     if (clock.now() < worldClock.now())
       log.warn(

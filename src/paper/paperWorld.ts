@@ -1,3 +1,6 @@
+/** Paper mode's API key: the simulator accepts any key at the keyed quota; it guards nothing. */
+export const PAPER_API_KEY = 'jupbot-paper-mode';
+
 /** What paper mode trades against: a simulated Jupiter and Solana, and whether it continues an earlier run. */
 export interface PaperWorld {
   /** The Jupiter API root (its Solana RPC is `<url>/rpc`). */
