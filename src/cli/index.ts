@@ -10,6 +10,7 @@ import { reportCommand } from './report.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
 import { exitCodeOf } from '../errorCatalogue.js';
+import { eventsCommand, marketsCommand } from './markets.js';
 import { ExitCode } from '../exitCodes.js';
 import { paperCommand } from './paper.js';
 import { planCommand } from './plan.js';
@@ -38,6 +39,8 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(pricesCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(backtestCommand(ctx));
   program.addCommand(statusCommand(ctx));
+  program.addCommand(marketsCommand(ctx));
+  program.addCommand(eventsCommand(ctx));
   program.addCommand(paperCommand(ctx));
   program.addCommand(simCommand(ctx, ctx.shutdown));
   program.addCommand(walletCommand(ctx));

@@ -2,12 +2,14 @@ import type { Config } from '../config/config.js';
 import type { Diagnostic } from '../config/diagnostics.js';
 import { paperTokenSearch } from '../sim/paperTokenSearch.js';
 import { readStrategyPaths } from '../engine/strategyFiles.js';
-import type { FileOutcome } from '../strategies/loadStrategies.js';
+import type { FileOutcome, StrategyFileText } from '../strategies/loadStrategies.js';
 import { loadStrategyFiles } from '../strategies/loadStrategies.js';
 import type { TokenSearch } from '../strategies/tokenResolution.js';
 
 export interface StrategyCheck {
   readonly outcomes: readonly FileOutcome[];
+  /** The files read, with their text (for checks that point into them later). */
+  readonly files: readonly StrategyFileText[];
   /** Paths that do not exist, as `path: message` diagnostics. */
   readonly missing: readonly Diagnostic[];
   /** True when symbols were resolved (paper mode: against the simulator's tokens). */
@@ -30,6 +32,7 @@ export async function checkStrategies(paths: readonly string[], cwd: string, mod
   const outcomes = await loadStrategyFiles(files, search, { get: () => undefined });
   return {
     outcomes,
+    files,
     missing: missing.map((path) => ({ file: path, line: 0, col: 0, message: 'no such file or directory', path: [] })),
     resolved: search !== null,
   };

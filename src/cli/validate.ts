@@ -9,6 +9,7 @@ import { CliExit } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 import { ignoredKey, loadWallet } from '../solana/loadWallet.js';
 import { WalletError } from '../solana/walletError.js';
+import { checkPredictionIds } from './predictionIdCheck.js';
 import { checkStrategies } from './strategyInputs.js';
 
 interface ValidateOptions {
@@ -20,7 +21,10 @@ interface ValidateOptions {
  * (PATHs: files or directories; default: the config's strategies_dir). Every problem is printed
  * on stderr as `file:line:col: message` (exit 1); each good file gets an `ok:` line on stdout.
  * In paper mode token symbols are resolved against the simulator's tokens; in live mode the
- * daemon resolves and pins them, and validate checks schema and rules only.
+ * daemon resolves and pins them, and validate checks schema and rules only. The prediction markets
+ * and events strategies name are asked of the configured API (live: Jupiter with the key; paper:
+ * the simulator in process): an unknown one is a problem; without the API a note says they were
+ * not checked.
  */
 /**
  * The checks `run` applies to the wallet and the API key, without printing either: a key file
@@ -67,9 +71,13 @@ export function validateCommand(ctx: CliContext): Command {
       if (targets.length > 0) {
         const check = await checkStrategies(targets, ctx.cwd, config?.mode);
         problems.push(...check.missing);
+        // Markets and events the strategies name, asked of the API the config points at.
+        const ids = await checkPredictionIds(config, ctx, check.outcomes, check.files);
+        if (ids.unchecked !== null) ctx.stdout(`note: prediction market and event ids not checked: ${ids.unchecked}\n`);
         for (const outcome of check.outcomes) {
-          problems.push(...outcome.diagnostics);
-          if (outcome.diagnostics.length === 0 && outcome.spec) {
+          const found = [...outcome.diagnostics, ...ids.diagnostics.filter((d) => d.file === outcome.file)];
+          problems.push(...found);
+          if (found.length === 0 && outcome.spec) {
             const note = check.resolved ? '' : ', tokens not resolved offline in live mode';
             ctx.stdout(`ok: ${outcome.file} (${outcome.spec.name}, ${outcome.spec.kind}${outcome.spec.enabled ? '' : ', disabled'}${note})\n`);
           }
