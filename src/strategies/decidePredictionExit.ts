@@ -57,6 +57,18 @@ export function decidePredictionExit(strategy: LoadedPredictionExit, state: Stra
         continue;
       }
       const evidence = evidenceOf(position, market, score, peak);
+      // A period or clock the API gave but that does not read: the rule can neither fire nor be
+      // ruled out, so it waits, saying why; the rules after it still decide.
+      const unread = unreadable(rule, score);
+      if (unread) {
+        holds.push({
+          rule: rule.id,
+          reason: `${rule.id} waits on ${position.marketId}: ${unread.problem}`,
+          evidence,
+          logOnce: `${position.marketId}/${unread.field}`,
+        });
+        continue;
+      }
       if (!fires(rule, spec.yes_team, position, market, score, peak, now)) continue;
       if (spec.require_trading_active && snapshot.tradingActive !== true) {
         holds.push({
@@ -170,6 +182,17 @@ export function fires(
   return true;
 }
 
+/** The score value a rule needs and the live game's score cannot give, and why; null when none. */
+export function unreadable(rule: PredictionRule, score: ScoreView | undefined): { field: 'period' | 'elapsed'; problem: string } | null {
+  const s = rule.when.score;
+  if (!s || !score?.live) return null;
+  if (s.period_at_least !== undefined && score.period === null)
+    return { field: 'period', problem: `no period to compare (${score.periodProblem ?? 'the API gives no period'})` };
+  if (s.elapsed_at_least !== undefined && score.elapsedMs === null)
+    return { field: 'elapsed', problem: `no elapsed time to compare (${score.elapsedProblem ?? 'the API gives no elapsed time'})` };
+  return null;
+}
+
 function evidenceOf(position: PositionView, market: MarketView, score: ScoreView | undefined, peak: bigint | null): Evidence {
   return {
     marketId: position.marketId,
@@ -181,6 +204,10 @@ function evidenceOf(position: PositionView, market: MarketView, score: ScoreView
     score: score ? `${score.home}-${score.away}` : null,
     period: score?.period ?? null,
     elapsedMs: score?.elapsedMs ?? null,
+    // What the API said, and the sport it was read for: the numbers above are readings of these.
+    periodText: score?.periodText ?? null,
+    elapsedText: score?.elapsedText ?? null,
+    sport: score?.sport ?? null,
   };
 }
 

@@ -156,6 +156,12 @@ export interface Hold {
   readonly rule: string;
   readonly reason: string;
   readonly evidence?: Evidence;
+  /**
+   * Set on a hold the operator should hear of once rather than at every decision (an API value
+   * that does not read): the engine logs it once per strategy, rule and this key, again only after
+   * a decision without it.
+   */
+  readonly logOnce?: string;
 }
 
 /** What one decide() call returns. */

@@ -9,10 +9,17 @@ const scoreSchema = z
   .strictObject({
     lead_at_least: z.int().min(1).optional().meta({ description: 'the side held leads by at least this many points' }),
     deficit_at_least: z.int().min(1).optional().meta({ description: 'the side held trails by at least this many points' }),
-    period_at_least: z.int().min(1).optional().meta({ description: 'the game is in this period or later' }),
+    period_at_least: z
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: 'the game is in this period or later, as its sport counts (halves, quarters, periods, maps; overtime continues the count)' }),
     elapsed_at_least: durationSchema()
       .optional()
-      .meta({ ...durationMeta, description: 'at least this much of the current period is played' }),
+      .meta({
+        ...durationMeta,
+        description: "at least this much of the current period is played (a countdown clock's time left is taken from the period's length)",
+      }),
   })
   .meta({ description: 'live score conditions, all of which must hold' });
 

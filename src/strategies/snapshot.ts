@@ -49,15 +49,29 @@ export interface MarketView {
   readonly result: 'yes' | 'no' | null;
 }
 
+/**
+ * A live score as the rules compare it. The API's period and elapsed strings are read for the game's
+ * sport (engine/tick/readGameClock.ts; docs/strategies.md, "Live scores"): "2H", "Q4", "P3", "OT",
+ * "HT"… as the period's number in the sport's count, the clock as time played in the current period.
+ */
 export interface ScoreView {
   readonly eventId: string;
   readonly home: number;
   readonly away: number;
-  /** Period number (the API's "P4", "Q4" read as 4); null before the game. */
+  /** Period number in the sport's count (overtime continues it); null before the game or when unreadable. */
   readonly period: number | null;
-  /** Time played in the current period, ms; null when unknown. */
+  /** Time played in the current period, ms; null when not given or unreadable. */
   readonly elapsedMs: number | null;
   readonly live: boolean;
+  /** The sport the clock was read for, and what named it (`NBA (league "nba")`); null when unknown. */
+  readonly sport?: string | null;
+  /** The API's own strings, kept for the evidence of what fired. */
+  readonly periodText?: string | null;
+  readonly elapsedText?: string | null;
+  /** Why `period` is null while the game is live (the value, and what was expected); absent when it read. */
+  readonly periodProblem?: string | undefined;
+  /** Why `elapsedMs` is null while the game is live; absent when it read. */
+  readonly elapsedProblem?: string | undefined;
 }
 
 export interface Snapshot {

@@ -184,7 +184,8 @@ describe('prediction markets', () => {
     const { kp, pub } = paper('fan');
     const score0 = prediction.GameScore.parse((await h.call('GET', `${P}/events/NBA-1001/score`)).body);
     expect(score0.live).toBe(true);
-    expect(score0.period).toBe('P1');
+    // Twenty minutes into a game of 30-minute quarters (the clock stops): 8 of the first quarter's 12 played.
+    expect(score0).toMatchObject({ period: 'Q1', elapsed: '4:00' });
     const seen = new Set<string>();
     for (let i = 0; i < 30 && !seen.has('final'); i++) {
       await h.clock.advance(600_000);
@@ -192,7 +193,8 @@ describe('prediction markets', () => {
       seen.add(s?.status ?? '');
       if (s?.period) seen.add(s.period);
     }
-    expect([...seen]).toEqual(expect.arrayContaining(['P2', 'P3', 'P4', 'final']));
+    expect([...seen]).toEqual(expect.arrayContaining(['Q2', 'HT', 'Q3', 'Q4', 'final']));
+    expect([...seen].filter((p) => p.startsWith('FT'))).toHaveLength(1);
     await h.clock.advance(61_000);
     const market = prediction.Market.parse((await h.call('GET', `${P}/markets/NBA-1001-M1`)).body);
     expect(market.status).toBe('closed');
@@ -315,9 +317,9 @@ describe('prediction rollover', () => {
     const nba = prediction.EventsResponse.parse((await h.call('GET', `${P}/events?category=sports&end=100&includeMarkets=true`)).body).data.filter((e) =>
       e.eventId.startsWith('NBA-'),
     );
-    expect(nba.map((e) => e.eventId)).toEqual(['NBA-1001', 'NBA-1012']);
+    expect(nba.map((e) => e.eventId)).toEqual(['NBA-1001', 'NBA-1013']);
     expect(nba[1]?.markets?.[0]?.status).toBe('open');
     await h.clock.advance(3_600_000 + 1000);
-    expect(prediction.GameScore.parse((await h.call('GET', `${P}/events/NBA-1012/score`)).body).live).toBe(true);
+    expect(prediction.GameScore.parse((await h.call('GET', `${P}/events/NBA-1013/score`)).body).live).toBe(true);
   });
 });

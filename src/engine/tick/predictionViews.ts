@@ -2,11 +2,14 @@
  * The prediction feeds' values as the strategies see them (snapshot.ts): pure converters for
  * buildSnapshot. Nothing is guessed: a market whose status is not one the strategies know, or a score
  * whose display string does not read as "home-away", is left out — decide() then has no market (no
- * sell) or no score (no score rule fires), which is the safe reading of "unknown".
+ * sell) or no score (no score rule fires), which is the safe reading of "unknown". A period or a
+ * clock that does not read is kept as null with its problem, so the rules that need it wait, saying why.
  */
 import type { MarketView, ScoreView } from '../../strategies/snapshot.js';
 import type { MarketMap } from '../feeds/markets.js';
 import type { ScoreMap } from '../feeds/scores.js';
+import { readGameClock } from './readGameClock.js';
+import { hintWords, sportOf } from './sportOf.js';
 
 const STATUSES = new Set<MarketView['status']>(['open', 'closed', 'cancelled']);
 
@@ -27,32 +30,33 @@ export function marketViews(markets: MarketMap | undefined): Map<string, MarketV
   return out;
 }
 
-/** Scores by event id. */
+/**
+ * Scores by event id. The period and elapsed strings are read for the game's sport, named by the
+ * score's league or the event's subcategory or category (sportOf.ts); a string that does not read
+ * leaves its number null with the problem beside it, for the rules that need it to wait on.
+ */
 export function scoreViews(scores: ScoreMap | undefined): Map<string, ScoreView> {
   const out = new Map<string, ScoreView>();
   for (const [eventId, s] of scores ?? []) {
     const points = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(s.score ?? '');
     if (!points) continue;
+    const hints = { league: s.leagueAbbreviation, subcategory: s.eventSubcategory, category: s.eventCategory };
+    const sport = sportOf(hints);
+    const clock = readGameClock(s.period, s.elapsed, sport, hintWords(hints));
     out.set(eventId, {
       eventId,
       home: Number(points[1]),
       away: Number(points[2]),
-      period: periodOf(s.period),
-      elapsedMs: elapsedOf(s.elapsed),
-      live: s.live,
+      period: clock.period,
+      elapsedMs: clock.elapsedMs,
+      // "FT" while the API still says live: over, and no score rule acts on a finished game.
+      live: s.live && !clock.over,
+      sport: sport === null ? null : `${sport.name} (${sport.source})`,
+      periodText: s.period ?? null,
+      elapsedText: s.elapsed ?? null,
+      ...(clock.periodProblem === undefined ? {} : { periodProblem: clock.periodProblem }),
+      ...(clock.elapsedProblem === undefined ? {} : { elapsedProblem: clock.elapsedProblem }),
     });
   }
   return out;
-}
-
-/** "P4", "Q4", "4" → 4; anything else (null, "HT", "OT") → null. */
-export function periodOf(period: string | null | undefined): number | null {
-  const m = /^\s*[A-Za-z]{0,2}\s*(\d{1,2})\s*$/.exec(period ?? '');
-  return m ? Number(m[1]) : null;
-}
-
-/** "mm:ss" (or "m:ss") of the current period → ms; anything else → null. */
-export function elapsedOf(elapsed: string | null | undefined): number | null {
-  const m = /^\s*(\d{1,3}):([0-5]\d)\s*$/.exec(elapsed ?? '');
-  return m ? (Number(m[1]) * 60 + Number(m[2])) * 1000 : null;
 }

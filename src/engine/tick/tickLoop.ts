@@ -129,6 +129,8 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   const health = new RuleHealth({ audit, now: () => clock.now() });
   const deferredIds = new Set<string>();
   const reportedFinal = new Set<string>();
+  /** By strategy: the `logOnce` holds (rule/key) of its last decision, already logged. */
+  const noticed = new Map<string, ReadonlySet<string>>();
   const deferredByKind: Record<string, number> = {};
   let ticks = 0;
   let lastTickAt: number | null = null;
@@ -157,6 +159,20 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       `${strategy.name}: ${intent.kind} deferred: ${DEFER_REASON} (${intent.reason})`,
     );
     events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
+  }
+
+  /** Logs each `logOnce` hold the first time a decision of `strategy` has it (again after one without it). */
+  function notice(strategy: string, holds: readonly Hold[]): void {
+    const before = noticed.get(strategy);
+    const now = new Set<string>();
+    for (const hold of holds) {
+      if (hold.logOnce === undefined) continue;
+      const key = `${hold.rule}/${hold.logOnce}`;
+      if (!now.has(key) && !before?.has(key)) log?.warn({ strategy, rule: hold.rule }, `${strategy}: ${hold.reason}`);
+      now.add(key);
+    }
+    if (now.size > 0) noticed.set(strategy, now);
+    else noticed.delete(strategy);
   }
 
   /**
@@ -226,6 +242,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     const loaded = options.strategies();
     memory.retain(new Set(loaded.keys()));
     health.retain(new Set(loaded.keys()));
+    for (const name of [...noticed.keys()]) if (!loaded.has(name)) noticed.delete(name);
     const built = buildSnapshot(options.sources(), lastSwapAt);
     ticks += 1;
     lastTickAt = now;
@@ -266,6 +283,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       const protective = strategy.spec.kind !== 'dca';
       holds += decision.holds.length;
       for (const hold of decision.holds) log?.debug({ strategy: strategy.name, rule: hold.rule }, `hold: ${hold.reason}`);
+      notice(strategy.name, decision.holds);
       events.emit('decided', { strategy: strategy.name, intents: decision.intents.length, holds: decision.holds });
       for (const intent of decision.intents) {
         // Stopping: nothing new is journaled (what is already journaled is reconciliation's).

@@ -1,4 +1,5 @@
 import type { Random } from '../../random.js';
+import { atHalftime, type GameFormat, overtimeName, regulationMs } from './gameClock.js';
 
 /** Prediction prices are micro-USD: 1,000,000 = $1 = one winning contract's payout. */
 export const MICRO = 1_000_000;
@@ -16,7 +17,10 @@ export interface Game {
   readonly home: string;
   readonly away: string;
   readonly periods: number;
+  /** World time of one regulation period (before stoppage). */
   readonly periodMs: number;
+  /** How its period and clock read on the wire (gameClock.ts). */
+  readonly format: GameFormat;
   /** Chance per step that a team scores, and how much. */
   readonly scoreChance: number;
   readonly points: readonly number[];
@@ -24,6 +28,10 @@ export interface Game {
   homeScore: number;
   awayScore: number;
   finishedAt: number | null;
+  /** Regulation ended level: overtime was played. */
+  playedOvertime: boolean;
+  /** When a leader next wins: the end of regulation, then of each overtime period. */
+  decidesAt: number;
   updatedAt: number;
 }
 
@@ -63,18 +71,6 @@ export function pricesOf(m: PMarket): { buyYes: number | null; buyNo: number | n
   const buyYes = clamp(m.mid + HALF_SPREAD);
   const sellYes = clamp(m.mid - HALF_SPREAD);
   return { buyYes, sellYes, buyNo: MICRO - sellYes, sellNo: MICRO - buyYes };
-}
-
-/** Live-game facts for GameScore answers. */
-export function gamePhase(game: Game, now: number): { live: boolean; ended: boolean; period: string | null; elapsed: string | null; status: string } {
-  if (now < game.startsAt) return { live: false, ended: false, period: null, elapsed: null, status: 'scheduled' };
-  if (game.finishedAt !== null) return { live: false, ended: true, period: `P${game.periods}`, elapsed: null, status: 'final' };
-  const played = now - game.startsAt;
-  const period = Math.min(game.periods, Math.floor(played / game.periodMs) + 1);
-  const inPeriod = played - (period - 1) * game.periodMs;
-  const mm = String(Math.floor(inPeriod / 60_000)).padStart(2, '0');
-  const ss = String(Math.floor((inPeriod % 60_000) / 1000)).padStart(2, '0');
-  return { live: true, ended: false, period: `P${period}`, elapsed: `${mm}:${ss}`, status: 'in_progress' };
 }
 
 /**
@@ -193,10 +189,12 @@ export class PredictionMarkets {
           homeScore: 0,
           awayScore: 0,
           finishedAt: null,
+          playedOvertime: false,
+          decidesAt: t + H + regulationMs(g),
           updatedAt: t,
         }
       : null;
-    const length = game ? game.periods * game.periodMs + 2 * H : Math.max(H, Math.max(...old.markets.map((m) => m.closeTime)) - old.beginAt);
+    const length = game ? regulationMs(game) + 2 * H : Math.max(H, Math.max(...old.markets.map((m) => m.closeTime)) - old.beginAt);
     const eventId = this.#nextEventId(old.series);
     const successor: PEvent = {
       eventId,
@@ -245,15 +243,18 @@ export class PredictionMarkets {
   }
 
   #playGame(event: PEvent, game: Game, t: number): void {
+    // Nobody scores at half-time; the draws are made all the same, so the world's randomness does not shift.
+    const playing = !atHalftime(game, t);
     for (const side of ['home', 'away'] as const) {
       if (this.random.next() < game.scoreChance) {
         const pts = game.points[this.random.int(0, game.points.length - 1)] ?? 1;
+        if (!playing) continue;
         if (side === 'home') game.homeScore += pts;
         else game.awayScore += pts;
         game.updatedAt = t;
       }
     }
-    const total = game.periods * game.periodMs;
+    const total = regulationMs(game);
     const played = Math.min(1, (t - game.startsAt) / total);
     // Win probability from the lead, sharper as the clock runs out.
     const lead = game.homeScore - game.awayScore;
@@ -261,7 +262,16 @@ export class PredictionMarkets {
     const p = 1 / (1 + Math.exp(-(lead / scale) * (0.5 + 3 * played)));
     const market = event.markets[0] as PMarket;
     if (market.status === 'open') market.mid = clamp(p * MICRO);
-    if (t >= game.startsAt + total && lead !== 0) {
+    if (t < game.decidesAt) return;
+    if (lead === 0) {
+      // Level when a result was due: another period of overtime, played in full; after the last
+      // one the next score wins (a golden goal, the simulator's stand-in for a shoot-out).
+      const f = game.format;
+      const end = game.startsAt + total;
+      const begun = Math.round((game.decidesAt - end) / f.overtimeMs) + 1;
+      game.playedOvertime = true;
+      game.decidesAt = f.overtime !== null && begun <= f.maxOvertimes ? end + begun * f.overtimeMs : t;
+    } else {
       game.finishedAt = t;
       game.updatedAt = t;
       for (const m of event.markets) {
@@ -320,6 +330,7 @@ export class PredictionMarkets {
       startsIn: number,
       periods: number,
       periodMs: number,
+      format: GameFormat,
       scoreChance: number,
       points: number[],
     ): Game => ({
@@ -329,23 +340,27 @@ export class PredictionMarkets {
       away,
       periods,
       periodMs,
+      format,
       scoreChance,
       points,
       startsAt: start + startsIn,
       homeScore: 0,
       awayScore: 0,
       finishedAt: null,
+      playedOvertime: false,
+      decidesAt: start + startsIn + regulationMs({ periods, periodMs, format }),
       updatedAt: start,
     });
-    const nba = game('g-nba-1', 'NBA', 'Los Angeles Lakers', 'Boston Celtics', -20 * 60_000, 4, 30 * 60_000, 0.02, [2, 2, 3, 1]);
+    const M = 60_000;
+    const nba = game('g-nba-1', 'NBA', 'Los Angeles Lakers', 'Boston Celtics', -20 * M, 4, 30 * M, GAME_FORMATS.nba, 0.02, [2, 2, 3, 1]);
     add('sports', 'basketball', 'NBA', 'Lakers vs Celtics', nba.startsAt, [{ title: 'Lakers win', closeIn: 3 * H, mid: 500_000, vol: 0 }], nba);
-    const nfl = game('g-nfl-1', 'NFL', 'Kansas City Chiefs', 'Buffalo Bills', H, 4, 45 * 60_000, 0.003, [3, 7, 7]);
+    const nfl = game('g-nfl-1', 'NFL', 'Kansas City Chiefs', 'Buffalo Bills', H, 4, 45 * M, GAME_FORMATS.nfl, 0.003, [3, 7, 7]);
     add('sports', 'football', 'NFL', 'Chiefs vs Bills', nfl.startsAt, [{ title: 'Chiefs win', closeIn: 5 * H, mid: 550_000, vol: 0 }], nfl);
-    const epl = game('g-epl-1', 'EPL', 'Arsenal', 'Chelsea', 3 * H, 2, 45 * 60_000, 0.0006, [1]);
+    const epl = game('g-epl-1', 'EPL', 'Arsenal', 'Chelsea', 3 * H, 2, 45 * M, GAME_FORMATS.league, 0.0006, [1]);
     add('sports', 'soccer', 'EPL', 'Arsenal vs Chelsea', epl.startsAt, [{ title: 'Arsenal win', closeIn: 6 * H, mid: 480_000, vol: 0 }], epl);
-    const nhl = game('g-nhl-1', 'NHL', 'Toronto Maple Leafs', 'Montreal Canadiens', 26 * H, 3, 40 * 60_000, 0.0012, [1]);
+    const nhl = game('g-nhl-1', 'NHL', 'Toronto Maple Leafs', 'Montreal Canadiens', 26 * H, 3, 40 * M, GAME_FORMATS.nhl, 0.0012, [1]);
     add('sports', 'hockey', 'NHL', 'Maple Leafs vs Canadiens', nhl.startsAt, [{ title: 'Maple Leafs win', closeIn: 30 * H, mid: 560_000, vol: 0 }], nhl);
-    const lol = game('g-lol-1', 'LCK', 'T1', 'Gen.G', 2 * H, 3, 35 * 60_000, 0.0008, [1]);
+    const lol = game('g-lol-1', 'LCK', 'T1', 'Gen.G', 2 * H, 3, 35 * M, GAME_FORMATS.bestOf3, 0.0008, [1]);
     add('esports', 'league-of-legends', 'LCK', 'T1 vs Gen.G', lol.startsAt, [{ title: 'T1 win', closeIn: 5 * H, mid: 520_000, vol: 0 }], lol);
     add('crypto', 'bitcoin', 'BTC', 'Bitcoin price at month end', start, [
       { title: 'BTC above $120,000 on Jan 31', closeIn: 30 * D, mid: 420_000, vol: 1.2 },
@@ -359,8 +374,90 @@ export class PredictionMarkets {
     ]);
     add('tech', 'ai', 'TECH', 'New frontier model released this month', start, [{ title: 'Released by Jan 31', closeIn: 30 * D, mid: 600_000, vol: 0.7 }]);
     add('culture', 'awards', 'CULT', 'Best Picture winner announced', start, [{ title: 'Favourite wins', closeIn: 8 * H, mid: 650_000, vol: 1.0 }]);
+    // Added last, so the events before it keep their ids. A cup tie: level after 90 minutes, it goes
+    // to extra time. Its league is one the daemon does not know: the event's subcategory says soccer.
+    const cup = game('g-fac-1', 'FAC', 'Liverpool', 'Everton', 30 * M, 2, 45 * M, GAME_FORMATS.cup, 0.0006, [1]);
+    add('sports', 'soccer', 'FAC', 'Liverpool vs Everton', cup.startsAt, [{ title: 'Liverpool win', closeIn: 4 * H, mid: 530_000, vol: 0 }], cup);
   }
 }
+
+const MIN = 60_000;
+
+/** The wire formats of the simulator's games, one per kind of competition (gameClock.ts). */
+const GAME_FORMATS = {
+  /** NBA: `Q1`…`Q4`, 12-minute quarters counting down, half-time, 5-minute overtimes. */
+  nba: {
+    name: (n) => `Q${n}`,
+    overtime: overtimeName,
+    clock: 'countdown',
+    clockMs: 12 * MIN,
+    overtimeClockMs: 5 * MIN,
+    overtimeMs: 12.5 * MIN,
+    halftime: { after: 2, ms: 15 * MIN },
+    stoppageMs: [],
+    maxOvertimes: Number.POSITIVE_INFINITY,
+  },
+  /** NFL: `1Q`…`4Q`, 15-minute quarters counting down, half-time, 10-minute overtimes. */
+  nfl: {
+    name: (n) => `${n}Q`,
+    overtime: overtimeName,
+    clock: 'countdown',
+    clockMs: 15 * MIN,
+    overtimeClockMs: 10 * MIN,
+    overtimeMs: 30 * MIN,
+    halftime: { after: 2, ms: 20 * MIN },
+    stoppageMs: [],
+    maxOvertimes: Number.POSITIVE_INFINITY,
+  },
+  /** NHL: `P1`…`P3`, 20-minute periods counting down, 5-minute overtimes. */
+  nhl: {
+    name: (n) => `P${n}`,
+    overtime: overtimeName,
+    clock: 'countdown',
+    clockMs: 20 * MIN,
+    overtimeClockMs: 5 * MIN,
+    overtimeMs: 10 * MIN,
+    halftime: null,
+    stoppageMs: [],
+    maxOvertimes: Number.POSITIVE_INFINITY,
+  },
+  /** A soccer league match: `1H`, `HT`, `2H`, the minute counting up (`67`, `45+2`). */
+  league: {
+    name: (n) => `${n}H`,
+    overtime: overtimeName,
+    clock: 'minutes',
+    clockMs: 45 * MIN,
+    overtimeClockMs: 15 * MIN,
+    overtimeMs: 15 * MIN,
+    halftime: { after: 1, ms: 15 * MIN },
+    stoppageMs: [2 * MIN, 4 * MIN],
+    maxOvertimes: 2,
+  },
+  /** A soccer cup tie: the match clock with seconds (`82:31`), extra time `OT`, `2OT`. */
+  cup: {
+    name: (n) => `${n}H`,
+    overtime: overtimeName,
+    clock: 'match-clock',
+    clockMs: 45 * MIN,
+    overtimeClockMs: 15 * MIN,
+    overtimeMs: 15 * MIN,
+    halftime: { after: 1, ms: 15 * MIN },
+    stoppageMs: [3 * MIN, 5 * MIN],
+    maxOvertimes: 2,
+  },
+  /** An esports best-of-three: map `1/3`…`3/3`, no clock. */
+  bestOf3: {
+    name: (n) => `${n}/3`,
+    overtime: null,
+    clock: 'none',
+    clockMs: 35 * MIN,
+    overtimeClockMs: 35 * MIN,
+    overtimeMs: 35 * MIN,
+    halftime: null,
+    stoppageMs: [],
+    maxOvertimes: 0,
+  },
+} satisfies Record<string, GameFormat>;
 
 function gaussian(random: Random): number {
   const u = Math.max(random.next(), 1e-12);

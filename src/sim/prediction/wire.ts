@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../http.js';
-import { gamePhase, MICRO, pricesOf, type PEvent, type PMarket } from './markets.js';
+import { gamePhase } from './gameClock.js';
+import { MICRO, pricesOf, type PEvent, type PMarket } from './markets.js';
 import { formatUnits } from '../../formatUnits.js';
 import { derivedAddress } from '../programIds.js';
 

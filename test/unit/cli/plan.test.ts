@@ -36,7 +36,7 @@ describe('jupbot plan', () => {
     );
     expect(run.stdout).toContain('  next run: 2026-06-01T07:00:00.000Z (Mon 09:00 Europe/Berlin)');
     expect(run.stdout).toContain(
-      '  safe-lead-late: sell 50% of the position when the side held leads by 12+ and it is period 4 or later and 20m of the period are played',
+      '  safe-lead-late: sell 50% of the position when the side held leads by 12+ and it is period 4 or later and 6m of the period are played',
     );
     expect(run.stdout).toContain('  now: held (trailing_stop) — needs 2500000000000 base units of BONK, the balance is 0');
     expect(run.stdout).toContain('  now: held (take_profit[0]) — nothing to sell: the amount is 0 (SOL balance 0)');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decidePredictionExit } from '../../../src/strategies/decidePredictionExit.js';
+import { describeDecision } from '../../../src/strategies/describeStrategy.js';
 import { intentSlot } from '../../../src/strategies/intents.js';
 import type { LoadedPredictionExit } from '../../../src/strategies/loadedStrategy.js';
 import type { MarketView, PositionView, ScoreView, Snapshot } from '../../../src/strategies/snapshot.js';
@@ -113,6 +114,52 @@ describe('decidePredictionExit rules', () => {
     expect(fired(s, snap({ positions: [{ ...settled, claimed: true }] }))).toEqual([]);
     const noClaim = await pe('  - { id: r, when: { sell_price_at_least: "0.1" } }\n', 'claim_when_settled: false\n');
     expect(fired(noClaim, snap({ positions: [settled] }))).toEqual([]);
+  });
+
+  it('waits, saying why, on a period or clock the API gave that does not read; the rules after it still decide', async () => {
+    const s = await pe(
+      '  - { id: late, when: { score: { lead_at_least: 5, period_at_least: 4, elapsed_at_least: 6m } } }\n  - { id: tp, when: { sell_price_at_least: "0.5" } }\n',
+    );
+    const noPeriod = { period: null, elapsedMs: null, periodText: 'Z9', periodProblem: '"Z9" is not a period jupbot reads' };
+    const d = decidePredictionExit(s, {}, snap({ score: noPeriod }), T0);
+    expect(d.holds).toEqual([
+      {
+        rule: 'late',
+        reason: 'late waits on NBA-1001-M1: no period to compare ("Z9" is not a period jupbot reads)',
+        evidence: expect.objectContaining({ marketId: 'NBA-1001-M1', score: '80-70', period: null, periodText: 'Z9' }) as unknown,
+        logOnce: 'NBA-1001-M1/period',
+      },
+    ]);
+    expect(d.intents.map((i) => i.key.rule)).toEqual(['tp']);
+    // The plan prints the wait as it prints every hold.
+    expect(describeDecision(d)).toEqual([
+      'now: sell-position — tp: sell the YES position in NBA-1001-M1 at $0.60',
+      'now: held (late) — late waits on NBA-1001-M1: no period to compare ("Z9" is not a period jupbot reads)',
+    ]);
+
+    const clock = { elapsedMs: null, elapsedProblem: 'elapsed "12:34" left is more than a whole NBA quarter (12:00)' };
+    expect(decidePredictionExit(s, {}, snap({ score: clock }), T0).holds).toEqual([
+      expect.objectContaining({
+        reason: 'late waits on NBA-1001-M1: no elapsed time to compare (elapsed "12:34" left is more than a whole NBA quarter (12:00))',
+        logOnce: 'NBA-1001-M1/elapsed',
+      }),
+    ]);
+    // The API gave none at all while the game is live: a wait too, with that reason.
+    expect(decidePredictionExit(s, {}, snap({ score: { period: null } }), T0).holds[0]?.reason).toBe(
+      'late waits on NBA-1001-M1: no period to compare (the API gives no period)',
+    );
+    // Not live (before the game, or over): no score rule can fire, and nothing is waited on.
+    expect(decidePredictionExit(s, {}, snap({ score: { ...noPeriod, live: false } }), T0).holds).toEqual([]);
+    // A rule that compares neither waits on nothing.
+    const lead = await pe('  - { id: lead, when: { score: { lead_at_least: 5 } } }\n');
+    expect(fired(lead, snap({ score: noPeriod }))).toEqual(['sell-position:lead:posYes']);
+  });
+
+  it("records the API's own strings and the sport beside the numbers it read", async () => {
+    const s = await pe('  - { id: late, when: { score: { period_at_least: 2, elapsed_at_least: 30m } } }\n');
+    const score = { period: 2, elapsedMs: 37 * MIN, periodText: '2H', elapsedText: '82:31', sport: 'soccer (league "epl")' };
+    const [intent] = decidePredictionExit(s, {}, snap({ score }), T0).intents;
+    expect(intent?.evidence).toMatchObject({ period: 2, elapsedMs: 37 * MIN, periodText: '2H', elapsedText: '82:31', sport: 'soccer (league "epl")' });
   });
 
   it('manages only the positions it selects', async () => {

@@ -3,13 +3,14 @@
  * and a real SQLite file, so a test can "crash" and boot a new stack on the same file. The wallet is
  * a paper wallet: 20 YES contracts of the live NBA game's market, 30 NO of a crypto market.
  */
+import { VersionedTransaction } from '@solana/web3.js';
 import { createExecutor, type Executor } from '../../../../src/engine/executor/executor.js';
 import { createPredictionClaimHandler } from '../../../../src/engine/executor/prediction/claimPosition.js';
 import { claimPositionRoute } from '../../../../src/engine/executor/prediction/claimPosition.js';
 import { partialSellRoute, sellPositionRoute } from '../../../../src/engine/executor/prediction/sellPosition.js';
 import { createPredictionPartialSellHandler, createPredictionSellHandler } from '../../../../src/engine/executor/prediction/sellPosition.js';
 import { createJupiterClient, type JupiterClient } from '../../../../src/jupiter/index.js';
-import { getAllPositions, type Position } from '../../../../src/jupiter/prediction.js';
+import { createOrder, executePrediction, getAllPositions, type Position } from '../../../../src/jupiter/prediction.js';
 import { createRandom } from '../../../../src/random.js';
 import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
@@ -146,4 +147,28 @@ export function predictionFills(
   fee_amount: string | null;
 }> {
   return db.prepare('SELECT * FROM fills WHERE intent_id = ? ORDER BY id').all(intentId) as never;
+}
+
+/**
+ * Buys `usd` dollars of one side of a market with the world's wallet through the API (build, sign,
+ * `/execute`), then lets the keeper fill it: a position to manage in any game, not only the paper
+ * wallet's.
+ */
+export async function buyPosition(w: World, marketId: string, isYes = true, usd = 10n): Promise<void> {
+  const client = createJupiterClient({
+    baseUrl: 'http://sim.local',
+    apiKey: 'prediction-buy-key',
+    requestsPerSecond: 100,
+    clock: w.clock,
+    random: createRandom(`buy:${marketId}`),
+    fetch: simFetch(w.sim),
+  });
+  const build = await createOrder(client, { ownerPubkey: w.wallet.address, marketId, isYes, isBuy: true, depositAmount: usd * 1_000_000n });
+  const tx = w.wallet.signTransaction(VersionedTransaction.deserialize(Buffer.from(build.transaction ?? '', 'base64')));
+  const done = await executePrediction(client, {
+    signedTransaction: Buffer.from(tx.serialize()).toString('base64'),
+    ...(build.execution ? { context: build.execution.context } : {}),
+  });
+  if (done.status !== 'Success') throw new Error(`buying ${marketId}: ${done.error ?? done.status}`);
+  await w.sim.control.advance(2_000);
 }

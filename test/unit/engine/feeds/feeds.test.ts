@@ -126,10 +126,20 @@ describe('scores, positions and order feeds against the simulator', () => {
     const feed = createScoresFeed({ client: h.client, clock: h.clock, intervalMs: 15_000, eventIds: () => ids });
     h.routes.length = 0;
     const scores = await started(feed);
-    expect(h.routes).toEqual(['/prediction/v1/events/scores', '/prediction/v1/events/scores']);
+    // The cup tie's league (FAC) names no sport the daemon knows: its event is asked once, for its subcategory.
+    expect(h.routes).toEqual(['/prediction/v1/events/scores', '/prediction/v1/events/scores', '/prediction/v1/events/{eventId}']);
     expect(scores.size).toBeGreaterThan(0);
     for (const [id, score] of scores) expect(score.eventId).toBe(id);
     expect([...scores.keys()].every((id) => real.includes(id))).toBe(true);
+    expect(scores.get('FAC-1012')).toMatchObject({ leagueAbbreviation: 'FAC', eventCategory: 'sports', eventSubcategory: 'soccer' });
+    expect(scores.get('NBA-1001')).not.toHaveProperty('eventSubcategory');
+
+    // Known once: the next poll asks for scores only, and still carries the subcategory.
+    h.routes.length = 0;
+    const next = feed.events.next('updated');
+    await h.clock.advance(15_000);
+    expect((await next).value.get('FAC-1012')).toMatchObject({ eventSubcategory: 'soccer' });
+    expect(h.routes).toEqual(['/prediction/v1/events/scores', '/prediction/v1/events/scores']);
   });
 
   it('positions: one feed per wallet reads every page', async () => {

@@ -14,7 +14,7 @@ import type { TickEvents, TickLoop } from '../../../../src/engine/tick/tickLoop.
 import { startTrading } from '../../../../src/engine/trading.js';
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { withBearer } from '../../../../src/jupiter/transport.js';
-import { createLogger } from '../../../../src/ops/log.js';
+import { createLogger, type Logger } from '../../../../src/ops/log.js';
 import { Redactor } from '../../../../src/ops/redact.js';
 import { createRandom } from '../../../../src/random.js';
 import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
@@ -65,7 +65,19 @@ function interest(strategies: ReadonlyMap<string, LoadedStrategy>): { mints: str
  * them before startTrading), then everything startTrading starts. Resolves once every feed has a
  * value and the first tick has run, so a test starts from a settled state.
  */
-export async function startTradingStack(w: World, loaded: ReadonlyMap<string, LoadedStrategy>, intervalMs = TRADING_INTERVAL): Promise<TradingStack> {
+export interface TradingOptions {
+  /** The engine's logger (default: silent). */
+  readonly log?: Logger;
+  /** Wraps the Jupiter client's fetch (the simulator's): a test can change what the API answers. */
+  readonly jupiterFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+}
+
+export async function startTradingStack(
+  w: World,
+  loaded: ReadonlyMap<string, LoadedStrategy>,
+  intervalMs = TRADING_INTERVAL,
+  options: TradingOptions = {},
+): Promise<TradingStack> {
   const { clock } = w;
   const { db } = openStore(w.file, { clock });
   track(db);
@@ -78,7 +90,7 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
     requestsPerSecond: 1000,
     clock,
     random: createRandom('trading'),
-    fetch,
+    fetch: options.jupiterFetch ? options.jupiterFetch(fetch) : fetch,
   });
   const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
   const abort = new AbortController();
@@ -108,7 +120,7 @@ export async function startTradingStack(w: World, loaded: ReadonlyMap<string, Lo
   );
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock, fetch });
   const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock });
-  const log = createLogger({ level: 'silent', redactor: new Redactor() });
+  const log = options.log ?? createLogger({ level: 'silent', redactor: new Redactor() });
   await firstValues;
   const trading = startTrading({ config, clock, log, db, audit, client, authed, signer, wallet: w.wallet.address, rpc, strategies: () => loaded, feeds });
   const { journal, executor, ticks } = trading;
