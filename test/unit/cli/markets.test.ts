@@ -159,7 +159,7 @@ describe('jupbot markets search and jupbot events, paper mode', () => {
     expect(answer.source).toBe(`the paper world kept in ${join(w.dir, 'data', 'paper-world.sqlite')} (as of ${new Date(START).toISOString()})`);
     expect(answer.events.map((e) => [e.eventId, e.title, e.markets.map((m) => [m.marketId, m.status, m.result])])).toEqual([
       ['NBA-1001', 'Lakers vs Celtics', [['NBA-1001-M1', 'closed', 'yes']]],
-      ['NBA-1012', 'Boston Celtics vs Los Angeles Lakers', [['NBA-1012-M1', 'open', null]]],
+      ['NBA-1013', 'Boston Celtics vs Los Angeles Lakers', [['NBA-1013-M1', 'open', null]]],
     ]);
   });
 });

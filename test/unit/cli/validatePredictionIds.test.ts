@@ -74,7 +74,7 @@ describe('validate: prediction ids against the paper world', () => {
   });
 
   it('reads the world a paper run kept: a successor market passes, which a new world would not have', async () => {
-    const w = workspace({ 'next-game.yaml': exit('NBA-1012-M1') });
+    const w = workspace({ 'next-game.yaml': exit('NBA-1013-M1') });
     const config = parseConfigText(`data_dir: ${w.dir}/data\nsim: { seed: ids }\n`, w.config, {}, w.dir);
     mkdirSync(join(w.dir, 'data'));
     let sim: Simulator | undefined;
@@ -84,12 +84,12 @@ describe('validate: prediction ids against the paper world', () => {
       return Promise.resolve({ url: 'http://127.0.0.1:1', close: () => Promise.resolve() });
     });
     const before = await run(['validate', '--config', w.config]);
-    expect(before.stderr).toContain('no such market "NBA-1012-M1" in the paper world');
+    expect(before.stderr).toContain('no such market "NBA-1013-M1" in the paper world');
     sim?.control.settleMarket('NBA-1001-M1', 'no');
     await world.close();
     const after = await run(['validate', '--config', w.config]);
     expect([after.code, after.stderr]).toEqual([ExitCode.Ok, '']);
-    expect(after.stdout).toContain(`ok: ${w.file('next-game.yaml')} (nba-1012-m1-exit, prediction-exit)\n`);
+    expect(after.stdout).toContain(`ok: ${w.file('next-game.yaml')} (nba-1013-m1-exit, prediction-exit)\n`);
   });
 
   it('plan shows the rules of a strategy naming an unknown market waiting, "market unknown"', async () => {
