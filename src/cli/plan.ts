@@ -32,7 +32,7 @@ export function planCommand(ctx: CliContext): Command {
       // Reads rules only: no API key, wallet or network needed.
       const config = await loadConfig({ file: options.config, env: ctx.env, cwd: ctx.cwd, purpose: 'read' });
       const now = ctx.clock.now();
-      const check = await checkStrategies(paths.length > 0 ? paths : [config.strategies_dir], ctx.cwd, config.mode);
+      const check = await checkStrategies(paths.length > 0 ? paths : [config.strategies_dir], ctx.cwd, config);
       const snapshot = config.mode === 'paper' ? paperSnapshot(now) : undefined;
       const basis = snapshot
         ? 'paper mode: simulator starting prices; balances, orders and positions are not read, so they count as empty'

@@ -65,7 +65,7 @@ export function validateCommand(ctx: CliContext): Command {
       }
       const targets = paths.length > 0 ? paths : config ? [config.strategies_dir] : [];
       if (targets.length > 0) {
-        const check = await checkStrategies(targets, ctx.cwd, config?.mode);
+        const check = await checkStrategies(targets, ctx.cwd, config);
         problems.push(...check.missing);
         for (const outcome of check.outcomes) {
           problems.push(...outcome.diagnostics);
