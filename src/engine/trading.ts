@@ -37,6 +37,7 @@ import type { OrderArrivals } from './sharing/orderArrivals.js';
 import { startReconcileLoop } from './reconcile.js';
 import { startTickLoop, type TickLoop } from './tick/tickLoop.js';
 import { vaultOrderViews } from './tick/vaultOrderViews.js';
+import { strategyLimits } from '../strategies/strategyLimits.js';
 
 export interface TradingOptions {
   readonly config: Config;
@@ -89,6 +90,7 @@ export function startTrading(options: TradingOptions): Trading {
     clock,
     decimalsOf,
     swap: { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps },
+    maxVaultSlippageBps: strategyLimits(config.guard).maxVaultSlippageBps,
   });
   const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, routes: set.routes, log });
 
