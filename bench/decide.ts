@@ -9,6 +9,7 @@ import { decide } from '../src/strategies/decide.js';
 import { parseFixed } from '../src/strategies/decimal.js';
 import type { LoadedStrategy } from '../src/strategies/loadedStrategy.js';
 import { loadStrategyFiles } from '../src/strategies/loadStrategies.js';
+import { DEFAULT_STRATEGY_LIMITS } from '../src/strategies/strategyLimits.js';
 import type { PositionView, Snapshot, StrategyState } from '../src/strategies/snapshot.js';
 
 const TARGET_US = 20;
@@ -30,6 +31,7 @@ const outcomes = await loadStrategyFiles(
   Array.from({ length: COUNT }, (_, i) => ({ file: `s${i}.yaml`, text: text(i) })),
   paperTokenSearch,
   { get: () => undefined },
+  DEFAULT_STRATEGY_LIMITS,
 );
 const strategies = outcomes.map((o) => o.strategy).filter((s): s is LoadedStrategy => s !== undefined);
 if (strategies.length !== COUNT) throw new Error(`only ${strategies.length} strategies loaded`);

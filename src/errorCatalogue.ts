@@ -288,6 +288,13 @@ export const ERROR_CATALOGUE = {
   VAULT_ORDER_EXPIRED: again(
     spec('executor', 'never', "the vault order's `expiresAt` passed before it could be placed (or a renewal's replacement's): nothing sent"),
   ),
+  VAULT_SLIPPAGE_EXCEEDS_CAP: again(
+    spec(
+      'executor',
+      'never',
+      'a vault order (or a PATCH) would carry more slippage, on the order or one of its legs, than `guard.max_vault_slippage_bps` (else `guard.max_slippage_bps`) allows, e.g. journaled before the cap was lowered: nothing signed or sent',
+    ),
+  ),
   VAULT_ORDER_ADOPTED: spec('executor', 'never', 'a cancel named an adopted order (placed elsewhere): the daemon never acts on one, nothing sent'),
   VAULT_ORDER_NOT_OPEN: spec(
     'executor',

@@ -36,7 +36,7 @@ export function planCommand(ctx: CliContext): Command {
       // Reads rules: no API key, wallet or network needed (without them the ids are not checked, and a note says so).
       const config = await loadConfig({ file: options.config, env: ctx.env, cwd: ctx.cwd, purpose: 'read' });
       const now = ctx.clock.now();
-      const check = await checkStrategies(paths.length > 0 ? paths : [config.strategies_dir], ctx.cwd, config.mode);
+      const check = await checkStrategies(paths.length > 0 ? paths : [config.strategies_dir], ctx.cwd, config);
       // A market or event the API does not know: the daemon's rules would wait on it, and so says the plan.
       const ids = await checkPredictionIds(config, ctx, check.outcomes, check.files);
       const snapshot = config.mode === 'paper' ? { ...paperSnapshot(now), unknownMarkets: ids.unknownMarkets, unknownEvents: ids.unknownEvents } : undefined;

@@ -4,6 +4,7 @@ import { paperTokenSearch } from '../sim/paperTokenSearch.js';
 import { readStrategyPaths } from '../engine/strategyFiles.js';
 import type { FileOutcome, StrategyFileText } from '../strategies/loadStrategies.js';
 import { loadStrategyFiles } from '../strategies/loadStrategies.js';
+import { DEFAULT_STRATEGY_LIMITS, strategyLimits } from '../strategies/strategyLimits.js';
 import type { TokenSearch } from '../strategies/tokenResolution.js';
 
 export interface StrategyCheck {
@@ -25,11 +26,14 @@ export function offlineTokenSearch(mode: Config['mode'] | undefined): TokenSearc
   return mode === 'live' ? null : paperTokenSearch;
 }
 
-/** Reads `paths` (files or directories; default strategies_dir) and checks every strategy file. */
-export async function checkStrategies(paths: readonly string[], cwd: string, mode: Config['mode'] | undefined): Promise<StrategyCheck> {
+/**
+ * Reads `paths` (files or directories; default strategies_dir) and checks every strategy file,
+ * against the config's limits (the defaults when the config itself did not load).
+ */
+export async function checkStrategies(paths: readonly string[], cwd: string, config: Pick<Config, 'mode' | 'guard'> | undefined): Promise<StrategyCheck> {
   const { files, missing } = await readStrategyPaths(paths, cwd);
-  const search = offlineTokenSearch(mode);
-  const outcomes = await loadStrategyFiles(files, search, { get: () => undefined });
+  const search = offlineTokenSearch(config?.mode);
+  const outcomes = await loadStrategyFiles(files, search, { get: () => undefined }, config ? strategyLimits(config.guard) : DEFAULT_STRATEGY_LIMITS);
   return {
     outcomes,
     files,

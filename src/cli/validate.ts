@@ -69,7 +69,7 @@ export function validateCommand(ctx: CliContext): Command {
       }
       const targets = paths.length > 0 ? paths : config ? [config.strategies_dir] : [];
       if (targets.length > 0) {
-        const check = await checkStrategies(targets, ctx.cwd, config?.mode);
+        const check = await checkStrategies(targets, ctx.cwd, config);
         problems.push(...check.missing);
         // Markets and events the strategies name, asked of the API the config points at.
         const ids = await checkPredictionIds(config, ctx, check.outcomes, check.files);

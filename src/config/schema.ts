@@ -36,6 +36,7 @@ export const DEFAULTS = {
   notifyDownAfter: '5m',
   refreshMargin: '1h',
   simSpeed: 1,
+  maxSlippageBps: 300,
 } as const;
 
 const SECRET_IN_FILE = 'secrets are never written in the config file';
@@ -130,7 +131,12 @@ const predictionSchema = z.strictObject({
 
 const guardSchema = z.strictObject({
   /** The most slippage a swap route may allow when the strategy sets none lower (basis points). */
-  max_slippage_bps: z.int().min(0).max(5_000).default(300),
+  max_slippage_bps: z.int().min(0).max(5_000).default(DEFAULTS.maxSlippageBps),
+  /**
+   * The most slippage a vault (Trigger V2) price order, or any leg of one, may carry (basis points);
+   * unset: `max_slippage_bps`. A strategy asking for more is refused when it loads.
+   */
+  max_vault_slippage_bps: z.int().min(0).max(10_000).optional(),
   /** Token accounts of ours that may receive a swap's platform fee (a referral fee paid to us). */
   platform_fee_accounts: z.array(addressSchema).default([]),
   /** The highest fee Jupiter may charge inside a swap route or an RFQ fill, whatever its answer declares (basis points). */

@@ -30,6 +30,7 @@ import { createWalletHistoryFeed, type WalletHistoryRead } from './sharing/walle
 import { createWalletSharing } from './sharing/walletSharing.js';
 import { startTrading, type Trading } from './trading.js';
 import type { WalletError } from '../solana/walletError.js';
+import { strategyLimits } from '../strategies/strategyLimits.js';
 
 export interface EngineOptions {
   readonly config: Config;
@@ -168,6 +169,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     clock,
     intervalMs: config.poll.strategies,
     search: cachedSearch((query) => searchTokens(client, { query }), clock),
+    limits: strategyLimits(config.guard),
     pins: new TokenPins(db),
     versions: new StrategyVersions(db),
     audit,

@@ -4,6 +4,7 @@ import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import type { ActionInput } from '../store/actionRow.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
+import type { StrategyLimits } from '../strategies/strategyLimits.js';
 import { duplicateNameDiagnostic, failedOutcome, resolveParsed } from '../strategies/loadStrategies.js';
 import { parseStrategyText, sha256Hex } from '../strategies/parseStrategy.js';
 import { locate } from '../config/yamlSource.js';
@@ -39,6 +40,8 @@ export interface StrategyWatcherOptions extends StrategyWatcherStore {
   /** How often every file is re-read and hashed. */
   readonly intervalMs: number;
   readonly search: TokenSearch;
+  /** The config's limits every file is checked against (`guard`). */
+  readonly limits: StrategyLimits;
   /** File names in events and diagnostics are shown relative to this directory. @default process.cwd() */
   readonly cwd?: string;
   readonly log?: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -176,7 +179,7 @@ export class StrategyWatcher {
       });
       this.#pending.push(() => this.events.emit('rejected', { file, hash, diagnostics, kept }));
     };
-    const parsed = parseStrategyText(text, file);
+    const parsed = parseStrategyText(text, file, this.#options.limits);
     if (!parsed.ok) return reject((await failedOutcome(file, parsed, this.#options.search, this.#options.pins ?? NO_PINS)).diagnostics);
     const name = parsed.strategy.spec.name;
     const other = [...this.#files].find(([f, s]) => f !== file && s.active?.name === name);
@@ -229,6 +232,6 @@ export class StrategyWatcher {
 
 function locateName(strategy: LoadedStrategy | null): { line?: number; col?: number } {
   if (!strategy) return {};
-  const parsed = parseStrategyText(strategy.text, strategy.file);
+  const parsed = parseStrategyText(strategy.text, strategy.file, strategy.limits);
   return parsed.ok ? locate(parsed.strategy.source, ['name']) : {};
 }

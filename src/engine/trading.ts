@@ -38,6 +38,7 @@ import { startReconcileLoop } from './reconcile.js';
 import { startTickLoop, type TickLoop } from './tick/tickLoop.js';
 import { reportUnknownPredictionIds } from './unknownPredictionIds.js';
 import { vaultOrderViews } from './tick/vaultOrderViews.js';
+import { strategyLimits } from '../strategies/strategyLimits.js';
 
 export interface TradingOptions {
   readonly config: Config;
@@ -90,6 +91,7 @@ export function startTrading(options: TradingOptions): Trading {
     clock,
     decimalsOf,
     swap: { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps },
+    maxVaultSlippageBps: strategyLimits(config.guard).maxVaultSlippageBps,
   });
   const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, routes: set.routes, log });
 

@@ -22,6 +22,9 @@ const LiveOrderRow = z.object({
   trailing_bps: z.number().int().nullable(),
   input_amount: z.string().regex(/^\d+$/),
   remaining_input_amount: z.string().regex(/^\d+$/).nullable(),
+  slippage_bps: z.number().int().nullable(),
+  tp_slippage_bps: z.number().int().nullable(),
+  sl_slippage_bps: z.number().int().nullable(),
 });
 export type LiveOrderRow = z.output<typeof LiveOrderRow>;
 
@@ -53,13 +56,27 @@ const StrandedOrderRow = z.object({
 export type StrandedOrderRow = z.output<typeof StrandedOrderRow>;
 
 /**
+ * A slippage field as we last set it on order `o`: the latest confirmed PATCH of ours that set it,
+ * else the placing intent's `i` params; null when neither did.
+ */
+const lastSet = (field: 'slippageBps' | 'tpSlippageBps' | 'slSlippageBps'): string => `coalesce(
+    (SELECT json_extract(p.params, '$.${field}') FROM intents p
+     WHERE p.kind = 'patch-vault-order' AND p.state = 'confirmed' AND p.strategy = o.strategy
+       AND json_extract(p.params, '$.orderId') = o.id AND json_extract(p.params, '$.${field}') IS NOT NULL
+     ORDER BY p.updated_at DESC, p.rowid DESC LIMIT 1),
+    json_extract(i.params, '$.${field}'))`;
+
+/**
  * Orders of ours that may still fill, one per placing intent: an OCO's two legs share one deposit
  * and one intent, so only the leg the intent recorded as its order (`intents.order_id`) is listed.
+ * With each the slippage we last gave it and its legs (decide() PATCHes an order whose rule now asks
+ * for other).
  */
 export function liveOrderRows(db: Db): LiveOrderRow[] {
   const sql = `
   SELECT o.id, o.strategy, i.rule, o.family, o.order_type, o.state, o.expires_at, o.trigger_price_usd, o.trailing_bps,
-         o.input_amount, o.remaining_input_amount
+         o.input_amount, o.remaining_input_amount,
+         ${lastSet('slippageBps')} AS slippage_bps, ${lastSet('tpSlippageBps')} AS tp_slippage_bps, ${lastSet('slSlippageBps')} AS sl_slippage_bps
   FROM trigger_orders o JOIN intents i ON i.id = o.intent_id AND i.order_id = o.id
   WHERE o.adopted = 0 AND o.strategy IS NOT NULL AND i.rule IS NOT NULL
     AND o.state IN (${LIVE_ORDER_SQL})

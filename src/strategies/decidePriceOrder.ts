@@ -9,6 +9,7 @@ import { buildExits, exitWords, generationDone, units } from './priceOrderExits.
 import type { ResolvedToken } from './tokenResolution.js';
 import { notionalRefusal, usd } from './riskChecks.js';
 import type { Snapshot, StrategyState, VaultOrderView } from './snapshot.js';
+import { slippagePatch } from './priceOrderSlippage.js';
 import { isLive, STALE_PRICE_MS } from './snapshot.js';
 
 const EMPTY = new Set<string>();
@@ -199,7 +200,7 @@ function decideLocal(t: Tick, exits: readonly Exit[]): void {
       inputDecimals: sell.decimals,
       outputMint: receive.mint,
       amount,
-      ...(spec.slippage_bps === undefined ? {} : { slippageBps: spec.slippage_bps }),
+      ...(exit.swapSlippageBps === undefined ? {} : { slippageBps: exit.swapSlippageBps }),
       ...(maxImpact ? { maxPriceImpactBps: toBps(maxImpact.fraction) } : {}),
       // The quote must confirm the price that fired the rule.
       feedPriceUsd: formatFixed(price),
@@ -272,7 +273,11 @@ function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrde
   }
 }
 
-/** A live order: renew it before it expires, or raise a ratchet stop that the peak has moved. */
+/**
+ * A live order: renew it before it expires; otherwise give it the slippage its rule asks for now
+ * (an edit, or an order placed before its legs carried their own), and raise a ratchet stop that
+ * the peak has moved.
+ */
 function keepLive(t: Tick, exit: Exit, live: VaultOrderView, expiresAt: number): void {
   const { strategy, now } = t;
   const { spec } = strategy;
@@ -290,6 +295,8 @@ function keepLive(t: Tick, exit: Exit, live: VaultOrderView, expiresAt: number):
     });
     return;
   }
+  const patch = slippagePatch(strategy, exit, live, () => evidenceOf(t));
+  if (patch && !t.handled.has(patch.slot)) t.intents.push(patch.intent);
   const trail = spec.trailing_stop;
   if (!trail || trail.mode !== 'ratchet' || exit.rule !== 'trailing_stop' || live.triggerPriceUsd === null) return;
   if (exit.level < applyChange(live.triggerPriceUsd, trail.ratchet_step.fraction)) return;

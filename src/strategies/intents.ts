@@ -40,7 +40,11 @@ export interface VaultOrderParams {
   readonly trailingBps?: number;
   readonly tpPriceUsd?: string;
   readonly slPriceUsd?: string;
+  /** A single order's, or an OTOCO's buy. */
   readonly slippageBps?: number;
+  /** The take-profit and stop-loss legs of an OCO, or an OTOCO's children. */
+  readonly tpSlippageBps?: number;
+  readonly slSlippageBps?: number;
   /** Unix ms; Trigger V2 requires one. */
   readonly expiresAt: number;
 }
@@ -50,7 +54,7 @@ export interface PlaceVaultOrderIntent extends IntentBase {
   readonly order: VaultOrderParams;
 }
 
-/** `PATCH /orders/price/{id}`: a ratchet raising its stop, for instance. */
+/** `PATCH /orders/price/{id}`: a ratchet raising its stop, or an edit's new slippage, for instance. */
 export interface PatchVaultOrderIntent extends IntentBase {
   readonly kind: 'patch-vault-order';
   readonly orderId: string;
@@ -58,6 +62,9 @@ export interface PatchVaultOrderIntent extends IntentBase {
   readonly triggerPriceUsd?: string;
   readonly tpPriceUsd?: string;
   readonly slPriceUsd?: string;
+  readonly slippageBps?: number;
+  readonly tpSlippageBps?: number;
+  readonly slSlippageBps?: number;
 }
 
 export interface CancelVaultOrderIntent extends IntentBase {

@@ -10,6 +10,7 @@ import { resolveTokens } from './tokenResolution.js';
 import { fixedToUnits } from './decimal.js';
 import { type Amount, U64_MAX } from './strategyFields.js';
 import type { DocPath } from '../config/diagnostics.js';
+import type { StrategyLimits } from './strategyLimits.js';
 
 /** A strategy file's text as read by the caller (this module does no I/O). */
 export interface StrategyFileText {
@@ -30,8 +31,13 @@ export interface FileOutcome {
 }
 
 /** Parses and resolves one file (names across files are checked by {@link loadStrategyFiles}). */
-export async function loadStrategyFile(input: StrategyFileText, search: TokenSearch | null, pins: TokenPinLookup): Promise<FileOutcome> {
-  const parsed = parseStrategyText(input.text, input.file);
+export async function loadStrategyFile(
+  input: StrategyFileText,
+  search: TokenSearch | null,
+  pins: TokenPinLookup,
+  limits: StrategyLimits,
+): Promise<FileOutcome> {
+  const parsed = parseStrategyText(input.text, input.file, limits);
   if (!parsed.ok) return failedOutcome(input.file, parsed, search, pins);
   return resolveParsed(parsed.strategy, search, pins);
 }
@@ -74,6 +80,7 @@ export async function resolveParsed(parsed: ParsedStrategy, search: TokenSearch 
     text: parsed.text,
     spec: parsed.spec,
     tokens: resolved.tokens,
+    limits: parsed.limits,
   };
   return { file: parsed.file, diagnostics: [], spec: parsed.spec, strategy, newPins: resolved.newPins };
 }
@@ -111,8 +118,13 @@ export function duplicateNameDiagnostic(parsed: ParsedStrategy, other: { file: s
  * Loads a set of files at once, as `jupbot validate` and the daemon's first load do: every file's
  * problems, plus a name used by two files reported in both. Files are processed in the order given.
  */
-export async function loadStrategyFiles(inputs: readonly StrategyFileText[], search: TokenSearch | null, pins: TokenPinLookup): Promise<FileOutcome[]> {
-  const parsedByFile = inputs.map((input) => ({ input, parsed: parseStrategyText(input.text, input.file) }));
+export async function loadStrategyFiles(
+  inputs: readonly StrategyFileText[],
+  search: TokenSearch | null,
+  pins: TokenPinLookup,
+  limits: StrategyLimits,
+): Promise<FileOutcome[]> {
+  const parsedByFile = inputs.map((input) => ({ input, parsed: parseStrategyText(input.text, input.file, limits) }));
   const byName = new Map<string, ParsedStrategy[]>();
   for (const { parsed } of parsedByFile) {
     if (!parsed.ok) continue;

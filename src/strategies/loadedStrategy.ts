@@ -1,6 +1,7 @@
 import type { DcaSpec } from './dcaSchema.js';
 import type { PredictionExitSpec } from './predictionExitSchema.js';
 import type { PriceOrderSpec } from './priceOrderSchema.js';
+import type { StrategyLimits } from './strategyLimits.js';
 import type { StrategySpec } from './strategySchema.js';
 import type { ResolvedToken, TokenRole } from './tokenResolution.js';
 
@@ -13,6 +14,8 @@ export interface LoadedStrategy<S extends StrategySpec = StrategySpec> {
   readonly text: string;
   readonly spec: S;
   readonly tokens: Readonly<Partial<Record<TokenRole, ResolvedToken>>>;
+  /** The config's limits the file was checked against (strategyLimits.ts). */
+  readonly limits: StrategyLimits;
 }
 
 export type LoadedPriceOrder = LoadedStrategy<PriceOrderSpec>;

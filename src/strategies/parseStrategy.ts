@@ -4,6 +4,7 @@ import { sortDiagnostics } from '../config/diagnostics.js';
 import { validateSource } from '../config/validateSource.js';
 import type { YamlSource } from '../config/yamlSource.js';
 import { diagnosticAt, parseYamlSource } from '../config/yamlSource.js';
+import { limitFindings, type StrategyLimits } from './strategyLimits.js';
 import { checkStrategyRules } from './strategyRules.js';
 import type { StrategySpec } from './strategySchema.js';
 import { strategySchema } from './strategySchema.js';
@@ -16,6 +17,8 @@ export interface ParsedStrategy {
   readonly hash: string;
   readonly spec: StrategySpec;
   readonly source: YamlSource;
+  /** The config's limits it was checked against, and runs under. */
+  readonly limits: StrategyLimits;
 }
 
 export type ParseResult =
@@ -33,14 +36,14 @@ export function sha256Hex(text: string): string {
 
 /**
  * Reads one strategy file's text: YAML problems, then every schema problem, then (once every
- * field is valid) the cross-field rules. Pure: the caller reads the file.
+ * field is valid) the cross-field rules and the config's `limits`. Pure: the caller reads the file.
  */
-export function parseStrategyText(text: string, file: string): ParseResult {
+export function parseStrategyText(text: string, file: string, limits: StrategyLimits): ParseResult {
   const source = parseYamlSource(text, file);
   const result = validateSource(source, strategySchema);
   if (!result.ok) return { ok: false, diagnostics: result.diagnostics };
-  const findings = checkStrategyRules(result.data);
-  const strategy = { file, text, hash: sha256Hex(text), spec: result.data, source };
+  const findings = [...checkStrategyRules(result.data), ...limitFindings(result.data, limits)];
+  const strategy = { file, text, hash: sha256Hex(text), spec: result.data, source, limits };
   if (findings.length > 0) {
     return { ok: false, diagnostics: sortDiagnostics(findings.map((f) => diagnosticAt(source, f.path, f.message, f.target ?? 'value'))), partial: strategy };
   }

@@ -15,6 +15,8 @@ export interface Exit {
   /** Which way the price must cross to fire it (local execution and messages). */
   readonly fires: 'above' | 'below';
   readonly level: Fixed;
+  /** The slippage a local swap asks for: the rule's, else the strategy's; unset, the swap cap applies. */
+  readonly swapSlippageBps?: number;
   readonly vault: Omit<VaultOrderParams, 'expiresAt'>;
 }
 
@@ -67,13 +69,22 @@ function levelOf(level: PriceLevel, ref: Fixed): Fixed {
  * The exits with their vault orders: a rung is an OCO with the stop as its second leg (a single
  * `above` without a stop); in the vault, the stop alone covers only what no rung does; a trailing
  * stop is a single `below` with trailingBps (mode vault) or a trigger price (ratchet, local).
+ *
+ * Every vault order carries its slippage, and an OCO or OTOCO each leg's (`tpSlippageBps`,
+ * `slSlippageBps`): the rule's own, else the strategy's `slippage_bps`, else the config's cap.
+ * Trigger V2 gives a leg sent without one its own default, up to 2000 bps for a stop-loss.
  */
 export function buildExits(strategy: LoadedPriceOrder, inputs: ExitInputs): Exit[] {
   const { spec } = strategy;
   const sell = tokenOf(strategy, 'sell');
   const receive = tokenOf(strategy, 'receive');
-  const slippage = spec.slippage_bps === undefined ? {} : { slippageBps: spec.slippage_bps };
-  const sellBase = { inputMint: sell.mint, inputDecimals: sell.decimals, outputMint: receive.mint, triggerMint: sell.mint, ...slippage };
+  const asked = (own: number | undefined): { swapSlippageBps?: number } => {
+    const bps = own ?? spec.slippage_bps;
+    return bps === undefined ? {} : { swapSlippageBps: bps };
+  };
+  const vaultSlippage = (own: number | undefined): number => own ?? spec.slippage_bps ?? strategy.limits.maxVaultSlippageBps;
+  const stopSlippage = vaultSlippage(spec.stop_loss?.slippage_bps);
+  const sellBase = { inputMint: sell.mint, inputDecimals: sell.decimals, outputMint: receive.mint, triggerMint: sell.mint };
   const exits: Exit[] = [];
   const stop = spec.stop_loss ? levelOf(spec.stop_loss.at, inputs.ref) : undefined;
   const stopText = stop === undefined ? '0' : formatFixed(stop);
@@ -100,7 +111,9 @@ export function buildExits(strategy: LoadedPriceOrder, inputs: ExitInputs): Exit
         triggerPriceUsd: spec.entry.buy_below.text,
         tpPriceUsd: formatFixed(tp),
         slPriceUsd: stopText,
-        ...slippage,
+        slippageBps: vaultSlippage(spec.entry.slippage_bps),
+        tpSlippageBps: vaultSlippage(rung?.slippage_bps),
+        slSlippageBps: stopSlippage,
       },
     });
     return exits;
@@ -117,11 +130,20 @@ export function buildExits(strategy: LoadedPriceOrder, inputs: ExitInputs): Exit
     const wanted = units(rung.sell, inputs.amountUnits, sell.decimals);
     const amount = wanted < rest ? wanted : rest;
     used += amount;
+    const tpSlippage = vaultSlippage(rung.slippage_bps);
     const vault: Exit['vault'] =
       stop === undefined
-        ? { orderType: 'single', ...sellBase, inputAmount: amount, triggerCondition: 'above', triggerPriceUsd: formatFixed(at) }
-        : { orderType: 'oco', ...sellBase, inputAmount: amount, tpPriceUsd: formatFixed(at), slPriceUsd: stopText };
-    exits.push({ rule: `take_profit[${i}]`, index: i, amount, fires: 'above', level: at, vault });
+        ? { orderType: 'single', ...sellBase, inputAmount: amount, triggerCondition: 'above', triggerPriceUsd: formatFixed(at), slippageBps: tpSlippage }
+        : {
+            orderType: 'oco',
+            ...sellBase,
+            inputAmount: amount,
+            tpPriceUsd: formatFixed(at),
+            slPriceUsd: stopText,
+            tpSlippageBps: tpSlippage,
+            slSlippageBps: stopSlippage,
+          };
+    exits.push({ rule: `take_profit[${i}]`, index: i, amount, fires: 'above', level: at, ...asked(rung.slippage_bps), vault });
   }
   if (stop !== undefined) {
     // In the vault the stop rides on each rung's OCO, so only tokens no rung covers need their own
@@ -134,18 +156,24 @@ export function buildExits(strategy: LoadedPriceOrder, inputs: ExitInputs): Exit
         amount: rest,
         fires: 'below',
         level: stop,
-        vault: { orderType: 'single', ...sellBase, inputAmount: rest, triggerCondition: 'below', triggerPriceUsd: stopText },
+        ...asked(spec.stop_loss?.slippage_bps),
+        vault: { orderType: 'single', ...sellBase, inputAmount: rest, triggerCondition: 'below', triggerPriceUsd: stopText, slippageBps: stopSlippage },
       });
     }
   }
   const trail = spec.trailing_stop;
   if (trail) {
     const stopAt = mulFixed(inputs.peak, ONE - trail.distance.fraction);
+    const single = {
+      orderType: 'single',
+      ...sellBase,
+      inputAmount: inputs.amountUnits,
+      triggerCondition: 'below',
+      slippageBps: vaultSlippage(trail.slippage_bps),
+    } as const;
     const vault: Exit['vault'] =
-      !local && trail.mode === 'vault'
-        ? { orderType: 'single', ...sellBase, inputAmount: inputs.amountUnits, triggerCondition: 'below', trailingBps: toBps(trail.distance.fraction) }
-        : { orderType: 'single', ...sellBase, inputAmount: inputs.amountUnits, triggerCondition: 'below', triggerPriceUsd: formatFixed(stopAt) };
-    exits.push({ rule: 'trailing_stop', index: 0, amount: inputs.amountUnits, fires: 'below', level: stopAt, vault });
+      !local && trail.mode === 'vault' ? { ...single, trailingBps: toBps(trail.distance.fraction) } : { ...single, triggerPriceUsd: formatFixed(stopAt) };
+    exits.push({ rule: 'trailing_stop', index: 0, amount: inputs.amountUnits, fires: 'below', level: stopAt, ...asked(trail.slippage_bps), vault });
   }
   return exits;
 }

@@ -6,9 +6,15 @@ import { amountSchema, percentSchema, priceLevelSchema, tokenRefSchema, usdPrice
 const DAY = 86_400_000;
 const durationMeta = { type: 'string', pattern: '^(\\d+(\\.\\d+)?(ms|s|m|h|d))+$' } as const;
 
+/** Slippage in basis points, as Trigger V2 and `/swap/v2` take it. */
+const slippageBps = (description: string) => z.int().min(0).max(10_000).optional().meta({ description });
+
 const rungSchema = z.strictObject({
   at: priceLevelSchema(),
   sell: amountSchema().prefault('100%').meta({ description: 'share of the armed amount ("25%") or whole tokens' }),
+  slippage_bps: slippageBps(
+    "slippage in bps of this rung's take-profit: its OCO's tpSlippageBps, its single order's slippageBps, its local swap (default slippage_bps)",
+  ),
 });
 
 /**
@@ -27,11 +33,19 @@ export const priceOrderSchema = z.strictObject({
     .strictObject({
       buy_below: usdPriceSchema(),
       spend: amountSchema().meta({ description: 'amount of `receive` to spend on the entry' }),
+      slippage_bps: slippageBps("slippage in bps of the entry's buy: the OTOCO's own slippageBps (default slippage_bps)"),
     })
     .optional()
     .meta({ description: 'buy first (OTOCO): when the price falls below buy_below, then arm take_profit and stop_loss' }),
   take_profit: z.array(rungSchema).min(1).max(20).optional().meta({ description: 'ladder of take-profit rungs, lowest first' }),
-  stop_loss: z.strictObject({ at: priceLevelSchema() }).optional(),
+  stop_loss: z
+    .strictObject({
+      at: priceLevelSchema(),
+      slippage_bps: slippageBps(
+        "slippage in bps of the stop: every OCO's and the OTOCO's slSlippageBps, the stop's own order, its local swap (default slippage_bps)",
+      ),
+    })
+    .optional(),
   trailing_stop: z
     .strictObject({
       distance: percentSchema({ min: '0.5', max: '90' }).meta({ description: 'trail this far below the peak, 0.5% to 90%' }),
@@ -40,6 +54,7 @@ export const priceOrderSchema = z.strictObject({
         .default('vault')
         .meta({ description: "vault: the order's own trailingBps; ratchet: a stop the daemon raises by PATCH" }),
       ratchet_step: percentSchema({ max: '50' }).prefault('0.5%').meta({ description: 'raise the ratchet stop only when it moves at least this much' }),
+      slippage_bps: slippageBps("slippage in bps of the trailing stop's order or local swap (default slippage_bps)"),
     })
     .optional(),
   expires_after: durationSchema({ min: 3_600_000, max: 365 * DAY })
@@ -49,7 +64,9 @@ export const priceOrderSchema = z.strictObject({
     .default(3_600_000)
     .meta({ ...durationMeta, description: 'renew a vault order this long before it expires (default 1h)' }),
   rearm: z.boolean().default(false).meta({ description: 'after every exit has filled, arm again on the new balance' }),
-  slippage_bps: z.int().min(0).max(10_000).optional(),
+  slippage_bps: slippageBps(
+    "slippage in bps of every order, leg and swap whose rule sets none; unset: the config's vault slippage cap for vault orders, the swap cap for swaps",
+  ),
 });
 
 export type PriceOrderSpec = z.output<typeof priceOrderSchema>;

@@ -27,6 +27,18 @@ export interface VaultOrderView {
   readonly triggerPriceUsd: Fixed | null;
   readonly trailingBps: number | null;
   readonly inputAmount: bigint;
+  /** The slippage we last gave the order and its legs; absent when not known (a placement not yet mirrored, a DCA order). */
+  readonly slippage?: OrderSlippage;
+}
+
+/**
+ * Slippage (bps) as the daemon last set it on an order: its placement's, then any PATCH's since;
+ * null where it never set one, which Trigger V2 fills with its own default.
+ */
+export interface OrderSlippage {
+  readonly slippageBps: number | null;
+  readonly tpSlippageBps: number | null;
+  readonly slSlippageBps: number | null;
 }
 
 export interface PositionView {

@@ -23,6 +23,7 @@ import { cancelVaultOrderKind } from './vault/cancelVaultOrder.js';
 import { patchVaultOrderKind, type VaultPatchHandlerOptions } from './vault/patchVaultOrder.js';
 import { placeVaultOrderKind } from './vault/placeVaultOrder.js';
 import type { VaultHandlerOptions } from './vault/vaultHandlerOptions.js';
+import type { VaultSlippageCap } from './vault/vaultSlippage.js';
 
 export interface HandlerSetDeps {
   readonly client: JupiterClient;
@@ -36,6 +37,8 @@ export interface HandlerSetDeps {
   readonly decimalsOf: (mint: string) => Promise<number>;
   /** Routers never asked for, and the slippage cap when a strategy sets none. */
   readonly swap?: SwapPolicy | undefined;
+  /** The most slippage a vault price order or one of its legs may carry (`guard.max_vault_slippage_bps`, else `guard.max_slippage_bps`). */
+  readonly maxVaultSlippageBps: number;
 }
 
 export interface HandlerSet {
@@ -48,7 +51,7 @@ export interface HandlerSet {
 /** The kinds that need only the API key and the wallet. */
 const OPEN_KINDS: readonly ExecutableKind<SwapHandlerOptions & PredictionHandlerOptions>[] = [swapKind, sellPositionKind, partialSellKind, claimPositionKind];
 /** The kinds that need the Trigger V2 session. */
-const VAULT_KINDS: readonly ExecutableKind<VaultHandlerOptions & VaultPatchHandlerOptions>[] = [
+const VAULT_KINDS: readonly ExecutableKind<VaultHandlerOptions & VaultPatchHandlerOptions & VaultSlippageCap>[] = [
   placeVaultOrderKind,
   cancelVaultOrderKind,
   patchVaultOrderKind,
@@ -60,7 +63,7 @@ export function createHandlerSet(deps: HandlerSetDeps): HandlerSet {
   const open = { client, rpc, signer, journal, clock, decimalsOf, policy: deps.swap ?? DEFAULT_SWAP_POLICY };
   const built: { handler: IntentHandler; routes: ExecutableKind<never>['routes'] }[] = OPEN_KINDS.map((kind) => build(kind, open));
   if (deps.authed !== undefined) {
-    const vault = { authed: deps.authed, rpc, signer, journal, orders, clock, decimalsOf };
+    const vault = { authed: deps.authed, rpc, signer, journal, orders, clock, decimalsOf, maxSlippageBps: deps.maxVaultSlippageBps };
     built.push(...VAULT_KINDS.map((kind) => build(kind, vault)));
   }
   return {

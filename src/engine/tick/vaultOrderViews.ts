@@ -6,6 +6,8 @@
  * - the `trigger_orders` mirror (updated from order history on every orders poll), one view per
  *   placing intent: an OCO's two legs share one deposit and one intent, so only the leg the intent
  *   recorded as its order (`intents.order_id`) is shown — renewing or cancelling it acts on both;
+ *   with the slippage the journal says we last gave it and its legs (history shows an OTOCO's
+ *   children only once they exist);
  * - placements journaled but not yet mirrored (planned, signed, sent or expired-and-retrying), shown
  *   in state `pending` with the intent's id: the rule counts as armed, so neither a slow API nor a
  *   hot reload can make decide() place it twice, and a renewal's replacement is visible as soon as
@@ -44,6 +46,9 @@ function readVaultOrderViews(db: Db): Map<string, VaultOrderView[]> {
       trailingBps: row.trailing_bps,
       // What a cancel would withdraw, and so what a renewal re-deposits.
       inputAmount: BigInt(row.remaining_input_amount ?? row.input_amount),
+      ...(row.family === 'price'
+        ? { slippage: { slippageBps: row.slippage_bps, tpSlippageBps: row.tp_slippage_bps, slSlippageBps: row.sl_slippage_bps } }
+        : {}),
     });
   }
   for (const row of pendingPlacementRows(db)) add(row.strategy, pendingView(row));

@@ -5,13 +5,12 @@ import type { SimWorld } from '../world.js';
 import type { TriggerAuth } from './auth.js';
 import { PriceEngine } from './priceEngine.js';
 import { ACTIVE_STATES, contextOf, historyItem, orderStateOf, type ChildSpec, type PriceOrder } from './priceOrder.js';
+import { slippageDetails, slippageOr } from './slippageFields.js';
 import { forbiddenUser, triggerError, validationFailed } from './triggerErrors.js';
 import type { TriggerVaults } from './vaults.js';
 
 /** Right after creation the order is not yet cancellable: the real service answers 400 "retry shortly". */
 export const CANCEL_NOT_READY_MS = 5_000;
-const AUTO_SLIPPAGE_BPS = 100;
-const STOP_SLIPPAGE_BPS = 2_000;
 
 /** Trigger V2 price orders: create, update, two-step cancel, history. */
 export class PriceOrderRoutes {
@@ -53,13 +52,10 @@ export class PriceOrderRoutes {
     const inputAmount = typeof body['inputAmount'] === 'string' ? parseAmount(body['inputAmount']) : undefined;
     if (inputAmount === undefined || inputAmount === 0n) details['inputAmount'] = 'Invalid input: expected a positive integer string';
     if (!isFiniteNumber(body['expiresAt'])) details['expiresAt'] = 'Invalid input: expected number';
-    for (const field of ['triggerPriceUsd', 'tpPriceUsd', 'slPriceUsd', 'slippageBps', 'tpSlippageBps', 'slSlippageBps', 'trailingBps'] as const) {
+    for (const field of ['triggerPriceUsd', 'tpPriceUsd', 'slPriceUsd', 'trailingBps'] as const) {
       if (body[field] !== undefined && !isFiniteNumber(body[field])) details[field] = 'Invalid input: expected number';
     }
-    for (const field of ['slippageBps', 'tpSlippageBps', 'slSlippageBps'] as const) {
-      const v = body[field];
-      if (isFiniteNumber(v) && (v < 0 || v > 10_000)) details[field] = 'Must be between 0 and 10000';
-    }
+    Object.assign(details, slippageDetails(body, orderType));
     const trailingBps = body['trailingBps'];
     if (isFiniteNumber(trailingBps) && (trailingBps < 50 || trailingBps > 9_000)) details['trailingBps'] = 'Must be between 50 and 9000';
     const condition = body['triggerCondition'];
@@ -147,8 +143,6 @@ export class PriceOrderRoutes {
       mint: inputMint,
       amount: (inputAmount as bigint).toString(),
     };
-    const defaultSlippage = (ctx: string): number => (ctx === 'stop_loss' || ctx === 'buy_above' ? STOP_SLIPPAGE_BPS : AUTO_SLIPPAGE_BPS);
-    const slippageOr = (value: unknown, ctx: string): number => (isFiniteNumber(value) ? value : defaultSlippage(ctx));
     if (orderType === 'oco') {
       for (const leg of ['tp', 'sl'] as const) {
         const triggerCondition = leg === 'tp' ? ('above' as const) : ('below' as const);
@@ -207,9 +201,11 @@ export class PriceOrderRoutes {
     const body = parseJsonBody(req, (error) => ({ error }));
     if (!isObject(body)) throw validationFailed({ body: 'Invalid input: expected object' });
     if (body['orderType'] !== order.orderType) throw validationFailed({ orderType: `Invalid option: order is ${order.orderType}` });
-    for (const field of ['triggerPriceUsd', 'trailingBps', 'slippageBps', 'tpPriceUsd', 'slPriceUsd', 'tpSlippageBps', 'slSlippageBps'] as const) {
+    for (const field of ['triggerPriceUsd', 'trailingBps', 'tpPriceUsd', 'slPriceUsd'] as const) {
       if (body[field] !== undefined && !isFiniteNumber(body[field])) throw validationFailed({ [field]: 'Invalid input: expected number' });
     }
+    const slippage = slippageDetails(body, order.orderType);
+    if (Object.keys(slippage).length > 0) throw validationFailed(slippage);
     if (order.rawState !== 'open') throw triggerError(400, `Only open orders can be updated (order is ${orderStateOf(order.rawState)})`);
     const legs = this.engine.group(order).filter((o) => o.rawState === 'open');
     const n = (k: string): number | undefined => body[k] as number | undefined;
@@ -227,7 +223,8 @@ export class PriceOrderRoutes {
       order.trailingBps = trailing;
       order.triggerPriceUsd = next;
     }
-    if (n('slippageBps') !== undefined) order.slippageBps = n('slippageBps') as number;
+    // As at creation: `slippageBps` is a single order's or an OTOCO parent's own, never an OCO leg's.
+    if (n('slippageBps') !== undefined && (order.orderType === 'single' || order.children !== null)) order.slippageBps = n('slippageBps') as number;
     const tp = n('tpPriceUsd');
     const sl = n('slPriceUsd');
     if (tp !== undefined || sl !== undefined) {
@@ -245,9 +242,12 @@ export class PriceOrderRoutes {
         if (slLeg && sl !== undefined) slLeg.triggerPriceUsd = sl;
       }
     }
+    // The legs of an OCO (or of an OTOCO once its parent filled); an OTOCO parent's own slippage is
+    // its buy's, so its tp/sl slippage goes to the children it will create.
+    const ownLegs = order.orderType !== 'single' && order.children === null;
     for (const leg of legs) {
-      if (leg.triggerCondition === 'above' && n('tpSlippageBps') !== undefined && order.orderType !== 'single') leg.slippageBps = n('tpSlippageBps') as number;
-      if (leg.triggerCondition === 'below' && n('slSlippageBps') !== undefined && order.orderType !== 'single') leg.slippageBps = n('slSlippageBps') as number;
+      if (ownLegs && leg.triggerCondition === 'above' && n('tpSlippageBps') !== undefined) leg.slippageBps = n('tpSlippageBps') as number;
+      if (ownLegs && leg.triggerCondition === 'below' && n('slSlippageBps') !== undefined) leg.slippageBps = n('slSlippageBps') as number;
       leg.updatedAt = this.world.now();
     }
     if (order.children) {

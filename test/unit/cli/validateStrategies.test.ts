@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/exitCodes.js';
 import { checkStrategies } from '../../../src/cli/strategyInputs.js';
@@ -49,8 +52,32 @@ describe('jupbot validate with strategies', () => {
     expect(run.stderr).toContain(`${bad}/59-token-unverified.yaml:4:7: sell: "MOONRUG" matches no verified token`);
   });
 
+  it("refuses a vault strategy asking more slippage than the config's vault cap, at the field that asks", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jupbot-validate-slippage-'));
+    try {
+      writeFileSync(join(dir, 'c.yaml'), 'mode: paper\nstrategies_dir: .\nguard:\n  max_slippage_bps: 500\n  max_vault_slippage_bps: 100\n');
+      const strategy = (stop: number): string =>
+        `name: sol-exit\nkind: price-order\nsell: SOL\namount: "1"\ntake_profit:\n  - at: "200"\n    slippage_bps: 80\nstop_loss:\n  at: "120"\n  slippage_bps: ${stop}\n`;
+      writeFileSync(join(dir, 's.yaml'), strategy(150));
+      const over = await jupbot(['validate', '--config', 'c.yaml', 's.yaml'], { cwd: dir });
+      expect(over.code).toBe(ExitCode.InvalidInput);
+      expect(over.stderr.trimEnd().split('\n')).toEqual([
+        's.yaml:10:17: stop_loss.slippage_bps (150) is above guard.max_vault_slippage_bps (100), the most slippage a vault order may carry: lower it, or raise the cap in the config',
+      ]);
+      writeFileSync(join(dir, 's.yaml'), strategy(100));
+      const atCap = await jupbot(['validate', '--config', 'c.yaml', 's.yaml'], { cwd: dir });
+      expect([atCap.code, atCap.stderr]).toEqual([ExitCode.Ok, '']);
+      expect(atCap.stdout).toContain('ok: s.yaml (sol-exit, price-order)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('checks schema and rules only in live mode, where the daemon resolves tokens', async () => {
-    const live = await checkStrategies(['strategies/sol-take-profit.yaml', `${bad}/59-token-unverified.yaml`], repoRoot, 'live');
+    const live = await checkStrategies(['strategies/sol-take-profit.yaml', `${bad}/59-token-unverified.yaml`], repoRoot, {
+      mode: 'live',
+      guard: { max_slippage_bps: 300, platform_fee_accounts: [], max_fee_bps: 100 },
+    });
     expect(live.resolved).toBe(false);
     expect(live.outcomes.map((o) => [o.file, o.diagnostics.length, o.spec?.name, o.strategy])).toEqual([
       ['strategies/sol-take-profit.yaml', 0, 'sol-take-profit', undefined],

@@ -15,6 +15,7 @@ import { TokenPins } from '../../../src/store/tokenPins.js';
 import { decide } from '../../../src/strategies/decide.js';
 import { parseFixed } from '../../../src/strategies/decimal.js';
 import type { Snapshot } from '../../../src/strategies/snapshot.js';
+import { DEFAULT_STRATEGY_LIMITS } from '../../../src/strategies/strategyLimits.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -47,6 +48,7 @@ function start(): { watcher: StrategyWatcher; audit: AuditLog } {
     clock,
     intervalMs: POLL,
     search: paperTokenSearch,
+    limits: DEFAULT_STRATEGY_LIMITS,
     pins: new TokenPins(db),
     versions: new StrategyVersions(db),
     audit,
@@ -183,7 +185,7 @@ describe('StrategyWatcher (hot reload)', () => {
     writeFileSync(join(dir, 'guard.yaml'), stop('-10%'));
     let down = true;
     const search: TokenSearch = (q) => (down ? Promise.reject(new Error('HTTP 503')) : paperTokenSearch(q));
-    const watcher = new StrategyWatcher({ dir, cwd: dir, clock, intervalMs: POLL, search });
+    const watcher = new StrategyWatcher({ dir, cwd: dir, clock, intervalMs: POLL, search, limits: DEFAULT_STRATEGY_LIMITS });
     let rejections = 0;
     watcher.events.on('rejected', () => rejections++);
     const rejected = watcher.events.next('rejected');

@@ -5,14 +5,15 @@ import type { LoadedStrategy } from '../../../src/strategies/loadedStrategy.js';
 import { loadStrategyFile } from '../../../src/strategies/loadStrategies.js';
 import type { Snapshot } from '../../../src/strategies/snapshot.js';
 import { formatDiagnostic } from '../../../src/config/diagnostics.js';
+import { DEFAULT_STRATEGY_LIMITS } from '../../../src/strategies/strategyLimits.js';
 
 export { SOL_MINT, USDC_MINT };
 export const JUP_MINT = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
 export const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 
-/** Loads a strategy text against the simulator's tokens; throws with the diagnostics if invalid. */
-export async function load<S extends LoadedStrategy = LoadedStrategy>(text: string, file = 's.yaml'): Promise<S> {
-  const outcome = await loadStrategyFile({ file, text }, paperTokenSearch, { get: () => undefined });
+/** Loads a strategy text against the simulator's tokens (and a config's limits); throws with the diagnostics if invalid. */
+export async function load<S extends LoadedStrategy = LoadedStrategy>(text: string, file = 's.yaml', limits = DEFAULT_STRATEGY_LIMITS): Promise<S> {
+  const outcome = await loadStrategyFile({ file, text }, paperTokenSearch, { get: () => undefined }, limits);
   if (!outcome.strategy) throw new Error(outcome.diagnostics.map(formatDiagnostic).join('\n'));
   return outcome.strategy as S;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/config/diagnostics.js';
 import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { loadStrategyFile } from '../../../src/strategies/loadStrategies.js';
+import { DEFAULT_STRATEGY_LIMITS } from '../../../src/strategies/strategyLimits.js';
 
 const dir = join(import.meta.dirname, '../../fixtures/strategies/invalid');
 const fixtures = readdirSync(dir)
@@ -23,7 +24,7 @@ describe('invalid strategy corpus', () => {
     const expected = readFileSync(join(dir, file.replace(/\.yaml$/, '.expected')), 'utf8')
       .trimEnd()
       .split('\n');
-    const outcome = await loadStrategyFile({ file, text }, paperTokenSearch, { get: () => undefined });
+    const outcome = await loadStrategyFile({ file, text }, paperTokenSearch, { get: () => undefined }, DEFAULT_STRATEGY_LIMITS);
     expect(outcome.strategy).toBeUndefined();
     expect(outcome.diagnostics.map(formatDiagnostic)).toEqual(expected);
   });

@@ -5,12 +5,13 @@ import { parseStrategyText } from '../../../src/strategies/parseStrategy.js';
 import type { TokenCandidate, TokenPinLookup, TokenSearch } from '../../../src/strategies/tokenResolution.js';
 import { resolveTokens } from '../../../src/strategies/tokenResolution.js';
 import { JUP_MINT, SOL_MINT } from './helpers.js';
+import { DEFAULT_STRATEGY_LIMITS } from '../../../src/strategies/strategyLimits.js';
 
 const NO_PINS: TokenPinLookup = { get: () => undefined };
 const dca = (buy: string, extra = ''): string => `name: d\nkind: dca\nbuy: ${buy}\namount: "5"\nschedule: { cron: "0 9 * * *", timezone: UTC }\n${extra}`;
 
 async function resolve(text: string, search: TokenSearch = paperTokenSearch, pins: TokenPinLookup = NO_PINS) {
-  const parsed = parseStrategyText(text, 's.yaml');
+  const parsed = parseStrategyText(text, 's.yaml', DEFAULT_STRATEGY_LIMITS);
   if (!parsed.ok) throw new Error('test strategy invalid');
   const result = await resolveTokens(parsed.strategy, search, pins);
   return result.ok ? { tokens: result.tokens, pins: result.newPins } : { errors: result.diagnostics.map(formatDiagnostic) };

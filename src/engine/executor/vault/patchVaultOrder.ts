@@ -1,10 +1,12 @@
 /**
  * `patch-vault-order`: `PATCH /trigger/v2/orders/price/{orderId}` with the intent's absolute prices
- * (a ratchet raising its stop). No funds move and nothing is signed, so this is a call handler: the
+ * (a ratchet raising its stop) or slippage (the order's own, `tpSlippageBps` / `slSlippageBps` for
+ * its legs: an edit of the strategy's, never above the vault slippage cap). No funds move and
+ * nothing is signed, so this is a call handler: the
  * executor journals the row `sent` before the call, and a row left `sent` (a crash after that, a
  * lost answer) is settled here by reading the order from history.
  *
- * Repeating the PATCH is acceptable where re-sending a deposit would not be: it SETS the prices to
+ * Repeating the PATCH is acceptable where re-sending a deposit would not be: it SETS the values to
  * values fixed in the row, so two identical PATCHes leave the order exactly as one does (only its
  * `updatedAt` moves), and it cannot fund, fill or withdraw anything. A refusal (4xx: the order is no
  * longer open, the price is refused) fails the intent for good; the next decision starts afresh.
@@ -17,7 +19,9 @@ import type { IntentRow, Journal } from '../../../store/journal.js';
 import type { TriggerOrders } from '../../../store/triggerOrders.js';
 import type { CallHandler, CallResult, SettleResult } from '../handler.js';
 import { z } from 'zod';
-import { UsdDecimal } from '../../../jupiter/schemas/common.js';
+import { Bps, UsdDecimal } from '../../../jupiter/schemas/common.js';
+import { IntentRefusedError } from '../errors.js';
+import { refuseOverCap, type VaultSlippageCap } from './vaultSlippage.js';
 import type { PatchVaultOrderIntent } from '../../../strategies/intents.js';
 import type { PlanInput } from '../../../store/journal.js';
 import { priceOrderColumns } from '../../mirror/orderColumns.js';
@@ -26,6 +30,9 @@ import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams
 
 export const VAULT_PATCH_KIND = 'patch-vault-order';
 
+/** What a PATCH may set. */
+const CHANGES = ['triggerPriceUsd', 'tpPriceUsd', 'slPriceUsd', 'slippageBps', 'tpSlippageBps', 'slSlippageBps'] as const;
+
 const VaultPatchParams = z
   .strictObject({
     orderId: z.string().min(1).max(128),
@@ -33,12 +40,12 @@ const VaultPatchParams = z
     triggerPriceUsd: UsdDecimal.optional(),
     tpPriceUsd: UsdDecimal.optional(),
     slPriceUsd: UsdDecimal.optional(),
+    slippageBps: Bps.optional(),
+    tpSlippageBps: Bps.optional(),
+    slSlippageBps: Bps.optional(),
     strategyHash: z.string().optional(),
   })
-  .refine(
-    (p) => p.triggerPriceUsd !== undefined || p.tpPriceUsd !== undefined || p.slPriceUsd !== undefined,
-    'nothing to change: no triggerPriceUsd, tpPriceUsd or slPriceUsd',
-  );
+  .refine((p) => CHANGES.some((field) => p[field] !== undefined), `nothing to change: none of ${CHANGES.join(', ')}`);
 export type VaultPatchParams = z.output<typeof VaultPatchParams>;
 
 /** The journal entry for a decided PATCH. */
@@ -49,12 +56,15 @@ export function vaultPatchPlan(intent: PatchVaultOrderIntent): PlanInput {
     ...(intent.triggerPriceUsd === undefined ? {} : { triggerPriceUsd: intent.triggerPriceUsd }),
     ...(intent.tpPriceUsd === undefined ? {} : { tpPriceUsd: intent.tpPriceUsd }),
     ...(intent.slPriceUsd === undefined ? {} : { slPriceUsd: intent.slPriceUsd }),
+    ...(intent.slippageBps === undefined ? {} : { slippageBps: intent.slippageBps }),
+    ...(intent.tpSlippageBps === undefined ? {} : { tpSlippageBps: intent.tpSlippageBps }),
+    ...(intent.slSlippageBps === undefined ? {} : { slSlippageBps: intent.slSlippageBps }),
   });
 }
 
 export const parseVaultPatchParams = (params: unknown): VaultPatchParams => parseJournalParams(VaultPatchParams, VAULT_PATCH_KIND, params);
 
-export interface VaultPatchHandlerOptions {
+export interface VaultPatchHandlerOptions extends VaultSlippageCap {
   /** The Trigger V2 client with the session's JWT. */
   readonly authed: AuthedJupiterClient;
   readonly journal: Journal;
@@ -106,6 +116,12 @@ export function createVaultPatchHandler(options: VaultPatchHandlerOptions): Call
     async call(row: IntentRow): Promise<CallResult> {
       const params = parseVaultPatchParams(row.params);
       try {
+        refuseOverCap({ slippageBps: params.slippageBps, tpSlippageBps: params.tpSlippageBps, slSlippageBps: params.slSlippageBps }, options.maxSlippageBps);
+      } catch (error) {
+        if (!(error instanceof IntentRefusedError)) throw error;
+        return { kind: 'failed', code: error.code, message: error.message, data: error.details ?? {} };
+      }
+      try {
         // No stop signal: a PATCH that started finishes, so its answer is not lost needlessly.
         await updatePriceOrder(authed, body(params), { priority: Priority.Place });
       } catch (error) {
@@ -156,18 +172,28 @@ function changes(params: VaultPatchParams): Record<string, unknown> {
 
 function body(params: VaultPatchParams): UpdatePriceOrderParams {
   const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
-  const prices = { triggerPriceUsd: num(params.triggerPriceUsd), tpPriceUsd: num(params.tpPriceUsd), slPriceUsd: num(params.slPriceUsd) };
-  return { orderId: params.orderId, orderType: params.orderType, ...Object.fromEntries(Object.entries(prices).filter(([, v]) => v !== undefined)) };
+  const fields = {
+    triggerPriceUsd: num(params.triggerPriceUsd),
+    tpPriceUsd: num(params.tpPriceUsd),
+    slPriceUsd: num(params.slPriceUsd),
+    slippageBps: params.slippageBps,
+    tpSlippageBps: params.tpSlippageBps,
+    slSlippageBps: params.slSlippageBps,
+  };
+  return { orderId: params.orderId, orderType: params.orderType, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
 }
 
 /**
- * Whether history shows the PATCH applied. Only a single/otoco order's own trigger price can be read
- * back (an OCO's legs and an OTOCO's children carry tp/sl elsewhere): with tp/sl the answer is "not
- * known", and the caller repeats the PATCH, which is harmless.
+ * Whether history shows the PATCH applied. Only a single/otoco order's own trigger price and
+ * slippage can be read back (an OCO's legs and an OTOCO's children carry tp/sl elsewhere): with tp/sl
+ * the answer is "not known", and the caller repeats the PATCH, which is harmless.
  */
 function applied(item: OrderHistoryItem, params: VaultPatchParams): boolean {
-  if (params.tpPriceUsd !== undefined || params.slPriceUsd !== undefined || params.triggerPriceUsd === undefined) return false;
-  return typeof item.triggerPriceUsd === 'number' && item.triggerPriceUsd === Number(params.triggerPriceUsd);
+  const legs = [params.tpPriceUsd, params.slPriceUsd, params.tpSlippageBps, params.slSlippageBps];
+  if (legs.some((v) => v !== undefined) || (params.triggerPriceUsd === undefined && params.slippageBps === undefined)) return false;
+  const price = params.triggerPriceUsd === undefined || (typeof item.triggerPriceUsd === 'number' && item.triggerPriceUsd === Number(params.triggerPriceUsd));
+  const slippage = params.slippageBps === undefined || item.slippageBps === params.slippageBps;
+  return price && slippage;
 }
 
 /** A 4xx refusal is final; a 5xx, a timeout, a reset, a 429 or an expired JWT leave the outcome to the next pass. */

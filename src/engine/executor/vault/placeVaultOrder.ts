@@ -8,6 +8,10 @@
  * signature is the link to the order: an unknown create outcome is settled by finding the order whose
  * deposit event carries that signature in history, or by the chain proving the deposit expired —
  * never by crafting a second deposit while the first may still land.
+ *
+ * Every create call carries the order's slippage and, for an OCO or OTOCO, each leg's
+ * (`tpSlippageBps`, `slSlippageBps`): Trigger V2 gives a leg sent without one its own default, up to
+ * 2000 bps for a stop-loss. None may exceed the vault slippage cap (refused before signing).
  */
 import { z } from 'zod';
 import { Bps, Decimals, PositiveBaseUnits, Pubkey, UsdDecimal } from '../../../jupiter/schemas/common.js';
@@ -23,6 +27,7 @@ import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams
 import { paramsRefused } from '../submitOutcome.js';
 import { createFromDeposit, signDeposit } from './vaultDeposit.js';
 import type { VaultHandlerOptions } from './vaultHandlerOptions.js';
+import { refuseOverCap, sentSlippage, type VaultSlippageCap } from './vaultSlippage.js';
 
 export const VAULT_PLACE_KIND = 'place-vault-order';
 
@@ -43,6 +48,8 @@ const VaultPlaceParams = z.strictObject({
   tpPriceUsd: UsdDecimal.optional(),
   slPriceUsd: UsdDecimal.optional(),
   slippageBps: Bps.optional(),
+  tpSlippageBps: Bps.optional(),
+  slSlippageBps: Bps.optional(),
   expiresAt: z.number().int().positive(),
   strategyHash: z.string().optional(),
 });
@@ -66,11 +73,13 @@ export function vaultPlacePlan(intent: PlaceVaultOrderIntent): PlanInput {
     ...(o.tpPriceUsd === undefined ? {} : { tpPriceUsd: o.tpPriceUsd }),
     ...(o.slPriceUsd === undefined ? {} : { slPriceUsd: o.slPriceUsd }),
     ...(o.slippageBps === undefined ? {} : { slippageBps: o.slippageBps }),
+    ...(o.tpSlippageBps === undefined ? {} : { tpSlippageBps: o.tpSlippageBps }),
+    ...(o.slSlippageBps === undefined ? {} : { slSlippageBps: o.slSlippageBps }),
     expiresAt: o.expiresAt,
   });
 }
 
-export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHandler {
+export function createVaultPlaceHandler(options: VaultHandlerOptions & VaultSlippageCap): IntentHandler {
   const { authed, signer, journal, clock } = options;
 
   /** Mirrors the order's legs, records its id, writes `order.placed` the first time; the summary for the journal. */
@@ -106,6 +115,7 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
       const params = parseVaultPlaceParams(row.params);
       if (params.expiresAt <= clock.now())
         throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `expiresAt ${params.expiresAt} has passed`, { expiresAt: params.expiresAt });
+      refuseOverCap(sentSlippage(params, options.maxSlippageBps), options.maxSlippageBps);
       return signDeposit(
         options,
         row,
@@ -120,8 +130,13 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
         label: 'order',
         lookUp: () => lookUp(row, params),
         create: (depositRequestId, signed) =>
-          createPriceOrder(authed, createBody(params, signer.address, depositRequestId, signed), { priority: Priority.Place }),
-        summary: (answer) => ({ txSignature: answer.txSignature, depositConfirmed: answer.depositConfirmed, message: answer.message ?? null }),
+          createPriceOrder(authed, createBody(params, options.maxSlippageBps, signer.address, depositRequestId, signed), { priority: Priority.Place }),
+        summary: (answer) => ({
+          txSignature: answer.txSignature,
+          depositConfirmed: answer.depositConfirmed,
+          message: answer.message ?? null,
+          slippage: sentSlippage(params, options.maxSlippageBps),
+        }),
         refused: (error) =>
           // An expiry that passed while the row waited is the usual cause, and has its own code.
           params.expiresAt <= clock.now()
@@ -140,7 +155,7 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions): IntentHan
   };
 }
 
-function createBody(params: VaultPlaceParams, user: string, depositRequestId: string, signedTx: string): CreatePriceOrderParams {
+function createBody(params: VaultPlaceParams, cap: number, user: string, depositRequestId: string, signedTx: string): CreatePriceOrderParams {
   const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
   const optional = {
     triggerCondition: params.triggerCondition,
@@ -148,7 +163,7 @@ function createBody(params: VaultPlaceParams, user: string, depositRequestId: st
     trailingBps: params.trailingBps,
     tpPriceUsd: num(params.tpPriceUsd),
     slPriceUsd: num(params.slPriceUsd),
-    slippageBps: params.slippageBps,
+    ...sentSlippage(params, cap),
   };
   return {
     orderType: params.orderType,
@@ -167,7 +182,7 @@ function createBody(params: VaultPlaceParams, user: string, depositRequestId: st
 export const placeVaultOrderRoute: IntentRoute<'place-vault-order'> = { kind: 'place-vault-order', plan: vaultPlacePlan };
 
 /** `place-vault-order`: a price order (single, OCO, OTOCO) funded by a deposit into our vault. */
-export const placeVaultOrderKind: ExecutableKind<VaultHandlerOptions> = {
+export const placeVaultOrderKind: ExecutableKind<VaultHandlerOptions & VaultSlippageCap> = {
   kind: VAULT_PLACE_KIND,
   routes: [placeVaultOrderRoute],
   createHandler: createVaultPlaceHandler,

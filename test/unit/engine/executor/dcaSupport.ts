@@ -73,7 +73,7 @@ export function dcaWorld(seed = 'dca'): DcaWorld {
         journal: stack.journal,
         rpc,
         clock: w.clock,
-        handlers: [createVaultPlaceHandler(deps), createVaultCancelHandler(deps), dca],
+        handlers: [createVaultPlaceHandler({ ...deps, maxSlippageBps: 300 }), createVaultCancelHandler(deps), dca],
       });
       return { ...stack, executor, handler: dca, sync: { orders: stack.orders, journal: stack.journal, clock: w.clock, audit: stack.audit, decimalsOf } };
     },

@@ -18,6 +18,7 @@ import type { Db } from '../../../../src/store/db.js';
 import { Journal } from '../../../../src/store/journal.js';
 import { openStore } from '../../../../src/store/migrate.js';
 import { TriggerOrders } from '../../../../src/store/triggerOrders.js';
+import { DEFAULT_STRATEGY_LIMITS } from '../../../../src/strategies/strategyLimits.js';
 import { track } from '../../store/helpers.js';
 import { simFetch, SOL } from './support.js';
 import type { VaultWorld } from './vaultSupport.js';
@@ -34,12 +35,17 @@ export interface FullVaultStack {
   routes: string[];
 }
 
-export function bootFull(w: VaultWorld, seed = 'patch-renew'): FullVaultStack {
+/**
+ * `maxSlippageBps`: the vault slippage cap (the config's default unless a test says otherwise);
+ * `fetch`: what the clients talk to the simulator through (a recording one, say).
+ */
+export function bootFull(w: VaultWorld, seed = 'patch-renew', options: { maxSlippageBps?: number; fetch?: typeof globalThis.fetch } = {}): FullVaultStack {
+  const maxSlippageBps = options.maxSlippageBps ?? DEFAULT_STRATEGY_LIMITS.maxVaultSlippageBps;
   const { db } = openStore(w.file, { clock: w.clock });
   track(db);
   const audit = new AuditLog(db, w.clock);
   const journal = new Journal(db, audit, w.clock);
-  const fetch = simFetch(w.sim);
+  const fetch = options.fetch ?? simFetch(w.sim);
   const client = createJupiterClient({
     baseUrl: 'http://sim.local',
     apiKey: 'vault-test-key',
@@ -54,9 +60,9 @@ export function bootFull(w: VaultWorld, seed = 'patch-renew'): FullVaultStack {
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch });
   const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock });
   const orders = new TriggerOrders(db);
-  const place = createVaultPlaceHandler({ authed, rpc, signer, journal, orders, clock: w.clock, decimalsOf: (mint) => (mint === SOL ? 9 : 6) });
+  const place = createVaultPlaceHandler({ authed, rpc, signer, journal, orders, clock: w.clock, decimalsOf: (mint) => (mint === SOL ? 9 : 6), maxSlippageBps });
   const cancel = createVaultRenewHandler(createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock }), w.clock);
-  const patch = createVaultPatchHandler({ authed, journal, orders, clock: w.clock });
+  const patch = createVaultPatchHandler({ authed, journal, orders, clock: w.clock, maxSlippageBps });
   const executor = createExecutor({ journal, rpc, clock: w.clock, handlers: [place, cancel, patch] });
   return { db, audit, journal, orders, authed, rpc, executor, routes };
 }

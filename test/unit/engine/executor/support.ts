@@ -46,6 +46,36 @@ export function simFetch(sim: Simulator): typeof globalThis.fetch {
   };
 }
 
+/** A request the simulator received: method, path and the JSON body as sent (undefined when none). */
+export interface SentRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/**
+ * {@link simFetch} that also records every request it hands the simulator, in order. With `overHttp`
+ * (the URL of `sim.listen()`, on 127.0.0.1) each request goes over a real socket instead, so what is
+ * recorded is what went on the wire.
+ */
+export function recordingFetch(sim: Simulator, overHttp?: string): { fetch: typeof globalThis.fetch; sent: SentRequest[] } {
+  const inner = simFetch(sim);
+  const sent: SentRequest[] = [];
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const raw = typeof init?.body === 'string' ? init.body : '';
+    sent.push({ method: init?.method ?? 'GET', path: url.pathname, body: raw === '' ? undefined : (JSON.parse(raw) as unknown) });
+    return overHttp === undefined ? inner(input, init) : globalThis.fetch(`${overHttp}${url.pathname}${url.search}`, init);
+  };
+  return { fetch, sent };
+}
+
+/** The simulator listening on a loopback port, with a {@link recordingFetch} over it; `close` stops the server. */
+export async function recordingOverHttp(sim: Simulator): Promise<{ fetch: typeof globalThis.fetch; sent: SentRequest[]; close: () => Promise<void> }> {
+  const server = await sim.listen();
+  return { ...recordingFetch(sim, server.url), close: () => server.close() };
+}
+
 /** One "process": database connection, clients, signer, executor. */
 export interface Stack {
   db: Db;

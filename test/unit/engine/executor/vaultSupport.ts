@@ -20,6 +20,7 @@ import type { Db } from '../../../../src/store/db.js';
 import { Journal, type PlanInput } from '../../../../src/store/journal.js';
 import { openStore } from '../../../../src/store/migrate.js';
 import { TriggerOrders } from '../../../../src/store/triggerOrders.js';
+import { DEFAULT_STRATEGY_LIMITS } from '../../../../src/strategies/strategyLimits.js';
 import { track } from '../../store/helpers.js';
 import { simFetch, SOL, USDC, world as swapWorld, type World } from './support.js';
 
@@ -38,7 +39,8 @@ export interface VaultStack {
 }
 
 export interface VaultWorld extends World {
-  bootVault(options?: { fetch?: typeof globalThis.fetch }): VaultStack;
+  /** `maxSlippageBps`: the vault slippage cap (the config's default unless a test says otherwise). */
+  bootVault(options?: { fetch?: typeof globalThis.fetch; maxSlippageBps?: number }): VaultStack;
   /** Ledger entries moving funds from our wallet into a vault (one per landed deposit). */
   deposits(): number;
   /** The simulator's price orders of our wallet. */
@@ -69,7 +71,16 @@ export function vaultWorld(seed = 'vault'): VaultWorld {
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch });
       const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock });
       const orders = new TriggerOrders(db);
-      const handler = createVaultPlaceHandler({ authed, rpc, signer, journal, orders, clock: w.clock, decimalsOf: (mint) => (mint === SOL ? 9 : 6) });
+      const handler = createVaultPlaceHandler({
+        authed,
+        rpc,
+        signer,
+        journal,
+        orders,
+        clock: w.clock,
+        decimalsOf: (mint) => (mint === SOL ? 9 : 6),
+        maxSlippageBps: options.maxSlippageBps ?? DEFAULT_STRATEGY_LIMITS.maxVaultSlippageBps,
+      });
       const cancel = createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock });
       const executor = createExecutor({ journal, rpc, clock: w.clock, handlers: [handler, cancel] });
       return { db, audit, journal, orders, authed, executor, handler, routes };

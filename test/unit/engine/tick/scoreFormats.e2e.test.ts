@@ -15,7 +15,7 @@ import { MemoryStream } from '../../../support/memoryStream.js';
 import { buyPosition, NBA_EVENT, NBA_MARKET, predictionWorld, type PredictionWorld } from '../executor/predictionSupport.js';
 import { actions } from '../executor/vaultSupport.js';
 import { strategies } from './support.js';
-import { startTradingStack, type TradingOptions, type TradingStack } from './tradingSupport.js';
+import { startTradingStack, type TradingStackOptions, type TradingStack } from './tradingSupport.js';
 
 const MIN = 60_000;
 const H = 60 * MIN;
@@ -182,7 +182,7 @@ describe('a score value that does not read', () => {
     // A NO position in the same market as the paper wallet's YES: two positions wait, one line is logged.
     await buyPosition(w, NBA_MARKET, false);
     let garbled = true;
-    const jupiterFetch: TradingOptions['jupiterFetch'] = (base) => async (input, init) => {
+    const jupiterFetch: TradingStackOptions['jupiterFetch'] = (base) => async (input, init) => {
       const answer = await base(input, init);
       const url = new URL(input instanceof Request ? input.url : String(input));
       if (!garbled || url.pathname !== '/prediction/v1/events/scores') return answer;

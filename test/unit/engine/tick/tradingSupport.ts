@@ -65,24 +65,28 @@ function interest(strategies: ReadonlyMap<string, LoadedStrategy>): { mints: str
  * them before startTrading), then everything startTrading starts. Resolves once every feed has a
  * value and the first tick has run, so a test starts from a settled state.
  */
-export interface TradingOptions {
+export interface TradingStackOptions {
   /** The engine's logger (default: silent). */
   readonly log?: Logger;
-  /** Wraps the Jupiter client's fetch (the simulator's): a test can change what the API answers. */
+  /** Wraps the Jupiter client's fetch: a test can change what the API answers. */
   readonly jupiterFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  /** More config, as YAML lines after the test's own `poll` line (a `guard` section, say). */
+  readonly config?: string;
+  /** What the clients talk to the simulator through (a recording one, say). */
+  readonly fetch?: typeof globalThis.fetch;
 }
 
 export async function startTradingStack(
   w: World,
   loaded: ReadonlyMap<string, LoadedStrategy>,
   intervalMs = TRADING_INTERVAL,
-  options: TradingOptions = {},
+  options: TradingStackOptions = {},
 ): Promise<TradingStack> {
   const { clock } = w;
   const { db } = openStore(w.file, { clock });
   track(db);
   const audit = new AuditLog(db, clock);
-  const fetch = simFetch(w.sim);
+  const fetch = options.fetch ?? simFetch(w.sim);
   // A generous rate: the limiter would otherwise park polls on the manual clock between advances.
   const client = createJupiterClient({
     baseUrl: 'http://sim.local',
@@ -113,7 +117,7 @@ export async function startTradingStack(
   // The daemon's own composition from here on; every poll and the tick share one interval.
   const seconds = intervalMs / 1000;
   const config = parseConfigText(
-    `poll: { prices: ${seconds}s, orders: ${seconds}s }\n`,
+    `poll: { prices: ${seconds}s, orders: ${seconds}s }\n${options.config ?? ''}`,
     'trading-test.yaml',
     {},
     mkdtempSync(join(tmpdir(), 'jupbot-trading-')),
