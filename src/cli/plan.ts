@@ -11,6 +11,7 @@ import type { CliContext } from './context.js';
 import { CliExit } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 import { checkStrategies } from './strategyInputs.js';
+import { specAreas } from '../engine/areas/areaNeeds.js';
 
 interface PlanOptions {
   config?: string;
@@ -45,6 +46,9 @@ export function planCommand(ctx: CliContext): Command {
         const strategy = outcome.strategy;
         const price = strategy && snapshot ? tradedPrice(strategy, snapshot) : undefined;
         const lines = describeStrategy(spec, { now, ...(price === undefined ? {} : { priceUsd: price }) });
+        const areas = specAreas(spec);
+        // A key scoped without one of them (or a region that blocks one) pauses the strategy in the daemon.
+        if (areas.length > 0) lines.push(`Jupiter API areas it needs: ${areas.join(', ')} (paused while the API key may not use one of them)`);
         if (strategy && snapshot && spec.enabled) lines.push(...describeDecision(decide(strategy, {}, snapshot, now)));
         if (outcome.diagnostics.length > 0) lines.push('not runnable: see the problems on stderr');
         ctx.stdout(lines.map((line) => `  ${line}\n`).join(''));
