@@ -4,7 +4,9 @@
  * for 24 simulated hours on a ManualClock advanced in 10 s steps. Prints:
  *
  * - API calls per price poll (target: 2 search calls for 200 mints, ≤ 100 mints a call), and every
- *   call the daemon made by route per simulated hour;
+ *   call the daemon made by route per simulated hour, and by API area over the whole run (no
+ *   strategy here reads prediction markets: target 0 prediction calls; with BENCH_SWAP_ONLY=1 the
+ *   vault exits are local exits too, nothing needs Trigger: target 0 Trigger calls as well);
  * - CPU ms per 10 s step (everything the daemon does in one poll interval) and per tick (the
  *   decide loop over every strategy, from its first `decided` event to its `tick` event);
  * - RSS and heap every simulated hour, after a GC when run with --expose-gc (target: RSS ≤ 150 MB,
@@ -39,6 +41,7 @@ import { ManualClock } from '../src/clock.js';
 import { parseConfigText } from '../src/config/loadConfig.js';
 import { start } from '../src/daemon.js';
 import { StrategyWatcher } from '../src/engine/strategyWatcher.js';
+import { API_AREAS, areaOfRoute } from '../src/jupiter/apiAreas.js';
 import { createLogger } from '../src/ops/log.js';
 import { createRandom } from '../src/random.js';
 import { describeBreakdown, mb, memoryBreakdown } from './memoryBreakdown.js';
@@ -111,13 +114,16 @@ function countingFetch(original: typeof globalThis.fetch): { fetch: typeof globa
   return { fetch: wrapped, calls, idle };
 }
 
-/** 1,000 strategies over the mints: mostly locally watched exits that hold, some vault exits, some DCA swaps. */
-function strategyFiles(count: number, sellable: readonly string[]): { name: string; text: string; kind: string }[] {
+/**
+ * 1,000 strategies over the mints: mostly locally watched exits that hold, some vault exits, some DCA
+ * swaps. `swapOnly`: the vault exits are local ones, so no strategy needs Trigger.
+ */
+function strategyFiles(count: number, sellable: readonly string[], swapOnly: boolean): { name: string; text: string; kind: string }[] {
   return Array.from({ length: count }, (_, i) => {
     const mint = sellable[i % sellable.length] as string;
     const name = `bench-${String(i).padStart(4, '0')}`;
     const slot = i % 20;
-    if (slot < 16) {
+    if (slot < 16 || (swapOnly && slot < 18)) {
       // Exits far from the price: armed, then holding all day.
       const exit = i % 2 === 0 ? 'stop_loss:\n  at: "-80%"\n' : 'trailing_stop:\n  distance: "70%"\n';
       return {
@@ -203,6 +209,7 @@ async function main(): Promise<void> {
   const hours = Number(process.argv[2] ?? 24);
   const strategyCount = Number(process.argv[3] ?? 1000);
   const mintCount = Number(process.argv[4] ?? 200);
+  const swapOnly = process.env.BENCH_SWAP_ONLY === '1';
   const realStarted = performance.now();
 
   // The mints in use: the real verified tokens, then synthetic ones up to `mintCount`.
@@ -216,7 +223,7 @@ async function main(): Promise<void> {
   try {
     const strategiesDir = join(dir, 'strategies');
     mkdirSync(strategiesDir);
-    const files = strategyFiles(strategyCount, sellable);
+    const files = strategyFiles(strategyCount, sellable, swapOnly);
     for (const f of files) writeFileSync(join(strategiesDir, `${f.name}.yaml`), f.text);
     const kinds = new Map<string, number>();
     for (const f of files) kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
@@ -431,6 +438,15 @@ async function main(): Promise<void> {
     console.log('');
     console.log(
       `price polls: ${polls.length} after the first (${priceFailures} failed), ${lastPriceCount} prices each; search calls per poll: ${[...perPoll].map(([n, c]) => `${n} calls × ${c} polls`).join(', ')} (target: ${Math.ceil(lastPriceCount / 100)}, ≤ 100 mints a call)`,
+    );
+    // By API area, startup included: an area no loaded strategy needs is not polled at all.
+    const byArea = new Map<string, number>([...API_AREAS, 'rpc'].map((area) => [area, 0]));
+    for (const [route, n] of counter.calls) {
+      const area = route.startsWith('rpc ') ? 'rpc' : (areaOfRoute(route) ?? 'other');
+      byArea.set(area, (byArea.get(area) ?? 0) + n);
+    }
+    console.log(
+      `calls by API area over the run, startup included: ${[...byArea].map(([area, n]) => `${area} ${n}`).join(', ')} (target: ${swapOnly ? 'trigger 0, ' : ''}prediction 0)`,
     );
     console.log(`calls by route over ${simHours} h after startup (per 10 s step):`);
     const steps = totalSteps;

@@ -13,6 +13,7 @@ import { CliExit } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 import { checkPredictionIds } from './predictionIdCheck.js';
 import { checkStrategies } from './strategyInputs.js';
+import { specAreas } from '../engine/areas/areaNeeds.js';
 
 interface PlanOptions {
   config?: string;
@@ -52,6 +53,9 @@ export function planCommand(ctx: CliContext): Command {
         const strategy = outcome.strategy;
         const price = strategy && snapshot ? tradedPrice(strategy, snapshot) : undefined;
         const lines = describeStrategy(spec, { now, ...(price === undefined ? {} : { priceUsd: price }) });
+        const areas = specAreas(spec);
+        // A key scoped without one of them (or a region that blocks one) pauses the strategy in the daemon.
+        if (areas.length > 0) lines.push(`Jupiter API areas it needs: ${areas.join(', ')} (paused while the API key may not use one of them)`);
         if (strategy && snapshot && spec.enabled) lines.push(...describeDecision(decide(strategy, {}, snapshot, now)));
         else if (!snapshot && spec.kind === 'prediction-exit' && spec.enabled) {
           const holds = unknownIdHolds(spec, ids);

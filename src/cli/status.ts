@@ -1,7 +1,7 @@
 /**
  * `jupbot status`: asks a running daemon how it is doing (its `/status`, at the config's
- * `http.listen` or `--url`) and prints it for people: mode, wallet, login, feeds with their age,
- * strategies, open orders, the last fills and today's P&L. `--json` prints the document as served.
+ * `http.listen` or `--url`) and prints it for people: mode, wallet, login, the API areas (off ones
+ * with why), feeds with their age, strategies, open orders, the last fills and today's P&L. `--json` prints the document as served.
  * No answer: one line saying where it asked and why nothing answered, exit 7.
  */
 import { pendingFillWords, type PendingFillJson } from '../audit/trades.js';
@@ -24,6 +24,19 @@ interface Feed {
   readonly fresh: boolean;
   readonly consecutiveFailures: number;
   readonly lastError: { readonly code: string; readonly message: string } | null;
+  /** Why it sends nothing now (absent from daemons before areas were reported). */
+  readonly paused?: string | null;
+}
+
+/** One API area as `/status` carries it (engine/areas/areaAccess.ts `AreaStatus`). */
+interface AreaJson {
+  readonly area: string;
+  readonly on: boolean;
+  readonly needed: boolean;
+  readonly strategies: readonly string[];
+  readonly offSince: number | null;
+  readonly refusal: { readonly status: number; readonly message: string | null; readonly call: string } | null;
+  readonly nextTryAt: number | null;
 }
 
 /** A fill as `/status` carries it (audit/trades.ts `tradeJson`), the fields printed here. */
@@ -42,6 +55,8 @@ interface StatusDocument extends Partial<Omit<StatusFigures, 'lastFills'>> {
   readonly startedAt: number;
   readonly wallet: string;
   readonly simulator: { readonly url: string; readonly seed: string } | null;
+  /** Absent from daemons before areas were reported. */
+  readonly areas?: readonly AreaJson[];
   readonly session: {
     readonly loggedIn: boolean;
     readonly expiresAt: number | null;
@@ -84,15 +99,31 @@ const dollars = (text: string | null | undefined): string => {
 /** The document as a page of plain text. */
 export function statusText(doc: StatusDocument, now: number): string {
   const out: string[] = [];
+  const areas = doc.areas ?? [];
+  const trigger = areas.find((a) => a.area === 'trigger');
   const login = doc.session.loggedIn
     ? `logged in until ${iso(doc.session.expiresAt)}`
-    : `NOT logged in (${doc.session.consecutiveFailures} failed: ${doc.session.lastError?.message ?? 'no attempt yet'})`;
+    : trigger && !trigger.on
+      ? 'not attempted: the trigger area is off for this key'
+      : trigger && !trigger.needed
+        ? 'not needed (no loaded strategy uses vault orders)'
+        : `NOT logged in (${doc.session.consecutiveFailures} failed: ${doc.session.lastError?.message ?? 'no attempt yet'})`;
   out.push(
     `jupbot ${doc.version}, ${doc.mode === 'paper' ? 'PAPER mode (simulated world' + (doc.simulator ? ` at ${doc.simulator.url}` : '') + ')' : 'LIVE mode (real funds)'}, up since ${iso(doc.startedAt)}`,
     `wallet ${doc.wallet}; Trigger login: ${login}`,
-    `decide loop: ${doc.trading.ticks} ticks, last ${iso(doc.trading.lastTickAt)}`,
-    '',
   );
+  if (areas.length > 0) {
+    out.push(`Jupiter API areas: ${areas.map((a) => `${a.area} ${a.on ? (a.needed ? 'on' : 'not in use') : 'OFF'}`).join(', ')}`);
+    for (const a of areas.filter((x) => !x.on && x.refusal !== null)) {
+      const refusal = a.refusal as NonNullable<AreaJson['refusal']>;
+      const next = a.needed ? `asked again at ${iso(a.nextTryAt)}` : 'not asked again while nothing needs it';
+      out.push(
+        `AREA OFF: ${a.area}: ${refusal.call} answered ${refusal.status}${refusal.message === null ? '' : ` "${refusal.message}"`} at ${iso(a.offSince)}; ${next}; ` +
+          (a.strategies.length > 0 ? `paused: ${a.strategies.join(', ')}` : 'no loaded strategy needs it'),
+      );
+    }
+  }
+  out.push(`decide loop: ${doc.trading.ticks} ticks, last ${iso(doc.trading.lastTickAt)}`, '');
   const feeds = [...doc.feeds, ...(doc.trading.balances ? [doc.trading.balances] : [])];
   out.push(
     renderTable(
@@ -100,11 +131,13 @@ export function statusText(doc: StatusDocument, now: number): string {
       feeds.map((f) => [
         f.name,
         age(f.ageMs),
-        f.fresh
-          ? 'fresh'
-          : f.consecutiveFailures > 0
-            ? `STALE: ${f.consecutiveFailures} failed (${f.lastError?.code ?? '?'}: ${f.lastError?.message ?? ''})`.slice(0, 100)
-            : 'STALE',
+        f.paused !== undefined && f.paused !== null
+          ? `paused: ${f.paused}`.slice(0, 100)
+          : f.fresh
+            ? 'fresh'
+            : f.consecutiveFailures > 0
+              ? `STALE: ${f.consecutiveFailures} failed (${f.lastError?.code ?? '?'}: ${f.lastError?.message ?? ''})`.slice(0, 100)
+              : 'STALE',
       ]),
       ['left', 'right', 'left'],
     ),
@@ -131,7 +164,9 @@ export function statusText(doc: StatusDocument, now: number): string {
       `DEGRADED: ${name}: rule ${d.rule} failed ${d.failures} times in a row (${d.code ?? 'no code'})${d.protective ? '; it protects a position and keeps trying' : ''}`,
     );
   }
-  const rules = health.flatMap(([name, h]) => h.rules.map((r) => [name, r.rule, r.state === 'waiting' ? 'armed, waiting' : r.state, r.why.slice(0, 100)]));
+  const rules = health.flatMap(([name, h]) =>
+    h.rules.map((r) => [name, r.rule, r.state === 'waiting' ? 'armed, waiting' : r.state, r.state === 'paused' ? r.why : r.why.slice(0, 100)]),
+  );
   if (rules.length > 0) out.push(renderTable(['strategy', 'rule', 'state', 'why'], rules, ['left', 'left', 'left', 'left']));
   out.push(
     orders.length === 0

@@ -31,6 +31,7 @@ import { createWalletSharing } from './sharing/walletSharing.js';
 import { startTrading, type Trading } from './trading.js';
 import type { WalletError } from '../solana/walletError.js';
 import { strategyLimits } from '../strategies/strategyLimits.js';
+import { createEngineAreas, type EngineAreas } from './areas/engineAreas.js';
 
 export interface EngineOptions {
   readonly config: Config;
@@ -74,13 +75,15 @@ export interface Engine {
   readonly session: TriggerSession;
   readonly strategies: StrategyWatcher;
   readonly feeds: FeedSet;
+  /** The API areas: what the strategies need, what the key may use (engine/areas/). */
+  readonly areas: EngineAreas;
   /** The journal, executor, balances, reconciliation and the decide loop. */
   readonly trading: Trading;
   /** The wallet's transactions, judged for trades this daemon did not make; null with `wallet.shared: true`. */
   readonly walletHistory: Poller<WalletHistoryRead> | null;
   /** JSON-safe state for `/status`. */
   status(): Record<string, unknown>;
-  /** Checks for `/readyz`: every feed fresh, the Trigger login not failing, no other trader on the wallet. */
+  /** Checks for `/readyz`: every feed fresh (or paused), the Trigger login not failing (or not needed), no other trader on the wallet. */
   readiness(): ReadinessCheck[];
   /** Stops polling and watching; waits for work in hand. */
   stop(): Promise<void>;
@@ -175,6 +178,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     audit,
     log,
   });
+  // Every answer of the client says whether the key may use its area; nothing is polled that no strategy needs.
+  const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies });
   const feeds = createFeedSet({
     client,
     authed: session.authed,
@@ -187,7 +192,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     marketIds: () => marketsInUse(strategies.active),
     metrics,
     outages,
+    paused: (area) => areas.gate.feedPaused(area),
   });
+  areas.onChange(() => feeds.recheck());
 
   for (const feed of feeds.all) auditFeed(feed, audit, clock);
   const abort = new AbortController();
@@ -198,6 +205,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     log.warn({ dir: config.strategies_dir }, 'no valid strategy in strategies_dir: nothing will trade until one is added');
   }
   const watching = strategies.run(abort.signal);
+  areas.start(abort.signal);
   feeds.start(abort.signal);
   const watchFeed = <T>(feed: Poller<T>): void => {
     const detach = [metrics.attachFeed(feed), outages.watchFeed(feed), auditFeed(feed, audit, clock)];
@@ -236,6 +244,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     feeds,
     arrivals,
     watchFeed,
+    paused: { strategy: (s) => areas.gate.strategyPaused(s), vaultOrders: () => areas.gate.areaOff('trigger') },
   });
   stopDeciding = () => trading.executor.stop();
   const walletHistory =
@@ -263,10 +272,12 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     session,
     strategies,
     feeds,
+    areas,
     trading,
     walletHistory,
     status: () => ({
       wallet: wallet.address,
+      areas: areas.status(),
       session: session.health(),
       strategies: [...strategies.active.values()].map((s) => ({ name: s.name, kind: s.spec.kind, file: s.file, hash: s.hash })),
       feeds: feeds.status(),
@@ -293,9 +304,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           };
         },
       },
+      areas.gate.readiness(),
       {
         name: 'trigger-login',
         probe: () => {
+          // No vault strategy, or a key without Trigger: the login is not attempted, and not waited for.
+          const paused = areas.gate.feedPaused('trigger');
+          if (paused !== null) return { ok: true, detail: `not attempted: ${paused}` };
           const health = session.health();
           return health.consecutiveFailures === 0
             ? { ok: true }
@@ -308,7 +323,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       // Trading first: no new call starts while the feeds it decides on are still there.
       await trading.stop();
       abort.abort(new Error('engine stopping'));
-      await Promise.allSettled([watching, feeds.done, walletHistory?.done]);
+      await Promise.allSettled([watching, feeds.done, walletHistory?.done, areas.done()]);
+      areas.close();
       detachClient();
       client.close();
     },

@@ -35,7 +35,7 @@ import type { Balances } from './feeds/balances.js';
 import { recordPriceHistory } from './priceHistory.js';
 import type { OrderArrivals } from './sharing/orderArrivals.js';
 import { startReconcileLoop } from './reconcile.js';
-import { startTickLoop, type TickLoop } from './tick/tickLoop.js';
+import { startTickLoop, type TickLoop, type TickLoopOptions } from './tick/tickLoop.js';
 import { reportUnknownPredictionIds } from './unknownPredictionIds.js';
 import { vaultOrderViews } from './tick/vaultOrderViews.js';
 import { strategyLimits } from '../strategies/strategyLimits.js';
@@ -59,6 +59,8 @@ export interface TradingOptions {
   readonly watchFeed?: ((feed: Poller<Balances>) => void) | undefined;
   /** Adoption tells foreign orders there before the start from those created while we run (engine/sharing/). */
   readonly arrivals?: OrderArrivals | undefined;
+  /** Strategies (and vault orders) that may not act now, because an API area they need is off (engine/areas/). */
+  readonly paused?: TickLoopOptions['paused'];
 }
 
 export interface Trading {
@@ -130,6 +132,7 @@ export function startTrading(options: TradingOptions): Trading {
     intervalMs: config.poll.prices,
     ready: Promise.all([reconcile.ready, firstBalances]),
     signal: abort.signal,
+    paused: options.paused,
   });
   // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
   // not place are adopted (recorded, never touched); ours that history stops listing are judged gone.

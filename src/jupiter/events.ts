@@ -15,6 +15,8 @@ export interface JupiterEvents {
     requestId: string | null;
     /** The error code when the exchange ended in an error. */
     code: string | null;
+    /** The answer's own words on an error status (scrubbed): the gateway's `message`, a product's `error`; else null. */
+    reason?: string | null;
   };
   /** A bucket waits before it may send: its own window is full, the server said 0 remain, or a 429. */
   ratelimited: { bucket: Bucket; waitMs: number; reason: 'window' | 'server-remaining' | '429'; source?: string };

@@ -23,6 +23,7 @@ import type { Random } from '../random.js';
 import type { GuardedSigner } from '../solana/guardedSigner.js';
 import { checkTransaction } from '../solana/guard.js';
 import type { Wallet } from '../solana/wallet.js';
+import { isAreaRefusal } from './apiAreas.js';
 import { ApiError, TriggerApiError } from './errors.js';
 import { jwtExpiryMs } from './jwtExpiry.js';
 import { CHALLENGE_PREFIX } from './schemas/trigger.js';
@@ -181,7 +182,9 @@ export function createTriggerSession(options: TriggerSessionOptions): TriggerSes
         const delay = Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 20)) * (0.5 + random.next() / 2);
         nextAttemptAt = clock.now() + Math.round(delay);
         lastError = { code: failure.code, message: failure.message, at: clock.now() };
-        log?.warn(
+        // A key without Trigger (403 from the gateway) turns the area off, which is said once where areas are watched.
+        const refused = error instanceof ApiError && isAreaRefusal(error.status, error.code);
+        log?.[refused ? 'info' : 'warn'](
           { code: failure.code, consecutiveFailures: failures, nextAttemptAt },
           `trigger login failed (${failure.code}): ${failure.message}; next attempt at ${new Date(nextAttemptAt).toISOString()}, vault orders wait for it`,
         );

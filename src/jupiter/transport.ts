@@ -15,7 +15,7 @@ import { linkSignals } from './abort.js';
 import type { Random } from '../random.js';
 import { type ApiError, type HttpMethod, type RequestContext, TransportError } from './errors.js';
 import { failureLine, type FailureAttempt } from './failureLine.js';
-import { defaultApiError, type ErrorContext, normaliseBaseUrl, buildUrl, type QueryParams, LEGACY_SWAP_PATH, SWAP_PATH } from './http.js';
+import { bodyReason, defaultApiError, type ErrorContext, normaliseBaseUrl, buildUrl, type QueryParams, LEGACY_SWAP_PATH, SWAP_PATH } from './http.js';
 import { TypedEmitter } from '../typedEmitter.js';
 import type { JupiterEvents } from './events.js';
 import { type Bucket, BucketLimiter, bucketFor, executeRequestsPerSecond, LimiterClosedError, Priority, quotaPerWindow } from './limiter.js';
@@ -256,9 +256,9 @@ class HttpJupiterClient implements JupiterClient {
       );
     }
     const started = this.clock.monotonic();
-    const finish = (status: number | null, requestId: string | null, code: string | null): void => {
+    const finish = (status: number | null, requestId: string | null, code: string | null, reason: string | null = null): void => {
       const durationMs = this.clock.monotonic() - started;
-      this.events.emit('request', { method: ctx.method, route: ctx.route, bucket, status, durationMs, attempt, requestId, code });
+      this.events.emit('request', { method: ctx.method, route: ctx.route, bucket, status, durationMs, attempt, requestId, code, reason });
       // Failures are logged where the retry decision is made (#logFailure), so the line can say what happens next.
       if (code === null) this.#logger?.debug({ method: ctx.method, route: ctx.route, bucket, status, durationMs, attempt, requestId }, 'jupiter request');
     };
@@ -307,7 +307,12 @@ class HttpJupiterClient implements JupiterClient {
 
       if (!response.ok) {
         const error = this.#apiError(spec, ctx, bucket, response, json, jsonOk, requestId);
-        finish(response.status, requestId, error.code);
+        finish(
+          response.status,
+          requestId,
+          error.code,
+          bodyReason({ body: jsonOk ? json : String(json), scrub: (text) => this.redactor.scrubText(text) }) ?? null,
+        );
         throw error;
       }
       this.#consecutive429s[bucket] = 0;

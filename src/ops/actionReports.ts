@@ -164,6 +164,24 @@ export function reportActions(options: ActionReportOptions): () => void {
         notify?.({ type: 'wallet_shared', verdict: stopped ? 'stopped' : 'warned', wallet: text(data.wallet), evidence: text(data.summary), detail: message });
         return;
       }
+      case 'area.off': {
+        // engine/areas/areaAccess.ts: recorded once per time the area turns off, so said once here.
+        const strategies = Array.isArray(data.strategies) ? data.strategies.map(text) : [];
+        const message = text(data.message);
+        const detail =
+          `${text(data.call)} answered ${text(data.status)}${message ? ` "${message}"` : ''}: this API key (or this region) may not use ${text(data.area)}. ` +
+          `${strategies.length > 0 ? `Paused until it answers: ${strategies.join(', ')}` : 'No loaded strategy needs it now'}; the rest trade. ` +
+          `Asked again every ${typeof data.retryMs === 'number' ? formatDuration(data.retryMs) : '?'}; give the key access to it, or remove the strategies that need it`;
+        log.warn({ ...base, area: data.area, call: data.call, status: data.status, strategies }, `Jupiter API area ${text(data.area)} is off: ${detail}`);
+        notify?.({ type: 'area', area: text(data.area), action: 'off', detail });
+        return;
+      }
+      case 'area.on': {
+        const detail = `${text(data.call)} answered after ${typeof data.offForMs === 'number' ? formatDuration(Math.max(0, Math.round(data.offForMs))) : '?'} off; its feeds and strategies resume`;
+        log.info({ ...base, area: data.area, call: data.call }, `Jupiter API area ${text(data.area)} is on again: ${detail}`);
+        notify?.({ type: 'area', area: text(data.area), action: 'on', detail });
+        return;
+      }
       case 'guard.refused':
         // The guarded signer logs the refusal itself, with its message.
         notify?.({ type: 'guard_refusal', strategy: action.strategy ?? undefined, code: text(data.reason) || 'GUARD_REFUSED', reason: text(data.reason) });

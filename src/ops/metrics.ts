@@ -36,7 +36,7 @@ export interface MeteredClient {
 /** The part of a feed that metrics read. */
 export interface MeteredFeed {
   readonly name: string;
-  state(): { readonly ageMs: number | null; readonly fresh: boolean; readonly consecutiveFailures: number };
+  state(): { readonly ageMs: number | null; readonly fresh: boolean; readonly consecutiveFailures: number; readonly paused?: string | null };
   readonly events: { on(name: 'failed', fn: (e: { code: string }) => void): () => void };
 }
 
@@ -154,12 +154,15 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   });
   new Gauge({
     name: `${prefix}feed_fresh`,
-    help: '1 while the feed is younger than 3 poll intervals (what /readyz requires), else 0.',
+    help: '1 while the feed is younger than 3 poll intervals, or paused (its API area is off or unused), as /readyz requires; else 0.',
     labelNames: ['feed'] as const,
     registers,
     collect() {
       this.reset();
-      for (const feed of feeds) this.set({ feed: feed.name }, feed.state().fresh ? 1 : 0);
+      for (const feed of feeds) {
+        const { fresh, paused } = feed.state();
+        this.set({ feed: feed.name }, fresh || (paused ?? null) !== null ? 1 : 0);
+      }
     },
   });
   new Gauge({

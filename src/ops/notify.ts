@@ -66,6 +66,14 @@ export type Notification =
   | { readonly type: 'recovered'; readonly component: string; readonly since: number; readonly downForMs: number }
   | { readonly type: 'lifecycle'; readonly action: 'started' | 'stopped'; readonly detail?: string | undefined }
   | {
+      /** An area of the Jupiter API refused the key (a scope, a region) and is off, or answers again and is on (engine/areas/). */
+      readonly type: 'area';
+      readonly area: string;
+      readonly action: 'off' | 'on';
+      /** What was refused or answered, and what that does to the strategies. */
+      readonly detail: string;
+    }
+  | {
       /** Someone else trades the daemon's wallet: warned (one manual trade), or stopped (docs/operations.md). */
       readonly type: 'wallet_shared';
       readonly verdict: 'warned' | 'stopped';
@@ -89,6 +97,7 @@ export const NOTIFY_CATEGORY: Readonly<Record<NotificationType, NotifyEvent>> = 
   strategy: 'health',
   lifecycle: 'lifecycle',
   wallet_shared: 'error',
+  area: 'health',
 };
 
 /** A webhook as the config gives it. */
@@ -166,6 +175,8 @@ export function notificationText(n: Notification, source = 'jupbot'): string {
       return `${source}: ${n.strategy} ${n.action} (rule ${n.rule}): ${n.detail}`;
     case 'wallet_shared':
       return `${source}: ${n.verdict === 'stopped' ? 'STOPPED' : 'warning'}: ${n.detail}`;
+    case 'area':
+      return `${source}: Jupiter API area ${n.area} is ${n.action === 'off' ? 'OFF' : 'on again'}: ${n.detail}`;
   }
 }
 

@@ -3,6 +3,8 @@
  * RPC) that reports `down()` and is still down `thresholdMs` later (on the injected Clock) raises
  * ONE `down` notification for that outage, however often it fails meanwhile; the next `up()` ends the
  * outage and, if it was alerted, sends one `recovered`. A blip shorter than the threshold sends nothing.
+ * A feed that pauses (its API area refused the key, or nothing needs it: engine/areas/) is not down:
+ * its outage is dropped without a word, and the area's own notice says what is off.
  */
 import type { Clock } from '../clock.js';
 import type { Notification } from './notify.js';
@@ -28,8 +30,9 @@ export interface OutageMonitorOptions {
 export interface WatchedFeed {
   readonly name: string;
   readonly events: {
-    on(name: 'failed', fn: (e: { code: string; message: string }) => void): () => void;
+    on(name: 'failed', fn: (e: { code: string; message: string; paused?: string | null }) => void): () => void;
     on(name: 'updated', fn: (e: unknown) => void): () => void;
+    on(name: 'paused', fn: (e: unknown) => void): () => void;
   };
 }
 
@@ -38,7 +41,9 @@ export interface OutageMonitor {
   down(component: string, reason: string): void;
   /** The component works. Ends its outage; sends `recovered` if `down` was sent. */
   up(component: string): void;
-  /** Reports a feed as `feed:<name>`: down on `failed`, up on `updated`. Returns the unsubscribe function. */
+  /** The component is no longer expected to work (a paused feed): ends its outage and sends nothing. */
+  clear(component: string): void;
+  /** Reports a feed as `feed:<name>`: down on `failed`, up on `updated`, cleared when it pauses. Returns the unsubscribe function. */
   watchFeed(feed: WatchedFeed): () => void;
   /** Outages running now. */
   current(): OutageState[];
@@ -86,11 +91,18 @@ export function createOutageMonitor(options: OutageMonitorOptions): OutageMonito
       outage.timer.abort();
       if (outage.alerted && !closed) notify({ type: 'recovered', component, since: outage.since, downForMs: downFor(outage) });
     },
+    clear(component) {
+      const outage = outages.get(component);
+      if (!outage) return;
+      outages.delete(component);
+      outage.timer.abort();
+    },
     watchFeed(feed) {
       const component = `feed:${feed.name}`;
       const offs = [
-        feed.events.on('failed', (e) => monitor.down(component, `${e.code}: ${e.message}`)),
+        feed.events.on('failed', (e) => ((e.paused ?? null) === null ? monitor.down(component, `${e.code}: ${e.message}`) : monitor.clear(component))),
         feed.events.on('updated', () => monitor.up(component)),
+        feed.events.on('paused', () => monitor.clear(component)),
       ];
       return () => {
         for (const off of offs) off();

@@ -6,6 +6,9 @@ import { HOSTILE_VARIANTS } from './hostile.js';
 import { ROUTE_FORMS, type RouteForm } from './jupiterRoutes.js';
 import { venueByLabel } from './swapVenues.js';
 import { isObject, isPubkey, parseAmount } from './validate.js';
+import { PRODUCTS, type Product } from './gateway.js';
+
+const isProducts = (value: unknown): value is Product[] => Array.isArray(value) && value.every((p) => (PRODUCTS as readonly unknown[]).includes(p));
 
 /** What tests and the `/__sim/` routes can do to the simulated world. */
 export interface SimControl {
@@ -51,6 +54,13 @@ export interface SimControl {
   setRouting(routing: { form?: RouteForm | 'auto'; venues?: readonly string[] | null }): void;
   /** What the aggregator's on-chain IDL account holds from now on. */
   setAggregatorIdl(kind: AggregatorIdlKind): void;
+  /**
+   * Scopes an API key to `products` from now on, as Jupiter's portal does (null: every product again):
+   * calls to the others get the gateway's 403 `{code, message}`. Other keys are unaffected.
+   */
+  scopeKey(key: string, products: readonly Product[] | null): void;
+  /** Refuses `products` to every caller from now on, as a region where they are blocked (empty: none). */
+  blockProducts(products: readonly Product[]): void;
   /** A valid Trigger JWT for `wallet`, for tests that are not about login. */
   triggerToken(wallet: string): string;
   dumpLedger(options?: { entries?: boolean }): LedgerDump;
@@ -189,6 +199,21 @@ export function controlRouter(control: SimControl): Router {
       throw bad('expected { venues: [label, ...] } naming venues of the simulator (docs/simulator.md), or null');
     control.setRouting({ form: form as RouteForm | 'auto', venues: venues as string[] | null });
     return ok({ form, venues });
+  });
+  r.add('POST', '/__sim/gateway/scopes', (req) => {
+    const b = body(req);
+    const products = b['products'];
+    if (typeof b['key'] !== 'string' || b['key'] === '' || !(products === null || isProducts(products)))
+      throw bad(`expected { key, products: [${PRODUCTS.join('|')}, ...] | null }`);
+    control.scopeKey(b['key'], products);
+    return ok({ key: b['key'], products });
+  });
+  r.add('POST', '/__sim/gateway/blocked', (req) => {
+    const b = body(req);
+    const products = b['products'];
+    if (!isProducts(products)) throw bad(`expected { products: [${PRODUCTS.join('|')}, ...] } (empty: none blocked)`);
+    control.blockProducts(products);
+    return ok({ products });
   });
   r.add('POST', '/__sim/aggregator-idl', (req) => {
     const b = body(req);

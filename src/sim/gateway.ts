@@ -5,6 +5,18 @@ const WINDOW_MS = 60_000;
 /** Products a key can be scoped to, derived from the path. */
 export type Product = 'Swap' | 'Tokens' | 'Trigger' | 'Prediction';
 
+export const PRODUCTS: readonly Product[] = ['Swap', 'Tokens', 'Trigger', 'Prediction'];
+
+/** What the gateway answers a key outside its scope (Jupiter's documented text). */
+export const NO_ACCESS = { code: 403, message: 'API key does not have access to this endpoint' } as const;
+
+/**
+ * What it answers a caller in a region where a product is blocked (prediction markets: US and South
+ * Korea). Jupiter documents the block, not its answer: the gateway's `{code, message}` 403 is the
+ * likeliest shape, so that is what the simulator sends; the daemon treats every gateway 403 alike.
+ */
+export const regionBlocked = (product: Product): { code: 403; message: string } => ({ code: 403, message: `${product} is not available in your region` });
+
 export interface ApiKeySpec {
   /** Products the key may call; omitted = all. */
   readonly scopes?: readonly Product[];
@@ -23,6 +35,13 @@ export interface GatewayOptions {
   readonly executeRequestsPerMinute?: { readonly keyed?: number; readonly keyless?: number };
   /** No quota at all (benchmarks). Key checks still apply. */
   readonly unlimited?: boolean;
+  /**
+   * Keys limited to some products while every other key stays valid (unlike `keys`): a key scoped in
+   * Jupiter's portal. Changed at run time with {@link Gateway.scope}.
+   */
+  readonly scopes?: Readonly<Record<string, readonly Product[]>>;
+  /** Products refused to every caller, as from a region where they are blocked. Changed with {@link Gateway.block}. */
+  readonly blocked?: readonly Product[];
 }
 
 export type GatewayOutcome = { readonly reject: RouteResult } | { readonly apiKey: string | undefined; readonly headers: Record<string, string> };
@@ -44,24 +63,40 @@ const isExecute = (path: string): boolean => path === '/swap/v2/execute' || path
  */
 export class Gateway {
   readonly #windows = new Map<string, number[]>();
+  readonly #scopes: Map<string, readonly Product[]>;
+  #blocked: ReadonlySet<Product>;
 
   constructor(
     private readonly options: GatewayOptions,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.#scopes = new Map(Object.entries(options.scopes ?? {}));
+    this.#blocked = new Set(options.blocked ?? []);
+  }
+
+  /** Limits `key` to `products` from now on (null: every product again). Refused calls cost no quota. */
+  scope(key: string, products: readonly Product[] | null): void {
+    if (products === null) this.#scopes.delete(key);
+    else this.#scopes.set(key, [...products]);
+  }
+
+  /** Refuses `products` to every caller from now on, as a blocked region would (empty: none). */
+  block(products: readonly Product[]): void {
+    this.#blocked = new Set(products);
+  }
 
   check(req: SimRequest): GatewayOutcome {
     const apiKey = req.headers['x-api-key'] || undefined;
     const keys = this.options.keys;
+    const product = productOf(req.path);
     let spec: ApiKeySpec | undefined;
     if (apiKey !== undefined && keys) {
       spec = Object.hasOwn(keys, apiKey) ? keys[apiKey] : undefined;
       if (!spec) return { reject: { status: 401, body: { code: 401, message: 'Invalid API key' } } };
-      const product = productOf(req.path);
-      if (spec.scopes && product && !spec.scopes.includes(product)) {
-        return { reject: { status: 403, body: { code: 403, message: 'API key does not have access to this endpoint' } } };
-      }
     }
+    if (product && this.#blocked.has(product)) return { reject: { status: 403, body: regionBlocked(product) } };
+    const scopes = spec?.scopes ?? (apiKey === undefined ? undefined : this.#scopes.get(apiKey));
+    if (scopes && product && !scopes.includes(product)) return { reject: { status: 403, body: { ...NO_ACCESS } } };
     if (this.options.unlimited) return { apiKey, headers: {} };
     const execute = isExecute(req.path);
     const limit = execute

@@ -281,6 +281,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     setAggregatorIdl(kind) {
       world.aggregatorIdl = kind;
     },
+    scopeKey: (key, products) => gateway.scope(key, products),
+    blockProducts: (products) => gateway.block(products),
     triggerToken: (wallet) => auth.issueToken(wallet),
     dumpLedger: (opts) => ledger.dump(opts),
     dumpOrders: () => ({

@@ -69,4 +69,35 @@ describe('gateway', () => {
     // Keyless requests are still served at the keyless quota.
     expect((await h.call('GET', '/ultra/v1/search?query=SOL', { key: null })).status).toBe(200);
   });
+
+  it('scopes one key at run time while other keys stay valid, and blocks a product for a region; refusals cost no quota', async () => {
+    h = await startSim({ gateway: { keyedRequestsPerMinute: 3 } });
+    const scoped = await h.call('POST', '/__sim/gateway/scopes', { body: { key: 'mine', products: ['Swap', 'Tokens'] } });
+    expect([scoped.status, scoped.body]).toEqual([200, { key: 'mine', products: ['Swap', 'Tokens'] }]);
+    for (const refused of [
+      await h.call('POST', '/trigger/v2/auth/challenge', { key: 'mine', body: { walletPubkey: 'x', type: 'message' } }),
+      await h.call('GET', '/prediction/v1/trading-status', { key: 'mine' }),
+    ]) {
+      expect([refused.status, refused.body, refused.headers.get('x-ratelimit-remaining')]).toEqual([
+        403,
+        { code: 403, message: 'API key does not have access to this endpoint' },
+        null,
+      ]);
+    }
+    expect((await h.call('GET', '/tokens/v2/search?query=SOL', { key: 'mine' })).headers.get('x-ratelimit-remaining')).toBe('2');
+    expect((await h.call('GET', '/prediction/v1/trading-status', { key: 'other' })).status).toBe(200);
+
+    const blocked = await h.call('POST', '/__sim/gateway/blocked', { body: { products: ['Prediction'] } });
+    expect([blocked.status, blocked.body]).toEqual([200, { products: ['Prediction'] }]);
+    const geo = await h.call('GET', '/prediction/v1/trading-status', { key: 'other' });
+    expect([geo.status, geo.body]).toEqual([403, { code: 403, message: 'Prediction is not available in your region' }]);
+    expect((await h.call('GET', '/prediction/v1/trading-status', { key: null })).status).toBe(403);
+
+    // Lifted: every product again.
+    await h.call('POST', '/__sim/gateway/scopes', { body: { key: 'mine', products: null } });
+    await h.call('POST', '/__sim/gateway/blocked', { body: { products: [] } });
+    expect((await h.call('GET', '/prediction/v1/trading-status', { key: 'mine' })).status).toBe(200);
+    const bad = await h.call('POST', '/__sim/gateway/scopes', { body: { key: 'mine', products: ['Lend'] } });
+    expect([bad.status, bad.body]).toEqual([400, { error: 'expected { key, products: [Swap|Tokens|Trigger|Prediction, ...] | null }' }]);
+  });
 });

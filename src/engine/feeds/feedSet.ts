@@ -2,7 +2,11 @@
  * All the daemon's feeds in one place, built from `config.poll` and wired to metrics, outage alerts
  * and readiness: what the composition root calls once. Order feeds exist only with an authed client
  * (a wallet logged in to Trigger), the positions feed only with a wallet.
+ *
+ * Every feed reads one API area (`FEED_AREAS`); `paused(area)` says why that area's feeds must not poll
+ * now (nothing loaded needs it, or the key was refused it: engine/areas/), and they send nothing then.
  */
+import type { ApiArea } from '../../jupiter/apiAreas.js';
 import type { Clock } from '../../clock.js';
 import type { AuthedJupiterClient, JupiterClient } from '../../jupiter/transport.js';
 import type { Logger } from '../../ops/log.js';
@@ -39,7 +43,20 @@ export interface FeedSetOptions {
   readonly metrics?: { attachFeed(feed: MeteredFeed): () => void } | undefined;
   /** `outages.watchFeed`, for "feed down" alerts. */
   readonly outages?: { watchFeed(feed: WatchedFeed): () => void } | undefined;
+  /** Why the feeds of `area` must not poll now, else null. @default never paused */
+  readonly paused?: ((area: ApiArea) => string | null) | undefined;
 }
+
+/** The API area each feed reads. */
+export const FEED_AREAS: Readonly<Record<string, ApiArea>> = {
+  prices: 'tokens',
+  markets: 'prediction',
+  scores: 'prediction',
+  positions: 'prediction',
+  'trading-status': 'prediction',
+  orders: 'trigger',
+  dca: 'trigger',
+};
 
 export interface FeedSet {
   readonly prices: Poller<PriceMap>;
@@ -57,17 +74,27 @@ export interface FeedSet {
   status(): Record<string, unknown>[];
   /** Starts every feed; they stop when `signal` aborts. */
   start(signal: AbortSignal): void;
+  /** Paused feeds look at once whether they may poll again (a strategy was loaded, an area answers again). */
+  recheck(): void;
   /** Settles once every started feed has stopped. */
   readonly done: Promise<void>;
 }
 
 export function createFeedSet(options: FeedSetOptions): FeedSet {
   const { client, authed, clock, log, poll } = options;
-  const prices = createPricesFeed({ client, clock, log, intervalMs: poll.prices, mints: options.mints });
-  const positions = options.wallet === undefined ? null : createPositionsFeed({ client, clock, log, intervalMs: poll.positions, wallet: options.wallet });
+  const gate = (area: ApiArea): (() => string | null) | undefined => {
+    const paused = options.paused;
+    return paused && (() => paused(area));
+  };
+  const tokens = gate('tokens');
+  const prediction = gate('prediction');
+  const trigger = gate('trigger');
+  const prices = createPricesFeed({ client, clock, log, intervalMs: poll.prices, mints: options.mints, paused: tokens });
+  const positions =
+    options.wallet === undefined ? null : createPositionsFeed({ client, clock, log, intervalMs: poll.positions, wallet: options.wallet, paused: prediction });
   // Markets of what is held and what strategies name; scores of their events. Both follow the games (poll.scores).
   const marketIds = (): Set<string> => new Set([...(options.marketIds?.() ?? []), ...(positions?.state().value ?? []).map((p) => p.marketId)]);
-  const markets = createMarketsFeed({ client, clock, log, intervalMs: poll.scores, marketIds, eventIds: options.eventIds });
+  const markets = createMarketsFeed({ client, clock, log, intervalMs: poll.scores, marketIds, eventIds: options.eventIds, paused: prediction });
   const scoreEvents = (): Set<string> => {
     const events = new Set(options.eventIds());
     const known = markets.state().value;
@@ -78,10 +105,10 @@ export function createFeedSet(options: FeedSetOptions): FeedSet {
       }
     return events;
   };
-  const scores = createScoresFeed({ client, clock, log, intervalMs: poll.scores, eventIds: scoreEvents });
-  const tradingStatus = createTradingStatusFeed({ client, clock, log, intervalMs: poll.scores });
-  const orders = authed === undefined ? null : createPriceOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders });
-  const dca = authed === undefined ? null : createDcaOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders });
+  const scores = createScoresFeed({ client, clock, log, intervalMs: poll.scores, eventIds: scoreEvents, paused: prediction });
+  const tradingStatus = createTradingStatusFeed({ client, clock, log, intervalMs: poll.scores, paused: prediction });
+  const orders = authed === undefined ? null : createPriceOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders, paused: trigger });
+  const dca = authed === undefined ? null : createDcaOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders, paused: trigger });
   const all = [prices, markets, scores, positions, tradingStatus, orders, dca].filter(
     (f): f is NonNullable<typeof f> => f !== null,
   ) as readonly Poller<unknown>[];
@@ -108,6 +135,9 @@ export function createFeedSet(options: FeedSetOptions): FeedSet {
       started = true;
       for (const feed of all) feed.start(signal);
       void Promise.all(all.map((f) => f.done)).then(() => resolveDone());
+    },
+    recheck() {
+      for (const feed of all) feed.recheck();
     },
     done,
   };

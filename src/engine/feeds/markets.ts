@@ -56,6 +56,8 @@ export interface MarketsFeedOptions {
   /** Events whose every market is in use (strategies' `positions.event`); read at every poll. */
   readonly eventIds?: (() => Iterable<string>) | undefined;
   readonly log?: Logger | undefined;
+  /** Why the feed must not poll now (its API area is off, or nothing needs it), else null (poller.ts). */
+  readonly paused?: (() => string | null) | undefined;
   /** @default 'markets' */
   readonly name?: string;
 }
@@ -74,6 +76,7 @@ export function createMarketsFeed(options: MarketsFeedOptions): Poller<MarketMap
     intervalMs: options.intervalMs,
     clock: options.clock,
     log: options.log,
+    paused: options.paused,
     async poll(signal) {
       const call: CallOptions = { priority: Priority.PollMarket, signal };
       const wantedMarkets = new Set(options.marketIds());

@@ -37,6 +37,8 @@ export interface OrdersFeedOptions {
   /** How many finished orders to read per poll (1–100). @default 100 */
   readonly recentPast?: number;
   readonly log?: Logger | undefined;
+  /** Why the feed must not poll now (its API area is off, or nothing needs it), else null (poller.ts). */
+  readonly paused?: (() => string | null) | undefined;
   /** @default 'orders' (price orders) / 'dca' */
   readonly name?: string;
 }
@@ -64,6 +66,7 @@ function historyFeed<T>(
     intervalMs: options.intervalMs,
     clock: options.clock,
     log: options.log,
+    paused: options.paused,
     async poll(signal) {
       const client = resolveClient(options.client);
       const call = { priority: Priority.PollState, signal };

@@ -6,6 +6,11 @@
  * (which then starts at once) instead of stacking. A failing poll keeps the last good value and its
  * age, counts consecutive failures and emits `failed`; the next success resets the count.
  * Every outcome is an event (`updated`, `failed`) so tests and the daemon await instead of sleeping.
+ *
+ * A feed can be paused (`paused` says why, or null): its API area is off for this key, or no loaded
+ * strategy needs what it reads. A paused feed sends nothing; it looks again every interval (or at
+ * `recheck()`) and polls at once when nothing pauses it any more. Its state says why it is paused, so
+ * readiness, status and metrics do not count its age against it.
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
@@ -39,13 +44,28 @@ export interface FeedState<T> {
   readonly intervalMs: number;
   /** Whether a poll is running now. */
   readonly polling: boolean;
+  /** Why the feed sends nothing now (its area is off, or nothing needs it), or null while it polls. */
+  readonly paused: string | null;
 }
 
 export interface FeedEvents<T> {
   /** A poll succeeded; `value` is now the feed's value. */
   updated: { feed: string; value: T; at: number; durationMs: number };
-  /** A poll failed; the previous value (if any) is kept. */
-  failed: { feed: string; error: unknown; code: string; message: string; at: number; consecutiveFailures: number; durationMs: number };
+  /** A poll failed; the previous value (if any) is kept. `paused`: the failure paused the feed (its area was refused), why; else null. */
+  failed: {
+    feed: string;
+    error: unknown;
+    code: string;
+    message: string;
+    at: number;
+    consecutiveFailures: number;
+    durationMs: number;
+    paused: string | null;
+  };
+  /** The feed stopped polling: `reason` says why (its area is off, or nothing needs it). */
+  paused: { feed: string; reason: string };
+  /** A paused feed polls again. */
+  resumed: { feed: string };
   /** The loop ended (its signal aborted). */
   stopped: { feed: string };
 }
@@ -59,6 +79,8 @@ export interface Feed<T> {
   state(): FeedState<T>;
   /** Cuts the current wait short so the next poll starts now (or right after the running one). Never overlaps. */
   pollSoon(): void;
+  /** A paused feed looks at once whether it may poll again (a strategy that needs it was loaded, its area answers); no effect on one that polls. */
+  recheck(): void;
   /** Settles once the loop has stopped (after the signal given to `start` aborts). */
   readonly done: Promise<void>;
 }
@@ -70,6 +92,8 @@ export interface PollerOptions<T> {
   /** One poll. Receives the stop signal; throws on failure. */
   readonly poll: (signal: AbortSignal) => Promise<T>;
   readonly log?: Logger | undefined;
+  /** Why the feed must not poll now, or null (read before every poll and by `state()`). @default never paused */
+  readonly paused?: (() => string | null) | undefined;
 }
 
 /** A feed whose loop is started explicitly. */
@@ -102,6 +126,9 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
   let started = false;
   let wake: AbortController | null = null;
   let wakeRequested = false;
+  /** The reason the loop last saw it paused, while it is; null while it polls. */
+  let pausedBy: string | null = null;
+  const pausedNow = (): string | null => options.paused?.() ?? null;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
 
@@ -117,6 +144,7 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
       fresh: ageMs !== null && ageMs < FRESH_INTERVALS * intervalMs,
       intervalMs,
       polling,
+      paused: pausedNow(),
     };
   };
 
@@ -137,23 +165,44 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
       consecutiveFailures += 1;
       const failure: FeedError = { code: errorCode(error), message: errorMessage(error), at: clock.now() };
       lastError = failure;
-      // The first failure of a run at warn, the rest at debug: a long outage must not flood the log.
-      const level = consecutiveFailures === 1 ? 'warn' : 'debug';
-      log?.[level](
-        { feed: name, code: failure.code, err: error, consecutiveFailures },
-        `feed ${name} poll failed (${failure.code}): ${failure.message}; polled again on schedule, further failures of this outage at debug`,
-      );
-      events.emit('failed', { feed: name, error, ...failure, consecutiveFailures, durationMs: clock.monotonic() - began });
+      // A refusal that turned the feed's area off pauses it: whoever watches areas says so once, this is detail.
+      const paused = pausedNow();
+      if (paused !== null) {
+        log?.info({ feed: name, code: failure.code, consecutiveFailures }, `feed ${name} poll failed (${failure.code}): ${failure.message}; paused: ${paused}`);
+      } else {
+        // The first failure of a run at warn, the rest at debug: a long outage must not flood the log.
+        const level = consecutiveFailures === 1 ? 'warn' : 'debug';
+        log?.[level](
+          { feed: name, code: failure.code, err: error, consecutiveFailures },
+          `feed ${name} poll failed (${failure.code}): ${failure.message}; polled again on schedule, further failures of this outage at debug`,
+        );
+      }
+      events.emit('failed', { feed: name, error, ...failure, consecutiveFailures, durationMs: clock.monotonic() - began, paused });
     } finally {
       polling = false;
     }
+  };
+
+  /** True while the loop may poll; on a change, says so (event, debug line) once. */
+  const mayPoll = (): boolean => {
+    const why = pausedNow();
+    if (why !== null && pausedBy === null) {
+      pausedBy = why;
+      log?.debug({ feed: name, reason: why }, `feed ${name} paused: ${why}`);
+      events.emit('paused', { feed: name, reason: why });
+    } else if (why === null && pausedBy !== null) {
+      pausedBy = null;
+      log?.debug({ feed: name }, `feed ${name} polls again`);
+      events.emit('resumed', { feed: name });
+    }
+    return why === null;
   };
 
   const loop = async (signal: AbortSignal): Promise<void> => {
     while (!signal.aborted) {
       const began = clock.monotonic();
       wakeRequested = false;
-      await once(signal);
+      if (mayPoll()) await once(signal);
       if (signal.aborted || wakeRequested) continue;
       const waitMs = Math.max(0, intervalMs - (clock.monotonic() - began));
       wake = new AbortController();
@@ -177,6 +226,11 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
     state,
     done,
     pollSoon() {
+      wakeRequested = true;
+      wake?.abort();
+    },
+    recheck() {
+      if (pausedBy === null) return;
       wakeRequested = true;
       wake?.abort();
     },

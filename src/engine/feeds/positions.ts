@@ -23,6 +23,8 @@ export interface PositionsFeedOptions {
   /** Page size of `/positions`. @default 50 */
   readonly pageSize?: number;
   readonly log?: Logger | undefined;
+  /** Why the feed must not poll now (its API area is off, or nothing needs it), else null (poller.ts). */
+  readonly paused?: (() => string | null) | undefined;
   /** The feed's name in /readyz, metrics and alerts. @default 'positions' (name each feed when there are several wallets) */
   readonly name?: string;
 }
@@ -34,6 +36,7 @@ export function createPositionsFeed(options: PositionsFeedOptions): Poller<reado
     intervalMs: options.intervalMs,
     clock: options.clock,
     log: options.log,
+    paused: options.paused,
     poll: (signal) => getAllPositions(client, { ownerPubkey: wallet, pageSize }, { priority: Priority.PollState, signal }),
   });
 }

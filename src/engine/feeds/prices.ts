@@ -28,6 +28,8 @@ export interface PricesFeedOptions {
   /** Search route. @default 'tokens' */
   readonly api?: 'tokens' | 'ultra';
   readonly log?: Logger | undefined;
+  /** Why the feed must not poll now (its API area is off, or nothing needs it), else null (poller.ts). */
+  readonly paused?: (() => string | null) | undefined;
   /** @default 'prices' */
   readonly name?: string;
 }
@@ -41,6 +43,7 @@ export function createPricesFeed(options: PricesFeedOptions): Poller<PriceMap> {
     intervalMs: options.intervalMs,
     clock: options.clock,
     log: options.log,
+    paused: options.paused,
     async poll(signal) {
       const wanted: string[] = [];
       for (const mint of new Set(mints())) {

@@ -2,6 +2,8 @@
  * Feeds as /readyz checks and /status documents: a feed is ready while its last success is younger
  * than 3 intervals (a feed that never succeeded is not ready). A failing feed that still has a fresh
  * value stays ready: trading on a 20 s old price with a 10 s interval is fine, on a 40 s old one not.
+ * A paused feed (its API area is off for this key, or no loaded strategy needs it) is ready, and says
+ * why it sends nothing: what is off is the operator's to fix or accept, not a reason to restart.
  */
 import type { ReadinessCheck } from '../../ops/opsServer.js';
 import { FRESH_INTERVALS, type FeedState } from './poller.js';
@@ -20,6 +22,7 @@ export function feedReadinessChecks(feeds: readonly FeedStatusSource[]): Readine
     name: `feed:${feed.name}`,
     probe() {
       const s = feed.state();
+      if (s.paused !== null) return { ok: true, detail: `paused: ${s.paused}` };
       if (s.fresh) return { ok: true };
       const last = s.lastError ? `; last error ${s.lastError.code}: ${s.lastError.message}` : '';
       const age = s.ageMs === null ? 'no successful poll yet' : `last success ${seconds(s.ageMs)} ago`;

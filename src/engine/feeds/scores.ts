@@ -38,6 +38,8 @@ export interface ScoresFeedOptions {
   /** The event ids in use now; read at every poll. */
   readonly eventIds: () => Iterable<string>;
   readonly log?: Logger | undefined;
+  /** Why the feed must not poll now (its API area is off, or nothing needs it), else null (poller.ts). */
+  readonly paused?: (() => string | null) | undefined;
   /** @default 'scores' */
   readonly name?: string;
 }
@@ -62,6 +64,7 @@ export function createScoresFeed(options: ScoresFeedOptions): Poller<ScoreMap> {
     intervalMs: options.intervalMs,
     clock: options.clock,
     log: options.log,
+    paused: options.paused,
     async poll(signal) {
       const wanted = [...new Set(eventIds())].sort();
       const out = new Map<string, ScoredGame>();

@@ -15,6 +15,8 @@ export interface TradingStatusFeedOptions {
   /** How often to read it (e.g. `poll.scores`: the same pace as the data the sells act on). */
   readonly intervalMs: number;
   readonly log?: Logger | undefined;
+  /** Why the feed must not poll now (its API area is off, or nothing needs it), else null (poller.ts). */
+  readonly paused?: (() => string | null) | undefined;
   /** @default 'trading-status' */
   readonly name?: string;
 }
@@ -26,6 +28,7 @@ export function createTradingStatusFeed(options: TradingStatusFeedOptions): Poll
     intervalMs: options.intervalMs,
     clock: options.clock,
     log: options.log,
+    paused: options.paused,
     poll: async (signal) => (await getTradingStatus(client, { priority: Priority.PollMarket, signal })).trading_active,
   });
 }

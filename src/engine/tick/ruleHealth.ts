@@ -2,7 +2,8 @@
  * What each rule of each strategy is doing, and which strategies are degraded, for `/status`,
  * `/readyz` and the operator. A rule is `armed` (its condition does not hold now), `waiting` (it
  * holds back for a reason the strategy gives: the reason), `acting` (an intent is in hand), `retrying` (its last attempt failed; the next is due at a
- * time) or `failed` (a rule that does not protect a position used its retries). A strategy is
+ * time), `failed` (a rule that does not protect a position used its retries) or `paused` (the
+ * strategy needs an API area the key may not use now, and does not decide: the reason). A strategy is
  * degraded once one decision has failed {@link DEGRADED_AFTER} times in a row: that is written to the
  * audit log (`strategy.degraded`, which the operator is alerted of) and undone when an attempt
  * confirms or the rule stops asking (`strategy.recovered`). A protective rule keeps trying meanwhile.
@@ -26,7 +27,7 @@ export function armedRules(strategy: LoadedStrategy): string[] {
   }
 }
 
-export type RuleState = 'armed' | 'waiting' | 'acting' | 'retrying' | 'failed';
+export type RuleState = 'armed' | 'waiting' | 'acting' | 'retrying' | 'failed' | 'paused';
 
 export interface RuleStatus {
   readonly rule: string;
@@ -70,6 +71,11 @@ export class RuleHealth {
     for (const hold of holds) rules.set(hold.rule, { rule: hold.rule, state: 'waiting', why: hold.reason });
     this.#rules.set(strategy, rules);
     this.#asked.set(strategy, new Set());
+  }
+
+  /** The strategy does not decide now (an API area it needs is off): every rule it arms is paused, for `reason`. */
+  paused(strategy: string, armed: readonly string[], reason: string): void {
+    this.#rules.set(strategy, new Map(armed.map((rule) => [rule, { rule, state: 'paused', why: reason }])));
   }
 
   /** What the retry logic made of one decision of `strategy`. */

@@ -76,6 +76,11 @@ export interface TickLoopOptions {
   readonly intervalMs: number;
   /** Reconciliation's first pass: no tick before it settles. */
   readonly ready: Promise<unknown>;
+  /**
+   * Why a strategy may not decide now (an API area it needs is off for this key: engine/areas/), else
+   * null; and why vault orders may not be acted on (the trigger area is off), else null. @default never
+   */
+  readonly paused?: { strategy(strategy: LoadedStrategy): string | null; vaultOrders(): string | null } | undefined;
   readonly signal: AbortSignal;
   readonly log?: Logger | undefined;
 }
@@ -259,7 +264,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     let holds = 0;
     let acted = false;
     // Funds an expired (or stuck) order left in the vault come back before anything is decided on balances.
-    if (executor.handles('cancel-vault-order')) {
+    if (executor.handles('cancel-vault-order') && (options.paused?.vaultOrders() ?? null) === null) {
       for (const withdrawal of strandedWithdrawals(db)) {
         const input = executor.planOf(withdrawal);
         if (executor.stopped || signal.aborted || input === undefined) break;
@@ -273,6 +278,12 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     const rotated = lastActed === '' || first <= 0 ? order : [...order.slice(first), ...order.slice(0, first)];
     for (const strategy of acted ? [] : rotated) {
       if (executor.stopped || signal.aborted) break;
+      const paused = options.paused?.strategy(strategy) ?? null;
+      if (paused !== null) {
+        // Nothing it could ask for would be answered: no decision, and the rules say why.
+        health.paused(strategy.name, armedRules(strategy), paused);
+        continue;
+      }
       const records = strategyRecords(db, strategy.name);
       const { rows, ended } = records;
       const progress = progressOf(records, now, (mint) => snapshot.prices.get(mint)?.usd);

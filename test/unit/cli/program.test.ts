@@ -100,6 +100,7 @@ describe('jupbot program', () => {
       'feed:balances',
       'feed:wallet-history',
       'strategies',
+      'api-areas',
       'trigger-login',
       'wallet',
     ]);

@@ -128,6 +128,22 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 /** When a transaction landed, as the node says. */
 const at = async (w: SharedWorld, signature: string): Promise<string> => iso(await landedAt(w, signature));
 
+/**
+ * A vault exit on a token the wallet does not hold: it places nothing, but it needs Trigger, so the
+ * order feeds run (a daemon polls Trigger only while something needs it) and see foreign orders.
+ */
+const VAULT_WATCH = `name: bonk-vault-exit
+kind: price-order
+sell: BONK
+receive: USDC
+amount: "50%"
+execution: vault
+take_profit:
+  - at: "+50%"
+    sell: "100%"
+expires_after: 7d
+`;
+
 const TODO =
   'Trading stops: nothing new is decided, what is in flight stays in the journal for the next start, and jupbot exits with code 77, which the service manager does not restart. ' +
   'Stop the other trader (another jupbot on another host or with another lock_dir, or another tool using this key), then start this one again; ' +
@@ -273,7 +289,7 @@ describe('someone else trading the wallet through the API', () => {
 
   it('an order placed before the start is adopted as it always was; one created while the daemon runs stops it at once with 77', async () => {
     const { root, w } = await setUp('orders');
-    const ws = workspace(w, root, 'solo', {});
+    const ws = workspace(w, root, 'solo', { 'vault.yaml': VAULT_WATCH });
     w.world.fund(w.wallet);
     const before = await foreignPriceOrder(w);
     await driveTo(w.clock, w.net, START + 5_000);
@@ -306,7 +322,7 @@ describe('someone else trading the wallet through the API', () => {
 
   it('with wallet.shared: true, foreign swaps and orders are adopted or ignored and the daemon trades on', async () => {
     const { root, w } = await setUp('shared');
-    const ws = workspace(w, root, 'solo', {}, 'wallet: { shared: true }\n');
+    const ws = workspace(w, root, 'solo', { 'vault.yaml': VAULT_WATCH }, 'wallet: { shared: true }\n');
     const daemon = await run(w, ws);
     await driveTo(w.clock, w.net, START + 30_000);
     expect(daemon.daemon.engine.walletHistory).toBeNull();

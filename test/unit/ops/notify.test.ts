@@ -86,6 +86,19 @@ describe('payloads', () => {
     expect(webhookPayload('slack', { type: 'recovered', component: 'login', since: AT, downForMs: 45_000 }, AT)).toEqual({
       text: 'jupbot: login recovered after 45s',
     });
+    expect(webhookPayload('generic', { type: 'area', area: 'trigger', action: 'off', detail: 'POST /trigger/v2/auth/challenge answered 403' }, AT)).toEqual({
+      source: 'jupbot',
+      event: 'health',
+      at: '2026-01-01T12:00:00.000Z',
+      text: 'jupbot: Jupiter API area trigger is OFF: POST /trigger/v2/auth/challenge answered 403',
+      type: 'area',
+      area: 'trigger',
+      action: 'off',
+      detail: 'POST /trigger/v2/auth/challenge answered 403',
+    });
+    expect(webhookPayload('slack', { type: 'area', area: 'trigger', action: 'on', detail: 'answered after 40m off' }, AT)).toEqual({
+      text: 'jupbot: Jupiter API area trigger is on again: answered after 40m off',
+    });
     const long = webhookPayload('discord', { type: 'guard_refusal', code: 'X', reason: 'r'.repeat(3000) }, AT) as { content: string };
     expect(long.content).toHaveLength(2000);
   });
@@ -299,5 +312,24 @@ describe('outage alerts', () => {
     expect(sent.map((n) => n.type)).toEqual(['down', 'recovered']);
     expect(sent[0]).toMatchObject({ component: 'feed:scores', reason: 'JUPITER_TIMEOUT: GET /prediction/v1/events/scores timed out' });
     off();
+  });
+
+  it('a feed that pauses (its API area refused the key, or nothing needs it) is not down: its outage ends without a word', async () => {
+    const clock = new ManualClock(AT);
+    const sent: Notification[] = [];
+    const monitor = createOutageMonitor({ clock, notify: (n) => sent.push(n), thresholdMs: 10_000 });
+    const { TypedEmitter } = await import('../../../src/typedEmitter.js');
+    const events = new TypedEmitter<{ failed: { code: string; message: string; paused: string | null }; updated: unknown; paused: unknown }>();
+    monitor.watchFeed({ name: 'positions', events });
+    events.emit('failed', { code: 'JUPITER_FORBIDDEN', message: '403', paused: 'the prediction area is off' });
+    await clock.advance(60_000);
+    // A 5xx outage, then the feed pauses (another feed's refusal turned its area off).
+    events.emit('failed', { code: 'JUPITER_SERVER_ERROR', message: '503', paused: null });
+    expect(monitor.current().map((o) => o.component)).toEqual(['feed:positions']);
+    events.emit('paused', {});
+    await clock.advance(60_000);
+    expect(monitor.current()).toEqual([]);
+    expect(sent).toEqual([]);
+    expect(clock.pendingSleeps).toBe(0);
   });
 });

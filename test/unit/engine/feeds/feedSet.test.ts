@@ -74,6 +74,58 @@ describe('createFeedSet', () => {
     await feeds.done;
   });
 
+  it('pauses the feeds of an area: they send nothing, pass readiness saying why, count as fresh in metrics, and poll once rechecked', async () => {
+    const h = startFeedHarness();
+    const owner = Keypair.generate().publicKey.toBase58();
+    h.sim.control.paperWallet(owner);
+    const routes: string[] = [];
+    h.client.events.on('request', (e) => routes.push(e.route));
+    const metrics = createMetrics({ defaultMetrics: false });
+    const off = new Map<string, string>([
+      ['prediction', 'no loaded strategy needs prediction markets (the prediction area)'],
+      ['trigger', 'the trigger area is off'],
+    ]);
+    const feeds = createFeedSet({
+      client: h.client,
+      authed: withBearer(h.client, () => Promise.resolve(h.sim.control.triggerToken(owner))),
+      clock: h.clock,
+      poll: { prices: 10_000, scores: 15_000, positions: 30_000, orders: 30_000 },
+      wallet: owner,
+      mints: () => [SOL],
+      eventIds: () => [],
+      marketIds: () => ['BTC-1006-M1'],
+      metrics,
+      paused: (area) => off.get(area) ?? null,
+    });
+    const first = feeds.prices.events.next('updated');
+    const stopped = new AbortController();
+    feeds.start(stopped.signal);
+    await first;
+    for (let t = 0; t < 60_000; t += 5_000) await h.clock.advance(5_000);
+    expect(new Set(routes)).toEqual(new Set(['/tokens/v2/search']));
+    expect(feeds.readiness().map((c) => [c.name, c.probe()])).toEqual([
+      ['feed:prices', { ok: true }],
+      ['feed:markets', { ok: true, detail: `paused: ${off.get('prediction') ?? ''}` }],
+      ['feed:scores', { ok: true, detail: `paused: ${off.get('prediction') ?? ''}` }],
+      ['feed:positions', { ok: true, detail: `paused: ${off.get('prediction') ?? ''}` }],
+      ['feed:trading-status', { ok: true, detail: `paused: ${off.get('prediction') ?? ''}` }],
+      ['feed:orders', { ok: true, detail: 'paused: the trigger area is off' }],
+      ['feed:dca', { ok: true, detail: 'paused: the trigger area is off' }],
+    ]);
+    expect(await metrics.scrape()).toContain('jupbot_feed_fresh{feed="positions"} 1');
+
+    off.delete('prediction');
+    const positions = feeds.positions?.events.next('updated');
+    feeds.recheck();
+    await h.clock.advance(0);
+    await positions;
+    expect(new Set(routes)).toEqual(
+      new Set(['/tokens/v2/search', '/prediction/v1/positions', '/prediction/v1/markets/{marketId}', '/prediction/v1/trading-status']),
+    );
+    stopped.abort();
+    await feeds.done;
+  });
+
   it('has no order or positions feed without an authed client or a wallet', () => {
     const h = startFeedHarness();
     const feeds = createFeedSet({

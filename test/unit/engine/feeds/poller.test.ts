@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/clock.js';
-import { createPoller, errorCode, feedStatus, InterestSet } from '../../../../src/engine/feeds/index.js';
+import { createPoller, errorCode, feedReadinessChecks, feedStatus, InterestSet } from '../../../../src/engine/feeds/index.js';
 import { JupbotError } from '../../../../src/errors.js';
 
 describe('createPoller', () => {
@@ -117,6 +117,59 @@ describe('createPoller', () => {
     expect(errorCode(new JupbotError('JUPITER_SERVER_ERROR', 'm'))).toBe('JUPITER_SERVER_ERROR');
     expect(errorCode(new TypeError('m'))).toBe('TypeError');
     expect(errorCode('boom')).toBe('UNKNOWN');
+  });
+});
+
+describe('a paused feed', () => {
+  it('sends nothing while paused, says why in its state and readiness, polls at once on recheck, and a refusal that pauses it is not an outage', async () => {
+    const clock = new ManualClock(0);
+    let why: string | null = 'no loaded strategy needs it';
+    let fail = false;
+    const polls: number[] = [];
+    const feed = createPoller({
+      name: 'orders',
+      intervalMs: 10_000,
+      clock,
+      paused: () => why,
+      poll() {
+        polls.push(clock.monotonic());
+        if (!fail) return Promise.resolve(polls.length);
+        why = 'the trigger area is off';
+        return Promise.reject(new JupbotError('JUPITER_FORBIDDEN', '403'));
+      },
+    });
+    const seen: string[] = [];
+    feed.events.on('paused', (e) => seen.push(`paused: ${e.reason}`));
+    feed.events.on('resumed', () => seen.push('resumed'));
+    feed.events.on('failed', (e) => seen.push(`failed ${e.code}, paused: ${e.paused ?? 'no'}`));
+    const stop = new AbortController();
+    feed.start(stop.signal);
+    await clock.advance(60_000);
+    expect(polls).toEqual([]);
+    expect(feed.state()).toMatchObject({ paused: 'no loaded strategy needs it', fresh: false, at: null });
+    expect(feedReadinessChecks([feed])[0]?.probe()).toEqual({ ok: true, detail: 'paused: no loaded strategy needs it' });
+
+    why = null;
+    feed.recheck();
+    await clock.advance(0);
+    expect(polls).toEqual([60_000]);
+    feed.recheck(); // polling: no effect
+    await clock.advance(0);
+    expect(polls).toEqual([60_000]);
+
+    fail = true;
+    await clock.advance(10_000);
+    await clock.advance(30_000);
+    expect(polls).toEqual([60_000, 70_000]);
+    expect(seen).toEqual([
+      'paused: no loaded strategy needs it',
+      'resumed',
+      'failed JUPITER_FORBIDDEN, paused: the trigger area is off',
+      'paused: the trigger area is off',
+    ]);
+    expect(feedReadinessChecks([feed])[0]?.probe()).toEqual({ ok: true, detail: 'paused: the trigger area is off' });
+    stop.abort();
+    await feed.done;
   });
 });
 

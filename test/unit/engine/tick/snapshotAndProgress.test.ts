@@ -20,6 +20,7 @@ function feed<T>(value: T | undefined, over: Partial<FeedState<T>> = {}): FeedSt
     fresh: value !== undefined,
     intervalMs: 10_000,
     polling: false,
+    paused: null,
     ...over,
   };
 }
