@@ -34,12 +34,12 @@ export interface FullVaultStack {
   routes: string[];
 }
 
-export function bootFull(w: VaultWorld, seed = 'patch-renew'): FullVaultStack {
+export function bootFull(w: VaultWorld, seed = 'patch-renew', options: { fetch?: typeof globalThis.fetch } = {}): FullVaultStack {
   const { db } = openStore(w.file, { clock: w.clock });
   track(db);
   const audit = new AuditLog(db, w.clock);
   const journal = new Journal(db, audit, w.clock);
-  const fetch = simFetch(w.sim);
+  const fetch = options.fetch ?? simFetch(w.sim);
   const client = createJupiterClient({
     baseUrl: 'http://sim.local',
     apiKey: 'vault-test-key',
