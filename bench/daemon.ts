@@ -3,10 +3,13 @@
  * (`start` from src/daemon.ts, live mode) with 1,000 strategies over 200 mints and 10 s price polls,
  * for 24 simulated hours on a ManualClock advanced in 10 s steps. Prints:
  *
- * - API calls per price poll (target: 2 search calls for 200 mints, ≤ 100 mints a call), and every
- *   call the daemon made by route per simulated hour, and by API area over the whole run (no
- *   strategy here reads prediction markets: target 0 prediction calls; with BENCH_SWAP_ONLY=1 the
- *   vault exits are local exits too, nothing needs Trigger: target 0 Trigger calls as well);
+ * - API calls per price poll (target: 2 search calls for 200 mints, ≤ 100 mints a call), per poll of
+ *   the Trigger order feeds, per vault placement (deposit craft, create, reading the order back: one
+ *   history page of its mint however long the history), the search calls of startup token resolution
+ *   (target: ⌈mints / 100⌉ plus one per symbol), every call the daemon made by route per simulated
+ *   hour, and by API area over the whole run (no strategy here reads prediction markets: target 0
+ *   prediction calls; with BENCH_SWAP_ONLY=1 the vault exits are local exits too, nothing needs
+ *   Trigger: target 0 Trigger calls as well);
  * - CPU ms per 10 s step (everything the daemon does in one poll interval) and per tick (the
  *   decide loop over every strategy, from its first `decided` event to its `tick` event);
  * - RSS and heap every simulated hour, after a GC when run with --expose-gc (target: RSS ≤ 150 MB,
@@ -83,8 +86,7 @@ function countingFetch(original: typeof globalThis.fetch): { fetch: typeof globa
   let waiters: (() => void)[] = [];
   const wrapped: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    let route = url.pathname;
-    if (route === '/rpc' && typeof init?.body === 'string') route = `rpc ${(JSON.parse(init.body) as { method?: string }).method ?? '?'}`;
+    const route = routeOf(url, init);
     calls.set(route, (calls.get(route) ?? 0) + 1);
     inFlight++;
     try {
@@ -112,6 +114,22 @@ function countingFetch(original: typeof globalThis.fetch): { fetch: typeof globa
   };
   waiters = [];
   return { fetch: wrapped, calls, idle };
+}
+
+const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/** A history read of one order's mint, newest created first: the executor's read-back (src/jupiter/recentHistory.ts), not a feed's. */
+export const ONE_ORDER = ' (one order: its mint, newest created)';
+
+/**
+ * A call's label: `rpc method` for the RPC; else the method (GET left out) and path with order ids
+ * as `{id}`, history reads of one order marked {@link ONE_ORDER}.
+ */
+function routeOf(url: URL, init: RequestInit | undefined): string {
+  if (url.pathname === '/rpc' && typeof init?.body === 'string') return `rpc ${(JSON.parse(init.body) as { method?: string }).method ?? '?'}`;
+  const method = init?.method ?? 'GET';
+  const path = url.pathname.replace(ID, '{id}');
+  const oneOrder = path.startsWith('/trigger/v2/orders/history') && url.searchParams.get('sort') === 'created_at' ? ONE_ORDER : '';
+  return `${method === 'GET' ? '' : `${method} `}${path}${oneOrder}`;
 }
 
 /**
@@ -280,12 +298,15 @@ async function main(): Promise<void> {
     // step ends only once the daemon has nothing left to do for it.
     let scanning = 0;
     const scan = Object.getOwnPropertyDescriptor(StrategyWatcher.prototype, 'poll')?.value as (this: StrategyWatcher) => Promise<void>;
+    // The first scan resolves every file's tokens before any feed starts: its search calls are resolution's alone.
+    let resolutionSearches: number | null = null;
     StrategyWatcher.prototype.poll = async function poll(this: StrategyWatcher): Promise<void> {
       scanning++;
       try {
         await scan.call(this);
       } finally {
         scanning--;
+        resolutionSearches ??= counter.calls.get('/tokens/v2/search') ?? 0;
       }
     };
     const settle = async (): Promise<void> => {
@@ -317,6 +338,16 @@ async function main(): Promise<void> {
 
     let scans = 0;
     daemon.engine.strategies.events.on('polled', () => scans++);
+    // Polls of the Trigger feeds, startup's included (their calls are counted from the start too).
+    const feedPolls = { orders: 0, dca: 0 };
+    for (const name of ['orders', 'dca'] as const) {
+      const feed = daemon.engine.feeds[name];
+      if (!feed) continue;
+      const state = feed.state();
+      if (state.at !== null || state.lastError !== null) feedPolls[name]++;
+      feed.events.on('updated', () => feedPolls[name]++);
+      feed.events.on('failed', () => feedPolls[name]++);
+    }
 
     // Per poll: search calls between two price-feed outcomes.
     const prices = daemon.engine.feeds.prices;
@@ -442,16 +473,38 @@ async function main(): Promise<void> {
     // By API area, startup included: an area no loaded strategy needs is not polled at all.
     const byArea = new Map<string, number>([...API_AREAS, 'rpc'].map((area) => [area, 0]));
     for (const [route, n] of counter.calls) {
-      const area = route.startsWith('rpc ') ? 'rpc' : (areaOfRoute(route) ?? 'other');
+      const area = route.startsWith('rpc ') ? 'rpc' : (areaOfRoute(route.replace(/^[A-Z]+ /, '')) ?? 'other');
       byArea.set(area, (byArea.get(area) ?? 0) + n);
     }
     console.log(
       `calls by API area over the run, startup included: ${[...byArea].map(([area, n]) => `${area} ${n}`).join(', ')} (target: ${swapOnly ? 'trigger 0, ' : ''}prediction 0)`,
     );
+    const written = new Set(files.flatMap((f) => [...f.text.matchAll(/^(?:sell|receive|buy|pay_with): (\S+)$/gm)].map((m) => m[1] as string)));
+    const writtenMints = [...written].filter((t) => /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(t)).length;
+    console.log(
+      `startup token resolution: ${resolutionSearches ?? '?'} search calls for ${writtenMints} mints and ${written.size - writtenMints} symbols written in the strategies (target: ⌈${writtenMints} / 100⌉ = ${Math.ceil(writtenMints / 100)}, plus one per symbol)`,
+    );
+    const n = (route: string): number => counter.calls.get(route) ?? 0;
+    const feedCalls = (prefix: string): number =>
+      [...counter.calls].filter(([r]) => r.startsWith(prefix) && !r.endsWith(ONE_ORDER)).reduce((t, [, c]) => t + c, 0);
+    for (const [name, path] of [
+      ['orders', '/trigger/v2/orders/history'],
+      ['dca', '/trigger/v2/orders/history/dca'],
+    ] as const) {
+      const calls = name === 'orders' ? feedCalls(path) - feedCalls(`${path}/dca`) : feedCalls(path);
+      console.log(`${name} feed: ${feedPolls[name]} polls, ${calls} history calls (${(calls / Math.max(1, feedPolls[name])).toFixed(2)} per poll)`);
+    }
+    const placements = n('POST /trigger/v2/orders/price') + n('POST /trigger/v2/orders/dca');
+    const patches = n('PATCH /trigger/v2/orders/price/{id}');
+    const readBacks = n(`/trigger/v2/orders/history${ONE_ORDER}`) + n(`/trigger/v2/orders/history/dca${ONE_ORDER}`) + n('/trigger/v2/orders/history/dca/{id}');
+    const placing = n('POST /trigger/v2/deposit/craft') + placements;
+    console.log(
+      `vault placements: ${placements} (${n('POST /trigger/v2/orders/price')} price, ${n('POST /trigger/v2/orders/dca')} DCA), PATCHes: ${patches}; Trigger calls per placement: ${((placing + readBacks) / Math.max(1, placements)).toFixed(2)} (deposit craft + create + reading the order back; read-backs ${readBacks}, for placements and PATCHes together: ${(readBacks / Math.max(1, placements + patches)).toFixed(2)} each); the vault read and the RPC calls of signing are shared with other work`,
+    );
     console.log(`calls by route over ${simHours} h after startup (per 10 s step):`);
     const steps = totalSteps;
     for (const [route, n] of [...steadyCalls].sort((a, b) => b[1] - a[1]))
-      console.log(`  ${route.padEnd(36)} ${String(n).padStart(7)}  (${(n / steps).toFixed(2)})`);
+      console.log(`  ${route.padEnd(64)} ${String(n).padStart(7)}  (${(n / steps).toFixed(2)})`);
     const sortedStep = [...stepCpu].sort((a, b) => a - b);
     const sortedTick = [...tickCpu].sort((a, b) => a - b);
     const sortedWall = [...tickWall].sort((a, b) => a - b);

@@ -11,6 +11,22 @@ export interface Clock {
   monotonic(): number;
   /** Resolves after `ms`; rejects with the signal's reason when `signal` aborts first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * The clock this one's time is made from when it runs faster than real time (paper mode's
+   * `sim.speed`); absent when it runs at real speed (or is a test's manual clock). See {@link realTimeOf}.
+   */
+  readonly realTime?: Clock | undefined;
+}
+
+/**
+ * The clock that measures real time for `clock`: the base of a scaled clock, else the clock itself.
+ * What protects against a slow network (request timeouts, the backoff between attempts) waits on it,
+ * so running simulated time faster never shortens a request's allowance; what a strategy or the
+ * simulated world experiences (polls, schedules, expiries) stays on `clock`. With a ManualClock it is
+ * that clock, so tests stay deterministic.
+ */
+export function realTimeOf(clock: Clock): Clock {
+  return clock.realTime ?? clock;
 }
 
 /** The error an aborted sleep rejects with: the signal's reason when it is an Error, else an AbortError. */

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import { type Clock, realTimeOf } from './clock.js';
 import { reusedFor } from './ops/reusedFor.js';
 import { version } from './version.js';
 import { forwardActions, type DaemonEvents } from './daemonEvents.js';
@@ -326,10 +326,15 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
         stopMetering();
         stopForwarding();
         outages.close();
-        // The stop is worth telling: give its webhook a few seconds, never more.
+        // The stop is worth telling: give its webhook a few seconds of real time, never more.
         notifier.notify({ type: 'lifecycle', action: 'stopped', detail: reason });
         const grace = new AbortController();
-        await Promise.race([notifier.idle(), clock.sleep(NOTIFY_GRACE_MS, grace.signal).catch(() => undefined)]);
+        await Promise.race([
+          notifier.idle(),
+          realTimeOf(clock)
+            .sleep(NOTIFY_GRACE_MS, grace.signal)
+            .catch(() => undefined),
+        ]);
         grace.abort();
         notifier.close();
         await ops.close();

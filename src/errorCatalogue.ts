@@ -190,6 +190,11 @@ export const ERROR_CATALOGUE = {
   TRIGGER_FORBIDDEN: spec('jupiter', 'never', "Trigger: the wallet does not match the JWT, or the order is another wallet's"),
   TRIGGER_NOT_FOUND: spec('jupiter', 'never', 'Trigger: unknown order'),
   TRIGGER_VAULT_NOT_FOUND: spec('jupiter', 'automatic', 'Trigger: `GET /vault` 404, no vault yet: one is registered'),
+  TRIGGER_HISTORY_INCOMPLETE: spec(
+    'jupiter',
+    'automatic',
+    'Trigger: looking for one order, the bounded history read (orders of its mint created since the intent began, newest first, at most 5 pages of 100) did not reach back that far: the order is neither found nor shown absent; the next pass reads again',
+  ),
   TRIGGER_VAULT_EXISTS: spec('jupiter', 'never', 'Trigger: register answered 409, a vault already exists; it is taken from `details`'),
   PREDICTION_INVALID_REQUEST: spec('jupiter', 'never', 'Prediction: a 400 ErrorResponse (see errorType, apiCode, param)'),
   PREDICTION_NOT_FOUND: spec('jupiter', 'never', 'Prediction: unknown event, market, position or order history'),

@@ -1,9 +1,11 @@
-import type { Clock } from './clock.js';
+import { type Clock, realTimeOf } from './clock.js';
 
 /**
  * A clock that runs a base clock `speed` times faster, from the base's current instant. Paper mode
  * shares one ScaledClock between the daemon and the embedded simulator, so both see the same time:
  * at speed 60 an hour of strategy behaviour takes a minute. Sleeps are shortened by the same factor.
+ * Its {@link realTime} is the base's: request timeouts and network backoffs wait on that, never
+ * shortened (a request takes as long on the wire whatever the simulation's speed).
  */
 export class ScaledClock implements Clock {
   readonly #base: Clock;
@@ -22,6 +24,11 @@ export class ScaledClock implements Clock {
 
   get speed(): number {
     return this.#speed;
+  }
+
+  /** The real time this clock is scaled from. */
+  get realTime(): Clock {
+    return realTimeOf(this.#base);
   }
 
   now(): number {

@@ -6,9 +6,9 @@ import type { ActionInput } from '../store/actionRow.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import type { StrategyLimits } from '../strategies/strategyLimits.js';
 import { duplicateNameDiagnostic, failedOutcome, resolveParsed } from '../strategies/loadStrategies.js';
-import { parseStrategyText, sha256Hex } from '../strategies/parseStrategy.js';
+import { type ParseResult, parseStrategyText, sha256Hex, specOf } from '../strategies/parseStrategy.js';
 import { locate } from '../config/yamlSource.js';
-import type { NewPin, TokenPinLookup, TokenSearch } from '../strategies/tokenResolution.js';
+import { mintRefs, type NewPin, type TokenPinLookup, type TokenSearch } from '../strategies/tokenResolution.js';
 import { TypedEmitter } from '../typedEmitter.js';
 import { specChanges } from './specChanges.js';
 import { listStrategyFiles, shown } from './strategyFiles.js';
@@ -142,9 +142,12 @@ export class StrategyWatcher {
       const state = this.#files.get(file);
       return ((moved && state?.clash) || state?.transient) && !edited.some(([f]) => f === file);
     });
-    for (const [file, text] of [...edited, ...retry]) {
+    const work = [...edited, ...retry].map(([file, text]) => ({ file, text, parsed: parseStrategyText(text, file, this.#options.limits) }));
+    // The mints of every file to resolve, asked about together (100 a call), before file by file.
+    await this.#options.search.prefetch?.(mintRefs(work.flatMap(({ parsed }) => specOf(parsed))));
+    for (const { file, text, parsed } of work) {
       changed++;
-      await this.#process(file, text);
+      await this.#process(file, text, parsed);
     }
     this.#active = new Map([...this.#files.values()].flatMap((s) => (s.active ? [[s.active.name, s.active] as const] : [])));
     for (const emit of this.#pending.splice(0)) emit();
@@ -152,7 +155,7 @@ export class StrategyWatcher {
     this.events.emit('polled', { at: clock.now(), changed });
   }
 
-  async #process(file: string, text: string): Promise<void> {
+  async #process(file: string, text: string, parsed: ParseResult): Promise<void> {
     const hash = sha256Hex(text);
     const previous = this.#files.get(file)?.active ?? null;
     const before = this.#files.get(file);
@@ -179,7 +182,6 @@ export class StrategyWatcher {
       });
       this.#pending.push(() => this.events.emit('rejected', { file, hash, diagnostics, kept }));
     };
-    const parsed = parseStrategyText(text, file, this.#options.limits);
     if (!parsed.ok) return reject((await failedOutcome(file, parsed, this.#options.search, this.#options.pins ?? NO_PINS)).diagnostics);
     const name = parsed.strategy.spec.name;
     const other = [...this.#files].find(([f, s]) => f !== file && s.active?.name === name);

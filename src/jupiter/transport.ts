@@ -1,14 +1,17 @@
 /**
  * The one seam every Jupiter call goes through: `client.request(spec)`. It carries the API key, the
- * rate limiter (one bucket per gateway bucket, priorities), timeouts on the injected Clock, the retry
- * policy for reads, response parsing with zod, typed errors, events for metrics, and logging — all
- * with secrets scrubbed. Endpoint functions (tokens.ts, swap.ts, trigger.ts, prediction.ts) only
- * describe their request and call it.
+ * rate limiter (one bucket per gateway bucket, priorities), timeouts, the retry policy for reads,
+ * response parsing with zod, typed errors, events for metrics, and logging — all with secrets
+ * scrubbed. Endpoint functions (tokens.ts, swap.ts, trigger.ts, prediction.ts) only describe their
+ * request and call it.
  *
- * No real timers: timeouts and backoff sleep on `options.clock`, so a ManualClock drives all of it.
+ * Two clocks, both injected: the rate limiter's windows and pauses follow `clock`, the server's time
+ * (paper mode's simulator shares it, sped up or not); a request's timeout, its measured duration and
+ * the backoff between attempts follow `timer`, real time (`realTimeOf(clock)`), because the network
+ * is as slow as it is whatever the simulation's speed. A ManualClock is both, so tests drive all of it.
  */
 import type { z } from 'zod';
-import type { Clock } from '../clock.js';
+import { type Clock, realTimeOf } from '../clock.js';
 import type { Logger } from '../ops/log.js';
 import { Redactor } from '../ops/redact.js';
 import { linkSignals } from './abort.js';
@@ -35,6 +38,11 @@ export interface JupiterClientOptions {
   /** The execute bucket's rate. @default by plan: keyless 20, Free 50, paid 100 */
   executeRequestsPerSecond?: number;
   clock: Clock;
+  /**
+   * Real time, for what guards against a slow network: each attempt's timeout, its measured duration,
+   * the backoff before a retry. @default realTimeOf(clock): the base of a scaled (paper `sim.speed`) clock
+   */
+  timer?: Clock;
   /** Jitter for backoff. */
   random: Random;
   /** @default globalThis.fetch */
@@ -42,7 +50,7 @@ export interface JupiterClientOptions {
   logger?: Logger | undefined;
   /** Share the daemon's redactor so every secret it knows is scrubbed here too. @default a new one */
   redactor?: Redactor;
-  /** Per-attempt timeout on the injected clock; 0 disables. @default 15000 */
+  /** Per-attempt timeout, in real time (`timer`); 0 disables. @default 15000 */
   timeoutMs?: number;
   /** Attempts of an idempotent read, first included. @default 4 */
   maxReadAttempts?: number;
@@ -130,6 +138,7 @@ class HttpJupiterClient implements JupiterClient {
   readonly events = new TypedEmitter<JupiterEvents>();
   readonly redactor: Redactor;
   readonly warnings: { code: string; message: string }[] = [];
+  readonly #timer: Clock;
   readonly #apiKey: string | undefined;
   readonly #fetch: typeof globalThis.fetch;
   readonly #random: Random;
@@ -143,6 +152,7 @@ class HttpJupiterClient implements JupiterClient {
     const { root, legacy, stripped } = normaliseBaseUrl(options.baseUrl);
     this.baseUrl = root;
     this.clock = options.clock;
+    this.#timer = options.timer ?? realTimeOf(options.clock);
     this.#random = options.random;
     this.#logger = options.logger;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -215,7 +225,7 @@ class HttpJupiterClient implements JupiterClient {
         const code = (error as ApiError | TransportError).code;
         this.events.emit('retry', { method: ctx.method, route: ctx.route, attempt, delayMs, code });
         if (delayMs > 0) {
-          await this.clock.sleep(delayMs, spec.signal).catch((e: unknown) => {
+          await this.#timer.sleep(delayMs, spec.signal).catch((e: unknown) => {
             throw new TransportError(ctx, 'aborted', 'aborted while waiting to retry', { cause: e, sent: false });
           });
         }
@@ -247,7 +257,7 @@ class HttpJupiterClient implements JupiterClient {
     const stopTimer = new AbortController();
     let timedOut = false;
     if (this.#timeoutMs > 0) {
-      this.clock.sleep(this.#timeoutMs, stopTimer.signal).then(
+      this.#timer.sleep(this.#timeoutMs, stopTimer.signal).then(
         () => {
           timedOut = true;
           link.abort(new Error(`timed out after ${this.#timeoutMs} ms`));
@@ -255,9 +265,9 @@ class HttpJupiterClient implements JupiterClient {
         () => undefined,
       );
     }
-    const started = this.clock.monotonic();
+    const started = this.#timer.monotonic();
     const finish = (status: number | null, requestId: string | null, code: string | null, reason: string | null = null): void => {
-      const durationMs = this.clock.monotonic() - started;
+      const durationMs = this.#timer.monotonic() - started;
       this.events.emit('request', { method: ctx.method, route: ctx.route, bucket, status, durationMs, attempt, requestId, code, reason });
       // Failures are logged where the retry decision is made (#logFailure), so the line can say what happens next.
       if (code === null) this.#logger?.debug({ method: ctx.method, route: ctx.route, bucket, status, durationMs, attempt, requestId }, 'jupiter request');

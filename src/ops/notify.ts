@@ -5,8 +5,9 @@
  * Trading must never wait for, or fail because of, a notification:
  * - `notify()` returns at once and never throws; posts go through one bounded queue per webhook,
  *   so a dead Slack hook does not delay the Discord one;
- * - each post has a timeout on the injected Clock and a bounded retry (429, 5xx, network errors,
- *   timeouts; backoff on the Clock); other 4xx are final (a deleted hook stays deleted);
+ * - each post has a timeout and a bounded retry (429, 5xx, network errors, timeouts; backoff), both
+ *   in real time (`realTimeOf(clock)`: paper mode's faster clock does not shorten them); other 4xx
+ *   are final (a deleted hook stays deleted);
  * - a full queue drops the notification, counted (`jupbot_notifications_total{result="dropped"}`)
  *   and logged.
  *
@@ -15,7 +16,7 @@
  * its position and kind (`#0 slack`). Failure reasons are classified (`timeout`, `network ECONNREFUSED`,
  * `http 500`), never the underlying error text, which could quote the URL.
  */
-import type { Clock } from '../clock.js';
+import { type Clock, realTimeOf } from '../clock.js';
 import type { NotifyEvent, WebhookKind } from '../config/schema.js';
 import type { Secret } from '../secret.js';
 import { TypedEmitter } from '../typedEmitter.js';
@@ -123,7 +124,9 @@ export interface NotifierOptions {
   readonly redactor?: Redactor | undefined;
   /** Counts sent / failed / dropped (`Metrics.notification`). */
   readonly onResult?: ((webhook: WebhookKind, result: NotificationResult) => void) | undefined;
-  /** Per attempt, on the clock; 0 disables. @default 10000 */
+  /** Real time, for the timeouts and backoffs. @default realTimeOf(clock) */
+  readonly timer?: Clock | undefined;
+  /** Per attempt, in real time; 0 disables. @default 10000 */
   readonly timeoutMs?: number;
   /** Attempts per notification, first included. @default 3 */
   readonly maxAttempts?: number;
@@ -227,6 +230,7 @@ const sleepQuietly = (clock: Clock, ms: number, signal: AbortSignal): Promise<vo
 
 export function createNotifier(options: NotifierOptions): Notifier {
   const { clock, log, redactor, onResult } = options;
+  const realTime = options.timer ?? realTimeOf(clock);
   const fetchFn = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
@@ -269,7 +273,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     stop.signal.addEventListener('abort', abortRequest, { once: true });
     let timedOut = false;
     if (timeoutMs > 0) {
-      void clock.sleep(timeoutMs, timer.signal).then(
+      void realTime.sleep(timeoutMs, timer.signal).then(
         () => {
           timedOut = true;
           request.abort();
@@ -318,7 +322,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         retryable = true;
       }
       if (!retryable || attempt === maxAttempts || stop.signal.aborted) break;
-      await sleepQuietly(clock, backoffMs * 2 ** (attempt - 1), stop.signal);
+      await sleepQuietly(realTime, backoffMs * 2 ** (attempt - 1), stop.signal);
     }
     if (stop.signal.aborted) reason = 'closed';
     report(q, 'failed');

@@ -48,6 +48,13 @@ export interface SimControl {
    */
   forgetOrders(ids?: readonly string[]): string[];
   /**
+   * A wallet's past: `count` Trigger orders of `family` (default price) selling `inputMint` (default
+   * SOL) for `outputMint` (default USDC), created and cancelled over the 30 days before the last hour
+   * (src/sim/trigger/pastOrders.ts). History lists them; they hold nothing. Registers the wallet's
+   * vault if it has none (a wallet with a past has one). Returns how many orders it now has.
+   */
+  pastOrders(wallet: string, count: number, options?: { family?: 'price' | 'dca'; inputMint?: string; outputMint?: string }): number;
+  /**
    * How /order routes from now on: the instruction form (`auto`: what Swap V2 builds) and venue
    * labels to route through instead of each pair's own (the order's `excludeDexes` still applies).
    */
@@ -179,6 +186,32 @@ export function controlRouter(control: SimControl): Router {
     if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
       throw bad('expected { orderIds?: string[] } (none: every order)');
     return ok({ forgotten: control.forgetOrders(ids) });
+  });
+  r.add('POST', '/__sim/trigger/past-orders', (req) => {
+    const b = body(req);
+    const count = b['count'];
+    const family: unknown = b['family'] ?? 'price';
+    const mints = [b['inputMint'], b['outputMint']];
+    if (
+      !isPubkey(b['wallet']) ||
+      typeof count !== 'number' ||
+      !Number.isInteger(count) ||
+      count < 1 ||
+      count > 100_000 ||
+      (family !== 'price' && family !== 'dca') ||
+      mints.some((m) => m !== undefined && !isPubkey(m))
+    )
+      throw bad('expected { wallet, count (1–100000), family?: price|dca, inputMint?, outputMint? }');
+    try {
+      const options = {
+        family: family === 'dca' ? ('dca' as const) : ('price' as const),
+        ...(b['inputMint'] === undefined ? {} : { inputMint: b['inputMint'] as string }),
+        ...(b['outputMint'] === undefined ? {} : { outputMint: b['outputMint'] as string }),
+      };
+      return ok({ wallet: b['wallet'], family, orders: control.pastOrders(b['wallet'], count, options) });
+    } catch (error) {
+      throw bad(error instanceof Error ? error.message : 'past orders refused');
+    }
   });
   r.add('POST', '/__sim/feed-price', (req) => {
     const b = body(req);

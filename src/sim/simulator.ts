@@ -27,6 +27,7 @@ import { TriggerAuth } from './trigger/auth.js';
 import { DcaService } from './trigger/dca.js';
 import { PriceEngine } from './trigger/priceEngine.js';
 import { historyItem } from './trigger/priceOrder.js';
+import { pastDcaOrders, pastPriceOrders } from './trigger/pastOrders.js';
 import { PriceOrderRoutes } from './trigger/priceRoutes.js';
 import { TriggerVaults } from './trigger/vaults.js';
 import { Clockwork, type SimWorld } from './world.js';
@@ -273,6 +274,21 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         return forgotten;
       });
     },
+    pastOrders(wallet, count, opts = {}) {
+      const family = opts.family ?? 'price';
+      const inputMint = opts.inputMint ?? SOL_MINT;
+      const outputMint = opts.outputMint ?? USDC_MINT;
+      if (!market.spec(inputMint) || !market.spec(outputMint) || inputMint === outputMint)
+        throw new Error('past orders need two different mints the market lists');
+      return arrived(() => {
+        const vault = (vaults.vaultOf(wallet) ?? vaults.create(wallet)).vaultPubkey;
+        const spec = { wallet, vault, family, count, inputMint, outputMint };
+        if (family === 'price') for (const order of pastPriceOrders(world, spec, now())) priceEngine.add(order);
+        else for (const order of pastDcaOrders(world, spec, now())) dca.add(order);
+        kept('pastOrders', wallet, count, family, inputMint, outputMint);
+        return family === 'price' ? priceEngine.orders.filter((o) => o.wallet === wallet).length : dca.orders.filter((o) => o.wallet === wallet).length;
+      });
+    },
     setFeedPrice: (mint, usd) => market.setFeedPrice(mint, usd),
     setRouting(routing) {
       if (routing.form !== undefined) world.routing.form = routing.form;
@@ -404,6 +420,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     else if (op === 'settleMarket') control.settleMarket(str(a), b === 'no' ? 'no' : 'yes');
     else if (op === 'setScore') control.setScore(str(a), Number(b), Number(c));
     else if (op === 'forgetOrders') control.forgetOrders(args.map(str));
+    else if (op === 'pastOrders')
+      control.pastOrders(str(a), Number(b), { family: c === 'dca' ? 'dca' : 'price', inputMint: str(args[3]), outputMint: str(args[4]) });
     else control.setTradingActive(a === true);
   };
 

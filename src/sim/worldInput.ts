@@ -29,7 +29,8 @@ export interface ControlInput {
   readonly args: readonly (string | number | boolean)[];
 }
 
-export type ControlOp = 'setPrice' | 'setMark' | 'fund' | 'transfer' | 'paperWallet' | 'settleMarket' | 'setScore' | 'setTradingActive' | 'forgetOrders';
+export type ControlOp =
+  'setPrice' | 'setMark' | 'fund' | 'transfer' | 'paperWallet' | 'settleMarket' | 'setScore' | 'setTradingActive' | 'forgetOrders' | 'pastOrders';
 
 /** GET routes that write: a swap order keeps its transaction until executed; registering creates a vault. */
 const WRITING_GETS = new Set(['/swap/v2/order', '/ultra/v1/order', '/trigger/v2/vault/register']);

@@ -1,7 +1,8 @@
 /**
  * A minimal typed Solana JSON-RPC client: the calls the executor and reconciliation need, nothing
- * else. `fetch` and the clock are injected; every call has a timeout on the injected clock (through an
- * AbortSignal), answers are parsed with zod, and every error is an {@link RpcError} with a stable code.
+ * else. `fetch` and the clock are injected; every call has a timeout in real time (`realTimeOf(clock)`:
+ * a paper world running faster does not shorten it) through an AbortSignal, answers are parsed with
+ * zod, and every error is an {@link RpcError} with a stable code.
  * An RPC URL often carries a provider key (`…?api-key=…`): the URL is registered with the Redactor and
  * never appears in a message, so errors and logs name only the method.
  *
@@ -10,7 +11,7 @@
  */
 import type { CodeOf } from '../errorCatalogue.js';
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
+import { type Clock, realTimeOf } from '../clock.js';
 import { JupbotError } from '../errors.js';
 import { Redactor } from '../ops/redact.js';
 import { type AddressSignature, type LandedTransaction, landedTransaction, RawLandedTransaction, SignaturesForAddress } from './rpcHistory.js';
@@ -129,8 +130,10 @@ export interface SolanaRpcOptions {
   readonly url: string;
   readonly clock: Clock;
   readonly fetch?: typeof globalThis.fetch | undefined;
-  /** Per call, on the injected clock. @default 15_000; 0 disables */
+  /** Per call, in real time (`timer`). @default 15_000; 0 disables */
   readonly timeoutMs?: number | undefined;
+  /** Real time, for the timeouts. @default realTimeOf(clock): the base of a scaled (paper `sim.speed`) clock */
+  readonly timer?: Clock | undefined;
   readonly redactor?: Redactor | undefined;
 }
 
@@ -196,14 +199,15 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
   if (options.url.length >= 8) redactor.add(options.url);
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 15_000;
+  const timer = options.timer ?? realTimeOf(options.clock);
   let nextId = 1;
 
   async function call<T>(method: string, params: unknown[], schema: z.ZodType<T>, sends = false): Promise<T> {
     const controller = new AbortController();
-    const timer = new AbortController();
+    const answered = new AbortController();
     let timedOut = false;
     if (timeoutMs > 0) {
-      options.clock.sleep(timeoutMs, timer.signal).then(
+      timer.sleep(timeoutMs, answered.signal).then(
         () => {
           timedOut = true;
           controller.abort();
@@ -244,7 +248,7 @@ export function createSolanaRpc(options: SolanaRpcOptions): SolanaRpc {
       if (!result.success) throw fail('RPC_MALFORMED_RESPONSE', `unexpected result: ${result.error.issues[0]?.message ?? 'invalid'}`);
       return result.data;
     } finally {
-      timer.abort(ANSWERED);
+      answered.abort(ANSWERED);
     }
   }
 

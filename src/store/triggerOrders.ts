@@ -54,6 +54,8 @@ export interface MirroredOrder {
   readonly outputMint: string;
   readonly outputDecimals: number;
   readonly depositSignature: string | null;
+  /** When the order was created: history's `createdAt` (the server's clock), else when it was first mirrored. */
+  readonly createdAt: number;
 }
 
 export interface MirrorInput {
@@ -94,7 +96,7 @@ export interface OrderColumns {
 }
 
 const SELECT = `SELECT id, intent_id AS intentId, strategy, adopted, family, order_type AS orderType, state, input_mint AS inputMint, input_decimals AS inputDecimals,
-                       output_mint AS outputMint, output_decimals AS outputDecimals, deposit_signature AS depositSignature
+                       output_mint AS outputMint, output_decimals AS outputDecimals, deposit_signature AS depositSignature, created_at AS createdAt
                 FROM trigger_orders`;
 
 const OrderRow = z.object({
@@ -110,6 +112,7 @@ const OrderRow = z.object({
   outputMint: z.string(),
   outputDecimals: z.number().int(),
   depositSignature: z.string().nullable(),
+  createdAt: z.number().int(),
 });
 const Holding = z.object({ inputAmount: z.string(), remaining: z.string().nullable(), rawState: z.string().nullable(), lastSyncedAt: z.number().int() });
 const StoredRaw = z.object({ state: z.string(), raw: z.string(), deposit_signature: z.string().nullable() });

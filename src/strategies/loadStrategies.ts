@@ -4,9 +4,9 @@ import { diagnosticAt, locate } from '../config/yamlSource.js';
 import type { LoadedStrategy } from './loadedStrategy.js';
 import type { StrategySpec } from './strategySchema.js';
 import type { ParsedStrategy, ParseResult } from './parseStrategy.js';
-import { parseStrategyText } from './parseStrategy.js';
+import { parseStrategyText, specOf } from './parseStrategy.js';
 import type { NewPin, TokenPinLookup, TokenSearch } from './tokenResolution.js';
-import { resolveTokens } from './tokenResolution.js';
+import { mintRefs, resolveTokens } from './tokenResolution.js';
 import { fixedToUnits } from './decimal.js';
 import { type Amount, U64_MAX } from './strategyFields.js';
 import type { DocPath } from '../config/diagnostics.js';
@@ -132,6 +132,8 @@ export async function loadStrategyFiles(
     list.push(parsed.strategy);
     byName.set(parsed.strategy.spec.name, list);
   }
+  // Every file's mints asked about together (100 a call), before file by file.
+  await search?.prefetch?.(mintRefs(parsedByFile.flatMap(({ parsed }) => specOf(parsed))));
   const outcomes: FileOutcome[] = [];
   for (const { input, parsed } of parsedByFile) {
     if (!parsed.ok) {

@@ -38,6 +38,12 @@ export function sha256Hex(text: string): string {
  * Reads one strategy file's text: YAML problems, then every schema problem, then (once every
  * field is valid) the cross-field rules and the config's `limits`. Pure: the caller reads the file.
  */
+/** The spec a parse yields, whole or partial (a file with errors whose tokens can still be resolved); none when unreadable. */
+export function specOf(parsed: ParseResult): StrategySpec[] {
+  if (parsed.ok) return [parsed.strategy.spec];
+  return parsed.partial ? [parsed.partial.spec] : [];
+}
+
 export function parseStrategyText(text: string, file: string, limits: StrategyLimits): ParseResult {
   const source = parseYamlSource(text, file);
   const result = validateSource(source, strategySchema);

@@ -16,8 +16,14 @@ export interface TokenCandidate {
   readonly audit?: { readonly isSus?: boolean | null | undefined } | null | undefined;
 }
 
-/** The token search port: the daemon passes Jupiter's search, paper mode the simulator's, tests a fake. */
-export type TokenSearch = (query: string) => Promise<readonly TokenCandidate[]>;
+/**
+ * The token search port: the daemon passes Jupiter's search, paper mode the simulator's, tests a fake.
+ * `prefetch`, when the search has it, asks about many mints ahead in as few calls as the API allows
+ * (Jupiter: 100 comma-separated mints a call), so that `search(mint)` then answers from what was learnt.
+ */
+export type TokenSearch = ((query: string) => Promise<readonly TokenCandidate[]>) & {
+  readonly prefetch?: (mints: readonly string[]) => Promise<void>;
+};
 
 /** A symbol already pinned for a strategy: later search answers do not change it. */
 export interface TokenPin {
@@ -81,6 +87,13 @@ export function tokenRefs(spec: StrategySpec): { role: TokenRole; path: DocPath;
     case 'prediction-exit':
       return [];
   }
+}
+
+/** The token fields written as mints (a symbol is searched on its own: the API batches only mints). */
+export function mintRefs(specs: Iterable<StrategySpec>): string[] {
+  const out = new Set<string>();
+  for (const spec of specs) for (const { ref } of tokenRefs(spec)) if (isMintAddress(ref)) out.add(ref);
+  return [...out];
 }
 
 /** Jupiter sends `audit.isSus` only when it flags a token: its presence is the flag. */

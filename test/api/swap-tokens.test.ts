@@ -1,6 +1,8 @@
 import bs58 from 'bs58';
 import nock from 'nock';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { ScaledClock } from '../../src/scaledClock.js';
 import { ApiError, ExecuteFailedError, ParamsError, SwapOrderError, TransportError } from '../../src/jupiter/errors.js';
 import { execute, isGasless, order } from '../../src/jupiter/swap.js';
 import { prices, searchTokens, searchUltra } from '../../src/jupiter/tokens.js';
@@ -330,6 +332,32 @@ describe('transport behaviour', () => {
     await clock.advance(0);
     await clock.advance(5000);
     expect(await p).toMatchObject({ code: 'JUPITER_TIMEOUT', kind: 'timeout' });
+  });
+
+  it("a sped-up clock (paper mode's sim.speed) does not shorten the timeout: it runs on the real clock beneath", async () => {
+    const real = new ManualClock();
+    const { createJupiterClient } = await import('../../src/jupiter/transport.js');
+    const { createRandom } = await import('../../src/random.js');
+    const client = createJupiterClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      requestsPerSecond: 10,
+      clock: new ScaledClock(real, 120),
+      random: createRandom('t'),
+      timeoutMs: 5000,
+      maxReadAttempts: 1,
+    });
+    keyOnly().get('/tokens/v2/search').query(true).delay(60_000).reply(200, []);
+    let settled = false;
+    const p = rejection(searchTokens(client, { query: 'a' })).finally(() => {
+      settled = true;
+    });
+    await real.advance(0);
+    // 5000 / 120 ms of real time is 5 simulated seconds: on the old scaled timer the request would be abandoned here.
+    await real.advance(4_999);
+    expect(settled).toBe(false);
+    await real.advance(1);
+    expect(await p).toMatchObject({ code: 'JUPITER_TIMEOUT', kind: 'timeout', message: expect.stringContaining('no answer within 5000 ms') as string });
   });
 
   it('the API key never appears in an error or a log line, even when the server echoes it', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock, realTimeOf, systemClock } from '../../src/clock.js';
 import { ScaledClock } from '../../src/scaledClock.js';
 
 describe('ScaledClock', () => {
@@ -20,5 +20,14 @@ describe('ScaledClock', () => {
     await sleeping;
     expect(woke).toBe(true);
     expect(() => new ScaledClock(base, 0)).toThrow(RangeError);
+  });
+
+  it('names the real time beneath it: its base (through nested scaling); a clock that is not scaled is its own', () => {
+    const base = new ManualClock(Date.UTC(2026, 0, 1));
+    const fast = new ScaledClock(base, 60);
+    expect(realTimeOf(fast)).toBe(base);
+    expect(realTimeOf(new ScaledClock(fast, 2))).toBe(base);
+    expect(realTimeOf(base)).toBe(base);
+    expect(realTimeOf(systemClock)).toBe(systemClock);
   });
 });

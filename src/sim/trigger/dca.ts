@@ -14,7 +14,7 @@ const MAX_BEGIN_DAYS = 30;
 /** DCA rounds take no slippage parameter: the keeper takes what the route gives. */
 const KEEPER_SLIPPAGE_BPS = 10_000;
 
-type DcaState = 'depositing' | 'deposit_failed' | 'active' | 'executing' | 'withdrawing' | 'completed' | 'cancelled';
+export type DcaState = 'depositing' | 'deposit_failed' | 'active' | 'executing' | 'withdrawing' | 'completed' | 'cancelled';
 const DISPLAY: Record<DcaState, string> = {
   depositing: 'pending',
   deposit_failed: 'failed',
@@ -26,7 +26,7 @@ const DISPLAY: Record<DcaState, string> = {
 };
 const ACTIVE: readonly DcaState[] = ['depositing', 'active', 'executing', 'withdrawing'];
 
-interface DcaEvent {
+export interface DcaEvent {
   type: 'deposit' | 'fill' | 'withdrawal' | 'cancelled';
   timestamp: string;
   txSignature: string;
@@ -37,7 +37,7 @@ interface DcaEvent {
   attemptCount?: number;
 }
 
-interface DcaOrder {
+export interface DcaOrder {
   readonly id: string;
   readonly requestId: string;
   readonly wallet: string;
@@ -80,6 +80,11 @@ export class DcaService {
 
   get orders(): readonly DcaOrder[] {
     return this.#orders;
+  }
+
+  /** Lists an order made elsewhere (a wallet's past: src/sim/trigger/pastOrders.ts). */
+  add(order: DcaOrder): void {
+    this.#orders.push(order);
   }
 
   /** Drops an order as if the service had lost it (its funds stay in the vault); returns whether it was known. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { Redactor } from '../../../src/ops/redact.js';
+import { ScaledClock } from '../../../src/scaledClock.js';
 import { createSimulator } from '../../../src/sim/simulator.js';
 import { createSolanaRpc, RpcError } from '../../../src/solana/rpc.js';
 import { simFetch, USDC } from '../engine/executor/support.js';
@@ -46,6 +47,24 @@ describe('solana rpc client', () => {
     const read = rpc.getBlockHeight().catch((e: unknown) => e);
     await clock.advance(5_000);
     expect(await read).toMatchObject({ code: 'RPC_TIMEOUT', outcomeUnknown: false });
+  });
+
+  it("a sped-up clock (paper mode's sim.speed) does not shorten the timeout: it runs on the real clock beneath", async () => {
+    const real = new ManualClock();
+    const hang: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const rpc = createSolanaRpc({ url: URL_WITH_KEY, clock: new ScaledClock(real, 120), fetch: hang, timeoutMs: 5_000 });
+    let settled = false;
+    const pending = rpc
+      .getBlockHeight()
+      .catch((e: unknown) => e)
+      .finally(() => {
+        settled = true;
+      });
+    await real.advance(4_999);
+    expect(settled).toBe(false);
+    await real.advance(1);
+    expect(await pending).toMatchObject({ code: 'RPC_TIMEOUT', message: 'rpc getBlockHeight → RPC_TIMEOUT: no answer within 5000 ms' });
   });
 
   it('never puts the RPC URL (which may hold a key) in an error', async () => {

@@ -8,15 +8,19 @@
  * vault/vaultDeposit.ts: the deposit's `requestId` and unsigned bytes are journaled before signing, the
  * signed bytes before the create call, and an unknown create outcome is settled by finding the order
  * whose deposit event carries our deposit's signature in DCA history (or by the chain proving the
- * deposit expired) — never by crafting a second deposit while the first may still land.
+ * deposit expired) — never by crafting a second deposit while the first may still land. Once the
+ * create answered, the order is read by its id (`GET /orders/history/dca/{id}`); before that, among
+ * the DCA orders of the input mint created since the intent began (jupiter/recentHistory.ts).
  */
 import { Priority } from '../../../jupiter/transport.js';
 import { CreateDcaOrderParams } from '../../../jupiter/schemas/trigger.js';
-import { createDcaOrder, type DcaHistoryItem } from '../../../jupiter/trigger.js';
+import { TriggerApiError } from '../../../jupiter/errors.js';
+import { CLOCK_SKEW_MS } from '../../../jupiter/recentHistory.js';
+import { createDcaOrder, type DcaHistoryItem, getDcaOrder } from '../../../jupiter/trigger.js';
 import type { IntentRow } from '../../../store/journal.js';
 import { z } from 'zod';
 import { Decimals, PositiveBaseUnits, Pubkey, UsdDecimal } from '../../../jupiter/schemas/common.js';
-import { findDcaOrderByDeposit } from '../../../jupiter/triggerDeposits.js';
+import { dcaDepositSignatureOf, findDcaOrderByDeposit } from '../../../jupiter/triggerDeposits.js';
 import type { PlaceDcaVaultOrderIntent } from '../../../strategies/intents.js';
 import type { PlanInput } from '../../../store/journal.js';
 import { dcaOrderColumns } from '../../mirror/orderColumns.js';
@@ -98,8 +102,26 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
 
   /** The order our deposit funded, mirrored; undefined when history does not show it. */
   async function lookUp(row: SignedRow, params: DcaPlaceParams): Promise<Record<string, unknown> | undefined> {
-    const item = await findDcaOrderByDeposit(authed, row.signature);
+    const item = await findOwnOrder(row, params);
     return item === undefined ? undefined : adopt(row, params, item);
+  }
+
+  /**
+   * By id once the create answered (one call); else among the DCA orders of the input mint created
+   * since the intent was planned. Either way only an item whose deposit event is ours counts.
+   */
+  async function findOwnOrder(row: SignedRow, params: DcaPlaceParams): Promise<DcaHistoryItem | undefined> {
+    const orderId = journal.require(row.id).orderId;
+    if (orderId === null) return await findDcaOrderByDeposit(authed, row.signature, { mint: params.inputMint, since: row.createdAt - CLOCK_SKEW_MS });
+    let item: DcaHistoryItem;
+    try {
+      item = await getDcaOrder(authed, { id: orderId });
+    } catch (error) {
+      // Created but not listed yet: not in history, as a history read would say.
+      if (error instanceof TriggerApiError && error.code === 'TRIGGER_NOT_FOUND') return undefined;
+      throw error;
+    }
+    return dcaDepositSignatureOf(item) === row.signature ? item : undefined;
   }
 
   return {

@@ -4,7 +4,8 @@
  * its legs: an edit of the strategy's, never above the vault slippage cap). No funds move and
  * nothing is signed, so this is a call handler: the
  * executor journals the row `sent` before the call, and a row left `sent` (a crash after that, a
- * lost answer) is settled here by reading the order from history.
+ * lost answer) is settled here by reading the order from history: only the orders of its input mint
+ * created since it was (jupiter/recentHistory.ts), a page or two however long the wallet's history.
  *
  * Repeating the PATCH is acceptable where re-sending a deposit would not be: it SETS the values to
  * values fixed in the row, so two identical PATCHes leave the order exactly as one does (only its
@@ -14,7 +15,9 @@
 import type { Clock } from '../../../clock.js';
 import { ApiError, ParamsError, TransportError } from '../../../jupiter/errors.js';
 import { type AuthedJupiterClient, Priority } from '../../../jupiter/transport.js';
-import { getAllOrderHistory, type OrderHistoryItem, updatePriceOrder, type UpdatePriceOrderParams } from '../../../jupiter/trigger.js';
+import { CLOCK_SKEW_MS, HistoryIncompleteError } from '../../../jupiter/recentHistory.js';
+import { type OrderHistoryItem, updatePriceOrder, type UpdatePriceOrderParams } from '../../../jupiter/trigger.js';
+import { findPriceOrder } from '../../../jupiter/triggerDeposits.js';
 import type { IntentRow, Journal } from '../../../store/journal.js';
 import type { TriggerOrders } from '../../../store/triggerOrders.js';
 import type { CallHandler, CallResult, SettleResult } from '../handler.js';
@@ -95,10 +98,16 @@ export function createVaultPatchHandler(options: VaultPatchHandlerOptions): Call
     );
   }
 
+  /**
+   * The order as history shows it now. The OpenAPI file has no single-order read: the history of its
+   * input mint is read from its creation on, as the mirror knows them. An order the mirror does not
+   * hold is not read at all (undefined: the PATCH itself then gives the definite answer).
+   */
   async function readOrder(orderId: string, signal?: AbortSignal): Promise<OrderHistoryItem | undefined> {
-    // The documented history route (the single-order GET is not in the OpenAPI file).
-    const items = await getAllOrderHistory(authed, {}, { signal });
-    return items.find((item) => item.id === orderId);
+    const known = orders.get(orderId);
+    if (!known) return undefined;
+    const [item] = await findPriceOrder(authed, orderId, { mint: known.inputMint, since: known.createdAt - CLOCK_SKEW_MS }, signal);
+    return item;
   }
 
   /** The order's state in history, or undefined when it cannot be read now. */
@@ -144,7 +153,15 @@ export function createVaultPatchHandler(options: VaultPatchHandlerOptions): Call
 
     async settle(row: IntentRow, context): Promise<SettleResult> {
       const params = parseVaultPatchParams(row.params);
-      const item = await readOrder(params.orderId, context.signal);
+      let item: OrderHistoryItem | undefined;
+      try {
+        item = await readOrder(params.orderId, context.signal);
+      } catch (error) {
+        // More orders of its mint since it was created than a bounded read takes: the PATCH, which
+        // sets fixed values, answers instead of a history that would never reach back that far.
+        if (error instanceof HistoryIncompleteError) return { kind: 'repeat', reason: error.message };
+        throw error;
+      }
       // Not in history: calling again gets a definite answer (404 fails it, 200 confirms it).
       if (!item) return { kind: 'repeat', reason: `order ${params.orderId} not in history` };
       if (applied(item, params)) {

@@ -7,7 +7,9 @@
  * bytes are journaled before signing, the signed bytes before the create call. The deposit's
  * signature is the link to the order: an unknown create outcome is settled by finding the order whose
  * deposit event carries that signature in history, or by the chain proving the deposit expired —
- * never by crafting a second deposit while the first may still land.
+ * never by crafting a second deposit while the first may still land. History is read only as far as
+ * it must be: the orders of the input mint created since the intent began (jupiter/recentHistory.ts),
+ * a page or two whatever the wallet's past.
  *
  * Every create call carries the order's slippage and, for an OCO or OTOCO, each leg's
  * (`tpSlippageBps`, `slSlippageBps`): Trigger V2 gives a leg sent without one its own default, up to
@@ -18,6 +20,7 @@ import { Bps, Decimals, PositiveBaseUnits, Pubkey, UsdDecimal } from '../../../j
 import { Priority } from '../../../jupiter/transport.js';
 import { createPriceOrder, type CreatePriceOrderParams, type OrderHistoryItem } from '../../../jupiter/trigger.js';
 import type { IntentRow, PlanInput, SignedRecord } from '../../../store/journal.js';
+import { CLOCK_SKEW_MS } from '../../../jupiter/recentHistory.js';
 import { findOrderByDeposit } from '../../../jupiter/triggerDeposits.js';
 import type { PlaceVaultOrderIntent } from '../../../strategies/intents.js';
 import { priceOrderColumns } from '../../mirror/orderColumns.js';
@@ -102,9 +105,12 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions & VaultSlip
     return summary;
   }
 
-  /** The order our deposit funded, mirrored; undefined when history does not show it. */
+  /**
+   * The order our deposit funded, mirrored; undefined when history does not show it. It was created
+   * after the intent was planned, and holds the input mint: only those orders are read.
+   */
   async function lookUp(row: SignedRow, params: VaultPlaceParams): Promise<Record<string, unknown> | undefined> {
-    const legs = await findOrderByDeposit(authed, row.signature);
+    const legs = await findOrderByDeposit(authed, row.signature, { mint: params.inputMint, since: row.createdAt - CLOCK_SKEW_MS });
     return legs.length === 0 ? undefined : adopt(row, params, legs);
   }
 

@@ -5,6 +5,7 @@
  */
 import { VersionedTransaction } from '@solana/web3.js';
 import { ParamsError } from '../../../jupiter/errors.js';
+import { HistoryIncompleteError } from '../../../jupiter/recentHistory.js';
 import { type AuthedJupiterClient, Priority } from '../../../jupiter/transport.js';
 import { craftDeposit, type DepositCraftParams } from '../../../jupiter/trigger.js';
 import type { GuardedSigner } from '../../../solana/guardedSigner.js';
@@ -114,6 +115,8 @@ export async function createFromDeposit<A extends { readonly id: string }>(
     const found = mode === 'resend' ? await steps.lookUp() : undefined;
     if (found) return { kind: 'confirmed', data: { ...found, via: 'history' }, fills: [] };
   } catch (error) {
+    // History that could not be read far enough back shows nothing either way: never post on it.
+    if (error instanceof HistoryIncompleteError) return { kind: 'unknown', code: error.code, message: error.message, data: { mode, ...error.details } };
     return submitOutcome(error, { mode });
   }
   let answer: A;

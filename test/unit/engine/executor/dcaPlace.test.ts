@@ -51,7 +51,8 @@ describe('DCA vault handler: placing a Trigger V2 DCA order', () => {
       '/trigger/v2/vault/register',
       '/trigger/v2/deposit/craft',
       '/trigger/v2/orders/dca',
-      '/trigger/v2/orders/history/dca',
+      // The created order, by its id: not the whole history.
+      '/trigger/v2/orders/history/dca/{id}',
     ]);
     expect(first.orders.get(row.orderId ?? '')).toMatchObject({
       intentId: row.id,

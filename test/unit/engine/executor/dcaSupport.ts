@@ -43,7 +43,7 @@ export interface DcaStack extends VaultStack {
 }
 
 export interface DcaWorld extends VaultWorld {
-  bootDca(): DcaStack;
+  bootDca(options?: { fetch?: typeof globalThis.fetch }): DcaStack;
   /** The simulator's DCA orders of our wallet. */
   simDca(): Array<{ id: string; state: string; roundsFilled: number; inputAmountRemaining: string }>;
   /** A DCA order placed straight against the simulator (not by the daemon); its id and deposit signature. */
@@ -63,9 +63,9 @@ export function dcaWorld(seed = 'dca'): DcaWorld {
   };
   return {
     ...w,
-    bootDca() {
-      const stack = w.bootVault();
-      const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: simFetch(w.sim) });
+    bootDca(options = {}) {
+      const stack = w.bootVault(options);
+      const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: options.fetch ?? simFetch(w.sim) });
       const signer = createRpcGuardedSigner({ wallet: w.wallet, audit: stack.audit, rpc, clock: w.clock });
       const deps = { authed: stack.authed, rpc, signer, journal: stack.journal, orders: stack.orders, clock: w.clock, decimalsOf };
       const dca = createDcaPlaceHandler(deps);
