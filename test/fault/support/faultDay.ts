@@ -118,8 +118,8 @@ function configText(dir: string, url: string): string {
     `strategies_dir: ${join(dir, 'strategies')}`,
     // Coarser than the defaults (prices 10 s, orders 30 s) to keep a day at ~15 s of CPU: prices, and
     // with them balances and ticks, every minute (a price older than 2 min is never acted on); orders,
-    // DCA history and reconciliation every 2 min; positions and scores hourly (no strategy here reads
-    // scores); the strategies directory once.
+    // DCA history and reconciliation every 2 min; positions and scores hourly (only the Lakers exit's
+    // deficit rule reads scores); the strategies directory once.
     'poll: { prices: 60s, orders: 2m, positions: 1h, scores: 1h, strategies: 1d }',
     'http: { listen: "127.0.0.1:0" }',
     // Alerts go to a webhook the test catches (deps.fetch): outages longer than down_after say so there.

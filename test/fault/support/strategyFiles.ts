@@ -84,6 +84,9 @@ expires_after: 6h
 renew_before: 1h
 `,
   // Prediction exits on the paper wallet's seeded "Lakers win" position (simulator event NBA-1001).
+  // The take-profit is at the game's opening price, so the sell lands on the first positions poll
+  // whichever way the simulated game goes (with a 0.85 target, a game the Lakers lose leaves the
+  // position below min_sell_price_usd before any hourly poll could sell it).
   'lakers-exit.yaml': `name: lakers-exit
 kind: prediction-exit
 positions:
@@ -93,7 +96,7 @@ yes_team: home
 rules:
   - id: take-profit
     when:
-      sell_price_at_least: "0.85"
+      sell_price_at_least: "0.45"
   - id: trail
     when:
       trailing_from_peak: "20%"
