@@ -383,6 +383,19 @@ export class PredictionMarkets {
 
 const MIN = 60_000;
 
+/** Soccer: two 45-minute halves, 15 minutes of half-time, extra time of two 15-minute halves. */
+const SOCCER: GameFormat = {
+  name: (n) => `${n}H`,
+  overtime: overtimeName,
+  clock: 'minutes',
+  clockMs: 45 * MIN,
+  overtimeClockMs: 15 * MIN,
+  overtimeMs: 15 * MIN,
+  halftime: { after: 1, ms: 15 * MIN },
+  stoppageMs: [2 * MIN, 4 * MIN],
+  maxOvertimes: 2,
+};
+
 /** The wire formats of the simulator's games, one per kind of competition (gameClock.ts). */
 const GAME_FORMATS = {
   /** NBA: `Q1`…`Q4`, 12-minute quarters counting down, half-time, 5-minute overtimes. */
@@ -422,29 +435,9 @@ const GAME_FORMATS = {
     maxOvertimes: Number.POSITIVE_INFINITY,
   },
   /** A soccer league match: `1H`, `HT`, `2H`, the minute counting up (`67`, `45+2`). */
-  league: {
-    name: (n) => `${n}H`,
-    overtime: overtimeName,
-    clock: 'minutes',
-    clockMs: 45 * MIN,
-    overtimeClockMs: 15 * MIN,
-    overtimeMs: 15 * MIN,
-    halftime: { after: 1, ms: 15 * MIN },
-    stoppageMs: [2 * MIN, 4 * MIN],
-    maxOvertimes: 2,
-  },
+  league: SOCCER,
   /** A soccer cup tie: the match clock with seconds (`82:31`), extra time `OT`, `2OT`. */
-  cup: {
-    name: (n) => `${n}H`,
-    overtime: overtimeName,
-    clock: 'match-clock',
-    clockMs: 45 * MIN,
-    overtimeClockMs: 15 * MIN,
-    overtimeMs: 15 * MIN,
-    halftime: { after: 1, ms: 15 * MIN },
-    stoppageMs: [3 * MIN, 5 * MIN],
-    maxOvertimes: 2,
-  },
+  cup: { ...SOCCER, clock: 'match-clock', stoppageMs: [3 * MIN, 5 * MIN] },
   /** An esports best-of-three: map `1/3`…`3/3`, no clock. */
   bestOf3: {
     name: (n) => `${n}/3`,
