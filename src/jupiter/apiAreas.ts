@@ -10,6 +10,7 @@
  * while the area is refused, so the transport logs it at debug rather than once per probe at info.
  */
 import { z } from 'zod';
+import { SOL_MINT, USDC_MINT } from '../solana/programIds.js';
 import { Priority, type JupiterClient } from './transport.js';
 
 export type ApiArea = 'tokens' | 'swap' | 'trigger' | 'prediction';
@@ -44,9 +45,6 @@ export function isAreaAnswer(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }
 
-const SOL = 'So11111111111111111111111111111111111111112';
-const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
-
 /**
  * One call into `area`, at the lowest priority, whose answer only matters for its status: the client's
  * `request` event tells whoever watches areas whether the gateway let it through. Rejects like any call.
@@ -55,7 +53,7 @@ export async function probeArea(client: JupiterClient, area: ApiArea, options: {
   const common = { schema: z.unknown(), priority: Priority.PollMarket, expectedStatuses: [403], signal: options.signal };
   switch (area) {
     case 'tokens':
-      await client.request({ ...common, method: 'GET', path: '/tokens/v2/search', route: '/tokens/v2/search', query: { query: USDC } });
+      await client.request({ ...common, method: 'GET', path: '/tokens/v2/search', route: '/tokens/v2/search', query: { query: USDC_MINT } });
       return;
     case 'swap':
       // A quote without a taker: a price and no transaction, nothing to sign.
@@ -64,7 +62,7 @@ export async function probeArea(client: JupiterClient, area: ApiArea, options: {
         method: 'GET',
         path: '/swap/v2/order',
         route: '/swap/v2/order',
-        query: { inputMint: SOL, outputMint: USDC, amount: '10000000' },
+        query: { inputMint: SOL_MINT, outputMint: USDC_MINT, amount: '10000000' },
       });
       return;
     case 'trigger':
