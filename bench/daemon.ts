@@ -157,8 +157,9 @@ function strategyFiles(count: number, sellable: readonly string[], swapOnly: boo
         text: `name: ${name}\nkind: price-order\nsell: ${mint}\nreceive: USDC\namount: "2%"\nexecution: vault\ntake_profit:\n  - at: "+300%"\n    sell: "100%"\nstop_loss:\n  at: "-80%"\nexpires_after: 7d\n`,
       };
     }
-    // One DCA run a day each, spread over the day's hours and minutes.
-    const cron = `${(i * 7) % 60} ${i % 24} * * *`;
+    // One DCA run a day each, spread over the day's hours and minutes (two of every twenty strategies
+    // are DCA, so the hour counts those pairs: `i % 24` would leave half the hours without a run).
+    const cron = `${(i * 7) % 60} ${Math.floor(i / 20) % 24} * * *`;
     const buy = mint === USDC ? SOL : mint;
     return {
       name,
