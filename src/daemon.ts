@@ -142,7 +142,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   };
   for (const warning of widerThanPrivate(config.data_dir, file)) log.warn({ dataDir: config.data_dir }, `data directory readable by others: ${warning}`);
   const ignored = ignoredKey(config);
-  if (ignored) log.warn({}, ignored);
+  // Rehearsal runs with the live config on purpose: its unread key is worth a line, not a warning.
+  if (ignored) log[config.mode === 'rehearsal' ? 'info' : 'warn']({}, ignored);
   // Paper mode: the world continues from the data directory, or starts anew with a new database
   // (archiveDatabase.ts explains why a new world cannot inherit a database).
   let paper: PaperWorld | null = null;

@@ -3,7 +3,8 @@
  * daemon per journal: store/dataDirLock.ts) and its wallet's (one daemon per wallet on this host,
  * whatever its data directory: solana/walletLock.ts). The wallet is loaded between the two, since
  * its lock is named by its public key; a paper wallet is locked like a real one, so a paper run
- * meets the refusal a live one would.
+ * meets the refusal a live one would. A rehearsal's watch-only wallet is not locked: it trades
+ * nothing, and may watch the wallet a live daemon trades.
  */
 import { mkdirSync } from 'node:fs';
 import type { Config } from './config/config.js';
@@ -12,13 +13,15 @@ import type { Logger } from './ops/log.js';
 import type { Redactor } from './ops/redact.js';
 import { loadWallet } from './solana/loadWallet.js';
 import type { Wallet } from './solana/wallet.js';
+import type { WatchOnlyWallet } from './solana/watchOnlyWallet.js';
 import { lockWallet } from './solana/walletLock.js';
 import { lockDataDir } from './store/dataDirLock.js';
 import type { HeldLock, LockFs, StaleLock } from './store/lockFile.js';
 import { storeFailure } from './store/storeFailure.js';
 
 export interface DaemonLocks {
-  readonly wallet: Wallet;
+  /** The key that signs, or in rehearsal mode the address alone. */
+  readonly wallet: Wallet | WatchOnlyWallet;
   /** Removes both locks. Never throws: a lock that cannot be removed is logged, and the next start takes it over as stale. */
   release(): void;
 }
@@ -53,11 +56,12 @@ export async function takeDaemonLocks(config: Config, options: DaemonLockOptions
   } catch (error) {
     throw storeFailure(error, config.data_dir);
   }
-  let wallet: Wallet;
+  let wallet: Wallet | WatchOnlyWallet;
   let walletLock: HeldLock | null = null;
   try {
     wallet = await loadWallet(config, { redactor: options.redactor });
-    if (options.exclusiveWallet !== false) walletLock = lockWallet(wallet.address, config.lock_dir, { dataDir: config.data_dir, fs: options.fs, onStale });
+    // A rehearsal trades nothing: it may watch a wallet a live daemon is trading right now.
+    if (options.exclusiveWallet !== false && config.mode !== 'rehearsal') walletLock = lockWallet(wallet.address, config.lock_dir, { dataDir: config.data_dir, fs: options.fs, onStale });
   } catch (error) {
     releaseQuietly(dataDir, log);
     throw error;

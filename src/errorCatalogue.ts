@@ -48,6 +48,12 @@ export const ERROR_CATALOGUE = {
     'the file has problems; the error carries `diagnostics` (`{ file, line, col, message, path }`), printed as `file:line:col: message`',
     ExitCode.InvalidInput,
   ),
+  REHEARSAL_BALANCE_INVALID: spec(
+    'config',
+    'operator',
+    'a `rehearsal.balances` entry is not an amount, or names no single verified token (write the mint)',
+    ExitCode.InvalidInput,
+  ),
   CONFIG_NOT_FOUND: spec('config', 'operator', 'the config file does not exist', ExitCode.NotFound),
   CONFIG_UNREADABLE: spec('config', 'operator', 'the config file exists but cannot be read (a directory, no permission)', ExitCode.NotFound),
 
@@ -126,6 +132,7 @@ export const ERROR_CATALOGUE = {
   WALLET_FILE_UNREADABLE: spec('wallet', 'operator', 'the key file is missing or unreadable (or live mode has no key)', ExitCode.NotFound),
   WALLET_FILE_EXISTS: spec('wallet', 'operator', '`wallet new` would overwrite an existing key file', ExitCode.InvalidInput),
   WALLET_KEY_INVALID: spec('wallet', 'operator', 'not a 64-byte Solana keypair', ExitCode.InvalidInput),
+  WALLET_ADDRESS_INVALID: spec('wallet', 'operator', 'rehearsal mode\'s `wallet.address` is not a Solana address', ExitCode.InvalidInput),
   WALLET_NOT_A_SIGNER: spec('wallet', 'operator', 'asked to sign a transaction that does not list the wallet as a signer', ExitCode.InvalidInput),
   WALLET_IN_USE: spec(
     'wallet',

@@ -51,18 +51,19 @@ interface FillJson {
 interface StatusDocument extends Partial<Omit<StatusFigures, 'lastFills'>> {
   readonly lastFills?: readonly FillJson[];
   readonly version: string;
-  readonly mode: 'paper' | 'live';
+  readonly mode: 'paper' | 'live' | 'rehearsal';
   readonly startedAt: number;
   readonly wallet: string;
   readonly simulator: { readonly url: string; readonly seed: string } | null;
   /** Absent from daemons before areas were reported. */
   readonly areas?: readonly AreaJson[];
+  /** Null in a rehearsal: no key, no login. */
   readonly session: {
     readonly loggedIn: boolean;
     readonly expiresAt: number | null;
     readonly consecutiveFailures: number;
     readonly lastError: { readonly message: string } | null;
-  };
+  } | null;
   readonly strategies: readonly { readonly name: string; readonly kind: string; readonly file: string }[];
   readonly pendingFills?: readonly PendingFillJson[];
   readonly feeds: readonly Feed[];
@@ -96,22 +97,28 @@ const dollars = (text: string | null | undefined): string => {
   return value === undefined ? '—' : usdText(value);
 };
 
+function modeText(doc: StatusDocument): string {
+  if (doc.mode === 'paper') return 'PAPER mode (simulated world' + (doc.simulator ? ` at ${doc.simulator.url}` : '') + ')';
+  if (doc.mode === 'rehearsal') return 'REHEARSAL mode (real prices and transactions, nothing signed; fills in the rehearsal ledger)';
+  return 'LIVE mode (real funds)';
+}
+
 /** The document as a page of plain text. */
 export function statusText(doc: StatusDocument, now: number): string {
   const out: string[] = [];
   const areas = doc.areas ?? [];
   const trigger = areas.find((a) => a.area === 'trigger');
-  const login = doc.session.loggedIn
-    ? `logged in until ${iso(doc.session.expiresAt)}`
-    : trigger && !trigger.on
-      ? 'not attempted: the trigger area is off for this key'
-      : trigger && !trigger.needed
-        ? 'not needed (no loaded strategy uses vault orders)'
-        : `NOT logged in (${doc.session.consecutiveFailures} failed: ${doc.session.lastError?.message ?? 'no attempt yet'})`;
-  out.push(
-    `jupbot ${doc.version}, ${doc.mode === 'paper' ? 'PAPER mode (simulated world' + (doc.simulator ? ` at ${doc.simulator.url}` : '') + ')' : 'LIVE mode (real funds)'}, up since ${iso(doc.startedAt)}`,
-    `wallet ${doc.wallet}; Trigger login: ${login}`,
-  );
+  const login =
+    doc.session === null
+      ? 'none: a rehearsal holds no key to log in with'
+      : doc.session.loggedIn
+        ? `logged in until ${iso(doc.session.expiresAt)}`
+        : trigger && !trigger.on
+          ? 'not attempted: the trigger area is off for this key'
+          : trigger && !trigger.needed
+            ? 'not needed (no loaded strategy uses vault orders)'
+            : `NOT logged in (${doc.session.consecutiveFailures} failed: ${doc.session.lastError?.message ?? 'no attempt yet'})`;
+  out.push(`jupbot ${doc.version}, ${modeText(doc)}, up since ${iso(doc.startedAt)}`, `wallet ${doc.wallet}; Trigger login: ${login}`);
   if (areas.length > 0) {
     out.push(`Jupiter API areas: ${areas.map((a) => `${a.area} ${a.on ? (a.needed ? 'on' : 'not in use') : 'OFF'}`).join(', ')}`);
     for (const a of areas.filter((x) => !x.on && x.refusal !== null)) {

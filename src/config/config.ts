@@ -38,6 +38,8 @@ export type Config = DeepReadonly<{
     allow_insecure_permissions: boolean;
     /** Others trade this wallet too: their orders and transactions do not stop the daemon. */
     shared: boolean;
+    /** Rehearsal mode's watch-only address; null when not given. */
+    address: string | null;
   };
   data_dir: string;
   strategies_dir: string;
@@ -62,6 +64,10 @@ export type Config = DeepReadonly<{
   prediction: ConfigFile['prediction'];
   guard: ConfigFile['guard'];
   history: ConfigFile['history'];
+  rehearsal: {
+    /** Opening balances of the rehearsal ledger by token (mint or symbol), whole tokens; null: the wallet's real balances. */
+    balances: Readonly<Record<string, string>> | null;
+  };
   source: {
     /** Absolute path of the file this config was read from. */
     file: string;
@@ -111,9 +117,11 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     rpc: file.rpc,
     wallet: {
       keypair_file: file.wallet.keypair_file === undefined ? null : path(file.wallet.keypair_file),
-      keypair: secretFrom(env[KEYPAIR_ENV]),
+      // Rehearsal reads no secret key, not even from the environment: it has nothing to sign with.
+      keypair: file.mode === 'rehearsal' ? null : secretFrom(env[KEYPAIR_ENV]),
       allow_insecure_permissions: file.wallet.allow_insecure_permissions,
       shared: file.wallet.shared,
+      address: file.wallet.address ?? null,
     },
     data_dir: path(file.data_dir),
     strategies_dir: path(file.strategies_dir),
@@ -138,6 +146,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     prediction: file.prediction,
     guard: file.guard,
     history: file.history,
+    rehearsal: { balances: file.rehearsal.balances ?? null },
     source: { file: configFile },
   });
 }

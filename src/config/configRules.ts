@@ -28,7 +28,10 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
     out.push(diagnosticAt(source, path, message));
   };
   const has = (path: DocPath): boolean => get(raw, path) !== undefined;
-  const live = get(raw, ['mode']) === 'live';
+  const mode = get(raw, ['mode']);
+  const rehearsal = mode === 'rehearsal';
+  // Rehearsal reads the real API and chain as live mode does (it only signs nothing): the same network rules.
+  const live = mode === 'live' || rehearsal;
 
   if (live) {
     for (const [path, fallback] of [
@@ -38,7 +41,10 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
       const text = stringAt(raw, path) ?? fallback;
       const url = parseHttpUrl(text.trim());
       if (url?.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        at(path, `${formatPath(path)} must use https in live mode (got "${redactUrl(text)}"); plain http is allowed only for localhost`);
+        at(
+          path,
+          `${formatPath(path)} must use https in ${rehearsal ? 'rehearsal' : 'live'} mode (got "${redactUrl(text)}"); plain http is allowed only for localhost`,
+        );
       }
     }
   }
@@ -70,12 +76,12 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
     if (ENV_NAME.test(keyEnv) && !isSet(env[keyEnv])) {
       at(
         named !== undefined ? ['api', 'key_env'] : ['mode'],
-        `live mode needs an API key: the environment variable ${keyEnv} (named by api.key_env) is not set; set it, or set api.keyless: true to use the keyless tier (${KEYLESS_RPS} requests/s)`,
+        `${rehearsal ? 'rehearsal' : 'live'} mode needs an API key: the environment variable ${keyEnv} (named by api.key_env) is not set; set it, or set api.keyless: true to use the keyless tier (${KEYLESS_RPS} requests/s)`,
       );
     }
   }
 
-  const keypairText = env[KEYPAIR_ENV];
+  const keypairText = rehearsal ? undefined : env[KEYPAIR_ENV];
   if (isSet(keypairText) && !isSecretKeyText(keypairText)) {
     out.push({
       file: source.file,
@@ -85,7 +91,10 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
       message: `the environment variable ${KEYPAIR_ENV} does not hold a secret key (expected base58 text or a JSON array of 64 numbers, as in a solana-keygen file)`,
     });
   }
-  if (live && !isSet(keypairText) && !has(['wallet', 'keypair_file'])) {
+  if (rehearsal && !has(['wallet', 'address'])) {
+    at(['mode'], 'rehearsal mode needs wallet.address: the address to rehearse with, watch-only (no secret key is read in this mode)');
+  }
+  if (live && !rehearsal && !isSet(keypairText) && !has(['wallet', 'keypair_file'])) {
     at(['mode'], `live mode needs a wallet: set wallet.keypair_file or the ${KEYPAIR_ENV} environment variable`);
   }
 

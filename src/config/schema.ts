@@ -9,7 +9,7 @@ import { envNameSchema, forbiddenKey, httpUrlSchema, listenAddressSchema, pathSc
  * rules that involve several keys or the environment live in configRules.ts.
  */
 
-export const MODES = ['paper', 'live'] as const;
+export const MODES = ['paper', 'live', 'rehearsal'] as const;
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -58,6 +58,9 @@ const rpcSchema = z.strictObject({
   url: httpUrlSchema().default(DEFAULTS.rpcUrl),
 });
 
+/** A Solana address: base58, 32–44 characters (the guard decodes it again before use). */
+const addressSchema = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 Solana address (32–44 characters)' });
+
 const WALLET_SECRET = `${SECRET_IN_FILE}: use wallet.keypair_file or the JUPBOT_KEYPAIR environment variable`;
 const walletSchema = z.strictObject({
   keypair_file: pathSchema.optional(),
@@ -68,6 +71,11 @@ const walletSchema = z.strictObject({
    * journal did not make is adopted or ignored instead of stopping the daemon (docs/operations.md).
    */
   shared: z.boolean().default(false),
+  /**
+   * Rehearsal mode's wallet: the address whose balances and positions are rehearsed, watch-only. No
+   * secret key is read in that mode; the other modes ignore it.
+   */
+  address: addressSchema.optional(),
   private_key: forbiddenKey(WALLET_SECRET),
   secret_key: forbiddenKey(WALLET_SECRET),
   keypair: forbiddenKey(WALLET_SECRET),
@@ -117,9 +125,6 @@ const sessionSchema = z.strictObject({
   refresh_margin: durationSchema({ min: parseDuration('1m'), max: JWT_LIFETIME_MS - parseDuration('1h') }).default(parseDuration(DEFAULTS.refreshMargin)),
 });
 
-/** A Solana address: base58, 32–44 characters (the guard decodes it again before use). */
-const addressSchema = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 Solana address (32–44 characters)' });
-
 const predictionSchema = z.strictObject({
   /**
    * Jupiter's prediction-market program id(s). Jupiter does not publish it; the default is the id
@@ -149,6 +154,18 @@ const historySchema = z.strictObject({
   keep: durationSchema({ min: parseDuration('1d'), max: parseDuration('3650d') }).default(parseDuration('90d')),
 });
 
+/** A token amount as written: a decimal number of whole tokens ("12.5"), never a float. */
+const wholeAmount = z.string().regex(/^\d+(\.\d+)?$/, { error: 'must be an amount of whole tokens as a quoted decimal, e.g. "12.5"' });
+
+const rehearsalSchema = z.strictObject({
+  /**
+   * The rehearsal ledger's opening balances, by token (a mint, or a symbol the token search resolves
+   * as the strategies' tokens are) in whole tokens. Unset: the wallet's real balances when the
+   * ledger is first opened.
+   */
+  balances: z.record(z.string().min(1), wholeAmount).optional(),
+});
+
 /** The whole file. Sections default to `{}` so their own defaults apply when a section is left out. */
 export const configFileSchema = z.strictObject({
   mode: z.enum(MODES).default(DEFAULTS.mode),
@@ -168,6 +185,7 @@ export const configFileSchema = z.strictObject({
   prediction: predictionSchema.prefault({}),
   guard: guardSchema.prefault({}),
   history: historySchema.prefault({}),
+  rehearsal: rehearsalSchema.prefault({}),
 });
 
 /** The file as validated: durations in ms, `http.listen` split, paths still as written. */

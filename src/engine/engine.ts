@@ -11,9 +11,11 @@ import type { OutageMonitor } from '../ops/outage.js';
 import type { Redactor } from '../ops/redact.js';
 import type { Random } from '../random.js';
 import { createVenueBook } from '../solana/venueBook.js';
-import { createRpcGuardedSigner } from '../solana/guardedSigner.js';
+import { createRpcGuardedSigner, createRpcTransactionGuard } from '../solana/guardedSigner.js';
 import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
 import type { Wallet } from '../solana/wallet.js';
+import { WatchOnlyWallet } from '../solana/watchOnlyWallet.js';
+import { openLedger } from '../rehearsal/openLedger.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
 import { StrategyVersions } from '../store/strategyVersions.js';
@@ -43,8 +45,11 @@ export interface EngineOptions {
   readonly audit: AuditLog;
   readonly metrics: Metrics;
   readonly outages: OutageMonitor;
-  /** The wallet, loaded (with every check, its secret registered for scrubbing) and locked by the daemon. */
-  readonly wallet: Wallet;
+  /**
+   * The wallet, loaded (with every check, its secret registered for scrubbing) and locked by the
+   * daemon; in rehearsal mode the watched address alone, which cannot sign.
+   */
+  readonly wallet: Wallet | WatchOnlyWallet;
   /** The data directory's instance id (store/instanceId.ts), named in what the wallet watch reports. */
   readonly instanceId: string;
   /**
@@ -72,7 +77,8 @@ export interface EngineOptions {
 export interface Engine {
   readonly wallet: string;
   readonly client: JupiterClient;
-  readonly session: TriggerSession;
+  /** The Trigger V2 login; null in a rehearsal, which holds no key to log in with. */
+  readonly session: TriggerSession | null;
   readonly strategies: StrategyWatcher;
   readonly feeds: FeedSet;
   /** The API areas: what the strategies need, what the key may use (engine/areas/). */
@@ -146,8 +152,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   // Route venues newer than the bundled table, from the aggregator's on-chain IDL (read once now).
   const venues = createVenueBook({ rpc, clock, log, db });
   await venues.start();
-  const signer = createRpcGuardedSigner({
-    wallet,
+  const guardOptions = {
     audit,
     log,
     rpc,
@@ -156,22 +161,29 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     platformFeeAccounts: config.guard.platform_fee_accounts,
     maxFeeBps: config.guard.max_fee_bps,
     venues,
-  });
-  const session = createTriggerSession({
-    client,
-    wallet,
-    clock,
-    random,
-    refreshMarginMs: config.session.refresh_margin,
-    log,
-    redactor,
-    signer,
-  });
+  };
+  // A rehearsal holds the guard alone: with no key, there is no signer and no Trigger login.
+  const signing = wallet instanceof WatchOnlyWallet ? null : wallet;
+  const signer = signing === null ? null : createRpcGuardedSigner({ ...guardOptions, wallet: signing });
+  const session =
+    signing === null
+      ? null
+      : createTriggerSession({
+          client,
+          wallet: signing,
+          clock,
+          random,
+          refreshMarginMs: config.session.refresh_margin,
+          log,
+          redactor,
+          signer: signer ?? undefined,
+        });
+  const search = cachedSearch((query) => searchTokens(client, { query }), clock);
   const strategies = new StrategyWatcher({
     dir: config.strategies_dir,
     clock,
     intervalMs: config.poll.strategies,
-    search: cachedSearch((query) => searchTokens(client, { query }), clock),
+    search,
     limits: strategyLimits(config.guard),
     pins: new TokenPins(db),
     versions: new StrategyVersions(db),
@@ -182,7 +194,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies });
   const feeds = createFeedSet({
     client,
-    authed: session.authed,
+    authed: session?.authed,
     clock,
     log,
     poll: config.poll,
@@ -229,6 +241,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     },
   });
   const arrivals = new OrderArrivals({ startedAt, onArrival: (order) => sharing.report({ kind: 'order', ...order }) });
+  // The rehearsal ledger opens before anything decides: strategies see its balances from the first tick.
+  if (signer === null) await openLedger({ db, audit, clock, log, rpc, wallet: wallet.address, declared: config.rehearsal.balances, search });
   const trading = startTrading({
     config,
     clock,
@@ -236,8 +250,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     db,
     audit,
     client,
-    authed: session.authed,
-    signer,
+    authed: session?.authed,
+    execution: signer === null ? { rehearsal: createRpcTransactionGuard({ ...guardOptions, address: wallet.address }) } : { signer },
     wallet: wallet.address,
     rpc,
     strategies: () => strategies.active,
@@ -247,8 +261,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     paused: { strategy: (s) => areas.gate.strategyPaused(s), vaultOrders: () => areas.gate.areaOff('trigger') },
   });
   stopDeciding = () => trading.executor.stop();
+  // A rehearsal trades nothing: whoever else trades the wallet is none of its business.
   const walletHistory =
-    config.wallet.shared || options.watchWallet === false
+    config.wallet.shared || options.watchWallet === false || signer === null
       ? null
       : createWalletHistoryFeed({
           rpc,
@@ -278,7 +293,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     status: () => ({
       wallet: wallet.address,
       areas: areas.status(),
-      session: session.health(),
+      session: session?.health() ?? null,
       strategies: [...strategies.active.values()].map((s) => ({ name: s.name, kind: s.spec.kind, file: s.file, hash: s.hash })),
       feeds: feeds.status(),
       trading: trading.status(),
@@ -309,6 +324,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         name: 'trigger-login',
         probe: () => {
           // No vault strategy, or a key without Trigger: the login is not attempted, and not waited for.
+          if (session === null) return { ok: true, detail: 'not attempted: a rehearsal holds no key to log in with' };
           const paused = areas.gate.feedPaused('trigger');
           if (paused !== null) return { ok: true, detail: `not attempted: ${paused}` };
           const health = session.health();

@@ -15,7 +15,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { AuthedJupiterClient, JupiterClient } from '../jupiter/transport.js';
 import type { Logger } from '../ops/log.js';
-import type { GuardedSigner } from '../solana/guardedSigner.js';
+import type { GuardedSigner, TransactionGuard } from '../solana/guardedSigner.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
@@ -39,6 +39,8 @@ import { startTickLoop, type TickLoop, type TickLoopOptions } from './tick/tickL
 import { reportUnknownPredictionIds } from './unknownPredictionIds.js';
 import { vaultOrderViews } from './tick/vaultOrderViews.js';
 import { strategyLimits } from '../strategies/strategyLimits.js';
+import { createRehearsalHandlerSet } from '../rehearsal/rehearsalKindSet.js';
+import { createLedgerBalancesFeed } from '../rehearsal/ledgerBalancesFeed.js';
 
 export interface TradingOptions {
   readonly config: Config;
@@ -49,7 +51,11 @@ export interface TradingOptions {
   readonly client: JupiterClient;
   /** The Trigger V2 session's client: with it, `place-vault-order` and price `cancel-vault-order` intents are executed (else deferred). */
   readonly authed?: AuthedJupiterClient | undefined;
-  readonly signer: GuardedSigner;
+  /**
+   * How intents are carried out: signed through the guard (live, paper), or rehearsed: judged by the
+   * guard alone and filled in the rehearsal ledger at the quotes received (src/rehearsal/).
+   */
+  readonly execution: { readonly signer: GuardedSigner } | { readonly rehearsal: TransactionGuard };
   readonly wallet: string;
   /** The node the executor sends through and the guard simulates with (the simulator's `<url>/rpc` in paper mode, `rpc.url` live). */
   readonly rpc: SolanaRpc;
@@ -78,23 +84,46 @@ export function startTrading(options: TradingOptions): Trading {
   const { config, clock, log, db, audit, client, feeds } = options;
   const journal = new Journal(db, audit, clock);
   const rpc = options.rpc;
-  const balances = createBalancesFeed({ rpc, clock, wallet: options.wallet, intervalMs: config.poll.prices, log });
+  const { execution } = options;
+  const rehearsal = 'rehearsal' in execution ? execution.rehearsal : null;
+  // A rehearsal's balances are its ledger's; live and paper read the chain.
+  const balances =
+    rehearsal === null
+      ? createBalancesFeed({ rpc, clock, wallet: options.wallet, intervalMs: config.poll.prices, log })
+      : createLedgerBalancesFeed({ db, clock, intervalMs: config.poll.prices, log });
   options.watchFeed?.(balances);
 
   const decimalsOf = decimalsResolver({ strategies: options.strategies, prices: () => feeds.prices.state().value, client });
   const orders = new TriggerOrders(db);
-  const set = createHandlerSet({
-    client,
-    authed: options.authed,
-    rpc,
-    signer: options.signer,
-    journal,
-    orders,
-    clock,
-    decimalsOf,
-    swap: { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps },
-    maxVaultSlippageBps: strategyLimits(config.guard).maxVaultSlippageBps,
-  });
+  const swapPolicy = { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps };
+  const maxVaultSlippageBps = strategyLimits(config.guard).maxVaultSlippageBps;
+  const set =
+    'signer' in execution
+      ? createHandlerSet({
+          client,
+          authed: options.authed,
+          rpc,
+          signer: execution.signer,
+          journal,
+          orders,
+          clock,
+          decimalsOf,
+          swap: swapPolicy,
+          maxVaultSlippageBps,
+        })
+      : createRehearsalHandlerSet({
+          client,
+          guard: execution.rehearsal,
+          db,
+          journal,
+          orders,
+          audit,
+          clock,
+          log,
+          decimalsOf,
+          swap: swapPolicy,
+          maxVaultSlippageBps,
+        });
   const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, routes: set.routes, log });
 
   const abort = new AbortController();

@@ -36,13 +36,22 @@ export function startupScreen(facts: StartupFacts): StartupScreen {
   const headline =
     config.mode === 'paper'
       ? `jupbot started in PAPER mode: paper wallet ${facts.wallet}, simulated Jupiter and Solana at ${facts.simulator?.url ?? '?'}; no real funds, nothing leaves this machine`
-      : `jupbot started in LIVE mode: trading real funds from wallet ${facts.wallet} on Solana via ${host(config.rpc.url)} and Jupiter at ${host(config.api.base_url)} (config ${config.source.file})`;
+      : config.mode === 'rehearsal'
+        ? `jupbot started in REHEARSAL mode: watching wallet ${facts.wallet} on Solana via ${host(config.rpc.url)} and Jupiter at ${host(config.api.base_url)}; real prices and transactions, nothing signed, fills in the rehearsal ledger only (config ${config.source.file})`
+        : `jupbot started in LIVE mode: trading real funds from wallet ${facts.wallet} on Solana via ${host(config.rpc.url)} and Jupiter at ${host(config.api.base_url)} (config ${config.source.file})`;
   const row = (label: string, text: string): string => `${label.padEnd(11)} ${text}`;
   const names =
     facts.strategies.slice(0, NAMES_SHOWN).join(', ') + (facts.strategies.length > NAMES_SHOWN ? `, … (${facts.strategies.length - NAMES_SHOWN} more)` : '');
   const lines = [
     row('version', `jupbot ${facts.version}, node ${facts.node}, database schema ${facts.schemaVersion}`),
-    row('wallet', config.mode === 'paper' ? `${facts.wallet} (a paper wallet the simulator funded)` : `${facts.wallet} (REAL FUNDS)`),
+    row(
+      'wallet',
+      config.mode === 'paper'
+        ? `${facts.wallet} (a paper wallet the simulator funded)`
+        : config.mode === 'rehearsal'
+          ? `${facts.wallet} (REHEARSAL: watch-only, no key; \`jupbot rehearsal summary\` tells what the guard made of Jupiter's transactions)`
+          : `${facts.wallet} (REAL FUNDS)`,
+    ),
     row(
       'network',
       facts.simulator

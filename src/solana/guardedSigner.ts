@@ -19,7 +19,7 @@ import { JupbotError } from '../errors.js';
 import type { Wallet } from './wallet.js';
 
 export interface GuardedSignerOptions extends Omit<GuardOptions, 'wallet'> {
-  readonly wallet: Wallet;
+  readonly wallet: Pick<Wallet, 'address' | 'signTransaction'>;
   /**
    * Runs the simulations that prove each transaction's effects. Without it every transaction that
    * would be sent is refused (SIMULATION_UNAVAILABLE); only a login challenge, which is never sent,
@@ -90,14 +90,24 @@ export class IdenticalBytesError extends JupbotError {
 /** Messages signed lately, remembered so the same one is never signed for two intents. */
 const REMEMBERED = 1_000;
 
-export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigner {
-  const { wallet, audit, log, effects, ...guard } = options;
-  const address = wallet.address;
-  const signedMessages = new Set<string>();
-  const remember = (key: string): void => {
-    signedMessages.add(key);
-    if (signedMessages.size > REMEMBERED) signedMessages.delete(signedMessages.values().next().value as string);
-  };
+/** The guard alone: what a rehearsal holds in place of a signer (it can only judge). */
+export interface TransactionGuard {
+  readonly address: string;
+  /** Checks `tx`; resolves with the summary, or records the refusal and rethrows it. Signs nothing. */
+  check(tx: VersionedTransaction | string, expectation: Expectation, context?: SignContext): Promise<CheckedSummary>;
+}
+
+export interface TransactionGuardOptions extends Omit<GuardedSignerOptions, 'wallet'> {
+  /** The wallet the transactions are judged for (its address only). */
+  readonly address: string;
+}
+
+/**
+ * The static checks, then the effects proven by simulation; a refusal is logged and recorded in the
+ * audit log (kind `guard.refused`) before it is rethrown.
+ */
+export function createTransactionGuard(options: TransactionGuardOptions): TransactionGuard {
+  const { address, audit, log, effects, ...guard } = options;
   const check = async (tx: VersionedTransaction | string, expectation: Expectation, context: SignContext = {}): Promise<CheckedSummary> => {
     try {
       const decoded = typeof tx === 'string' ? VersionedTransaction.deserialize(Buffer.from(tx, 'base64')) : tx;
@@ -123,6 +133,20 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
       throw refusal;
     }
   };
+  return { address, check };
+}
+
+export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigner {
+  const { wallet, ...guardOptions } = options;
+  const address = wallet.address;
+  const signedMessages = new Set<string>();
+  const remember = (key: string): void => {
+    signedMessages.add(key);
+    if (signedMessages.size > REMEMBERED) signedMessages.delete(signedMessages.values().next().value as string);
+  };
+  const guard = createTransactionGuard({ ...guardOptions, address });
+  const check = (tx: VersionedTransaction | string, expectation: Expectation, context?: SignContext): Promise<CheckedSummary> =>
+    guard.check(tx, expectation, context);
   return {
     address,
     check,
@@ -172,4 +196,12 @@ export function createRpcGuardedSigner(
 ): GuardedSigner {
   const { rpc, clock, ...rest } = options;
   return createGuardedSigner({ ...rest, effects: rpc, resolveLookupTable: createLookupTableResolver({ rpc, clock }) });
+}
+
+/** The guard alone, as a rehearsal runs it: the same lookup tables and simulations as the signer's. */
+export function createRpcTransactionGuard(
+  options: Omit<TransactionGuardOptions, 'effects' | 'resolveLookupTable'> & { readonly rpc: EffectsRpc; readonly clock: Clock },
+): TransactionGuard {
+  const { rpc, clock, ...rest } = options;
+  return createTransactionGuard({ ...rest, effects: rpc, resolveLookupTable: createLookupTableResolver({ rpc, clock }) });
 }

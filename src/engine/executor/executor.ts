@@ -300,7 +300,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   async function callOnce(row: IntentRow, handler: CallHandler): Promise<CallResult> {
     try {
-      return await handler.call(row, context);
+      return await handler.call(row, { ...context, note: (kind, data) => journal.note(row.id, kind, data) });
     } catch (error) {
       // Refused before anything was sent (params): final. Anything else may have reached the API.
       if (error instanceof IntentRefusedError) return { kind: 'failed', code: error.code, message: error.message, data: error.details };

@@ -227,7 +227,9 @@ function schedule(plan: readonly PlannedFault[], lengthMs: number): DayEvent[] {
 
 /** Revokes the JWT the daemon holds now: every Trigger call still carrying it is refused with 401. */
 async function revokeCurrentJwt(daemon: Daemon, sim: Simulator, net: InProcessNetwork): Promise<void> {
-  const token = await daemon.engine.session.token();
+  const session = daemon.engine.session;
+  if (session === null) throw new Error('the fault day runs in paper mode: it has a Trigger login');
+  const token = await session.token();
   await net.settle();
   sim.control.injectFault({
     path: '/trigger/v2/*',
@@ -269,7 +271,7 @@ async function readRecorded(daemon: Daemon, out: MemoryStream): Promise<Pick<Rec
     const msg = `${String(line['level'])}: ${String(line['msg']).slice(0, 120)}`;
     warnings[msg] = (warnings[msg] ?? 0) + 1;
   }
-  return { metrics, warnings, logins: daemon.engine.session.health().logins };
+  return { metrics, warnings, logins: daemon.engine.session?.health().logins ?? 0 };
 }
 
 /** What the audit log and the journal say: actions by kind, error messages, intents that did not confirm. */

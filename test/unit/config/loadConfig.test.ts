@@ -38,7 +38,7 @@ describe('shipped configs', () => {
     const config = await loadConfig({ file: 'config/default.yaml', env: {}, cwd: repo });
     expect(config.mode).toBe('paper');
     expect(config.api.key).toBeNull();
-    expect(config.wallet).toEqual({ keypair_file: null, keypair: null, allow_insecure_permissions: false, shared: false });
+    expect(config.wallet).toEqual({ keypair_file: null, keypair: null, allow_insecure_permissions: false, shared: false, address: null });
     expect(config.data_dir).toBe(join(repo, 'data'));
     expect(config.strategies_dir).toBe(join(repo, 'strategies'));
     expect(config.source.file).toBe(join(repo, 'config/default.yaml'));

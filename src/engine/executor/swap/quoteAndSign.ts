@@ -13,7 +13,7 @@
 import { type JupiterClient, Priority, swap, SwapOrderError } from '../../../jupiter/index.js';
 import type { OrderResponse, Router } from '../../../jupiter/schemas/swap.js';
 import { GuardRefusal } from '../../../solana/guardRefusal.js';
-import type { GuardedSigner, SignedBase64 } from '../../../solana/guardedSigner.js';
+import type { GuardedSigner, SignContext, SignedBase64 } from '../../../solana/guardedSigner.js';
 import type { SwapExpectation } from '../../../solana/expectation.js';
 import type { IntentRow } from '../../../store/journal.js';
 import { IntentRefusedError } from '../errors.js';
@@ -32,7 +32,7 @@ export interface QuoteRequest {
 
 export interface QuoteAndSignOptions {
   readonly client: JupiterClient;
-  readonly signer: GuardedSigner;
+  readonly signer: Pick<GuardedSigner, 'address' | 'signBase64'>;
   readonly request: QuoteRequest;
   /** Checks the answer against the intent before anything is signed (throws IntentRefusedError). */
   readonly check: (quote: OrderResponse) => void;
@@ -50,7 +50,25 @@ function unreadableStep(error: GuardRefusal): { step: number; variant: number } 
 }
 
 export async function quoteAndSign(options: QuoteAndSignOptions): Promise<{ quote: OrderResponse; signed: SignedBase64; expectation: SwapExpectation }> {
-  const { client, signer, request, row, context } = options;
+  const { signer, ...rest } = options;
+  const { quote, judged, expectation } = await quoteAndJudge({
+    ...rest,
+    taker: signer.address,
+    judge: (transaction, expected, context) => signer.signBase64(transaction, expected, context),
+  });
+  return { quote, signed: judged, expectation };
+}
+
+export interface QuoteAndJudgeOptions<T> extends Omit<QuoteAndSignOptions, 'signer'> {
+  /** The wallet the transaction is built for. */
+  readonly taker: string;
+  /** The guard's turn: sign (live, paper) or only judge (rehearsal). Throws the GuardRefusal when it refuses. */
+  readonly judge: (transaction: string, expectation: SwapExpectation, context: SignContext) => Promise<T>;
+}
+
+/** The quote-and-guard loop itself, whatever the guard's turn does with an accepted transaction. */
+export async function quoteAndJudge<T>(options: QuoteAndJudgeOptions<T>): Promise<{ quote: OrderResponse; judged: T; expectation: SwapExpectation }> {
+  const { client, request, row, context } = options;
   const excluded: string[] = [];
   for (;;) {
     let quote: OrderResponse;
@@ -61,7 +79,7 @@ export async function quoteAndSign(options: QuoteAndSignOptions): Promise<{ quot
           inputMint: request.inputMint,
           outputMint: request.outputMint,
           amount: request.amount,
-          taker: signer.address,
+          taker: options.taker,
           // Always the cap the guard will hold the route to: Jupiter's own default may allow more.
           slippageBps: request.slippageBps,
           ...(request.excludeRouters.length === 0 ? {} : { excludeRouters: [...request.excludeRouters] }),
@@ -80,12 +98,12 @@ export async function quoteAndSign(options: QuoteAndSignOptions): Promise<{ quot
       throw new IntentRefusedError('QUOTE_UNBUILDABLE', 'the order carries no transaction');
     const expectation = options.expect(quote);
     try {
-      const signed = await signer.signBase64(transaction, expectation, {
+      const judged = await options.judge(transaction, expectation, {
         strategy: row.strategy,
         intentId: row.id,
         handles: excluded.length < MAX_VENUE_EXCLUSIONS ? ['ROUTE_PLAN_UNDECODABLE', 'ROUTE_DATA_MALFORMED'] : [],
       });
-      return { quote, signed, expectation };
+      return { quote, judged, expectation };
     } catch (error) {
       if (!(error instanceof GuardRefusal)) throw error;
       const unreadable = unreadableStep(error);

@@ -1,0 +1,100 @@
+/**
+ * The rehearsal ledger: a rehearsal signs nothing, so its balances are computed, never read from the
+ * chain. Balance of a mint = its opening balance (`rehearsal_opening`, written once) + what fills
+ * brought in − what fills took out − what its simulated vault orders hold still − (SOL only) the
+ * network fees its confirmed intents' answers declared (`rehearsal_costs`). A simulated vault order
+ * is one `trigger_orders` row per deposit (an OCO's two legs share the row), holding what it has not
+ * used yet. Every term is a row
+ * another part of the journal writes in its own transaction, so the ledger cannot drift from the
+ * fills the audit shows: there is no running total to get wrong.
+ */
+import { z } from 'zod';
+import type { AuditLog } from '../store/audit.js';
+import type { Db } from '../store/db.js';
+import { parseRows } from '../store/parseRows.js';
+import { statement } from '../store/statementCache.js';
+import { LIVE_ORDER_SQL } from '../store/triggerOrders.js';
+import { SOL_MINT } from '../solana/programIds.js';
+
+export interface OpeningBalance {
+  readonly mint: string;
+  readonly amount: bigint;
+  readonly decimals: number;
+}
+
+export type OpeningSource = 'wallet' | 'config';
+
+const Digits = z.string().regex(/^\d+$/).transform(BigInt);
+const OpeningRow = z.object({
+  mint: z.string(),
+  amount: Digits,
+  decimals: z.number().int(),
+  source: z.enum(['wallet', 'config']),
+  opened_at: z.number().int(),
+});
+const FlowRow = z.object({ mint: z.string(), amount: Digits, sign: z.number().int() });
+
+/** The opening balances, or null when the ledger has not been opened yet. */
+export function readOpening(db: Db): { readonly source: OpeningSource; readonly openedAt: number; readonly balances: readonly OpeningBalance[] } | null {
+  const rows = parseRows(
+    OpeningRow,
+    statement(db, 'SELECT mint, amount, decimals, source, opened_at FROM rehearsal_opening ORDER BY mint').all(),
+    'rehearsal_opening',
+  );
+  const first = rows[0];
+  if (first === undefined) return null;
+  return { source: first.source, openedAt: first.opened_at, balances: rows.map((r) => ({ mint: r.mint, amount: r.amount, decimals: r.decimals })) };
+}
+
+/**
+ * Writes the opening balances, once: a ledger already opened keeps its own (a restart continues the
+ * rehearsal). Audited as `rehearsal.opened`. True when this call opened it.
+ */
+export function recordOpening(db: Db, audit: AuditLog, source: OpeningSource, balances: readonly OpeningBalance[], now: number): boolean {
+  return db.transaction(() => {
+    if (readOpening(db) !== null) return false;
+    // An empty wallet still opens the ledger: SOL at zero says "opened, with nothing".
+    const rows = balances.length === 0 ? [{ mint: SOL_MINT, amount: 0n, decimals: 9 }] : balances;
+    const insert = statement(db, 'INSERT INTO rehearsal_opening (mint, amount, decimals, source, opened_at) VALUES (?, ?, ?, ?, ?)');
+    for (const b of rows) insert.run(b.mint, b.amount.toString(), b.decimals, source, now);
+    audit.append({
+      kind: 'rehearsal.opened',
+      data: { source, balances: rows.map((b) => ({ mint: b.mint, amount: b.amount.toString(), decimals: b.decimals })) },
+    });
+    return true;
+  })();
+}
+
+/**
+ * The network fees (lamports) a rehearsed intent's answer declared. Replaces an earlier row of the
+ * same intent (its retried call); counted only once the intent is confirmed.
+ */
+export function recordCost(db: Db, intentId: string, lamports: bigint, now: number): void {
+  statement(db, 'INSERT OR REPLACE INTO rehearsal_costs (intent_id, lamports, recorded_at) VALUES (?, ?, ?)').run(intentId, lamports.toString(), now);
+}
+
+/** Every term of the ledger as (mint, amount, sign) rows: one read, one consistent snapshot. */
+const FLOWS = `
+  SELECT mint, amount, 1 AS sign FROM rehearsal_opening
+  UNION ALL SELECT out_mint, out_amount, 1 FROM fills
+  UNION ALL SELECT in_mint, in_amount, -1 FROM fills
+  UNION ALL SELECT ?, c.lamports, -1 FROM rehearsal_costs c JOIN intents i ON i.id = c.intent_id WHERE i.state = 'confirmed'
+  UNION ALL SELECT input_mint, COALESCE(remaining_input_amount, input_amount), -1 FROM trigger_orders
+    WHERE intent_id IS NOT NULL AND state IN (${LIVE_ORDER_SQL})`;
+
+/** The ledger's balances by mint (base units), as the strategies see them in a rehearsal. */
+export function ledgerBalances(db: Db): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const row of parseRows(FlowRow, statement(db, FLOWS).all(SOL_MINT), 'rehearsal ledger')) {
+    out.set(row.mint, (out.get(row.mint) ?? 0n) + (row.sign > 0 ? row.amount : -row.amount));
+  }
+  return out;
+}
+
+/** The network fees the confirmed rehearsed intents would have paid, in lamports. */
+export function totalCosts(db: Db): bigint {
+  const rows = statement(db, "SELECT c.lamports FROM rehearsal_costs c JOIN intents i ON i.id = c.intent_id WHERE i.state = 'confirmed'").all() as {
+    lamports: string;
+  }[];
+  return rows.reduce((sum, r) => sum + BigInt(r.lamports), 0n);
+}

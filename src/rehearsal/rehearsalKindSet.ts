@@ -1,0 +1,32 @@
+/**
+ * Every intent kind a rehearsal executes, listed once, with the routes live mode uses for it (so a
+ * rehearsed strategy decides what it would decide live). A kind missing here is deferred by the tick
+ * loop, never journaled: a rehearsal has no live handler to fall back on.
+ */
+import type { HandlerSet } from '../engine/executor/kindSet.js';
+import { intentRoutes } from '../engine/executor/intentKind.js';
+import { swapRoute } from '../engine/executor/swap/swap.js';
+import { createRehearsalSwapHandler } from './rehearsalSwap.js';
+import type { RehearsalDeps, RehearsalKind } from './rehearsalKind.js';
+
+const rehearsalSwapKind: RehearsalKind = {
+  kind: 'swap',
+  routes: [swapRoute],
+  createHandler: (deps) => createRehearsalSwapHandler({ ...deps, policy: deps.swap }),
+};
+
+export const REHEARSAL_KINDS: readonly RehearsalKind[] = [rehearsalSwapKind];
+
+export function createRehearsalHandlerSet(deps: RehearsalDeps): HandlerSet {
+  const built = REHEARSAL_KINDS.map((kind) => {
+    const handler = kind.createHandler(deps);
+    if (handler.kind !== kind.kind) throw new Error(`the rehearsal ${kind.kind} module built a handler for ${handler.kind}`);
+    return { handler, routes: kind.routes };
+  });
+  return {
+    handlers: built.map((b) => b.handler),
+    routes: intentRoutes(...built.flatMap((b) => b.routes)),
+    // Vault orders are simulated in the ledger (no Trigger session): the mirror's history syncs do not run.
+    vault: false,
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Rehearsed swaps against the simulator: the order is asked with the watched wallet as taker, the
+ * transaction Jupiter builds is judged and simulated, never signed, and the swap is filled in the
+ * rehearsal ledger at the quote. The simulator records no `/execute` and no `sendTransaction`.
+ */
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { driveTo } from '../../../src/backtest/driveTo.js';
+import { rehearsalWorld, type RehearsalWorld } from './support/rehearsalWorld.js';
+
+const START = Date.UTC(2026, 10, 2, 8, 0);
+const DCA = `name: dca-jup
+kind: dca
+buy: JUP
+pay_with: USDC
+amount: "2"
+execution: swap
+schedule:
+  cron: "*/10 * * * *"
+  timezone: UTC
+max_runs_per_day: 288
+`;
+
+const worlds: RehearsalWorld[] = [];
+afterEach(() => {
+  for (const w of worlds.splice(0)) w.close();
+});
+
+describe('a rehearsed swap', () => {
+  it('is quoted for the watched wallet, judged, never signed or executed, and filled at the quote in the ledger', async () => {
+    const world = rehearsalWorld({ seed: 'rehearsal-swap', startAt: START, strategies: { 'dca-jup': DCA } });
+    worlds.push(world);
+    const usdcBefore = world.sim.control.balance(world.wallet, 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
+    const daemon = await world.start();
+    await driveTo(world.clock, world.net, START + 3_600_000);
+    await daemon.stop('done');
+    const db = new Database(world.database, { readonly: true });
+    try {
+      const intents = db.prepare("SELECT id, state FROM intents WHERE kind = 'swap'").all() as { id: string; state: string }[];
+      expect(intents.length).toBeGreaterThanOrEqual(5);
+      expect(intents.every((i) => i.state === 'confirmed')).toBe(true);
+      const verdicts = db.prepare("SELECT intent_id, data FROM actions WHERE kind = 'rehearsal.transaction'").all() as { intent_id: string; data: string }[];
+      expect(verdicts.map((v) => (JSON.parse(v.data) as { verdict: string }).verdict)).toEqual(intents.map(() => 'accepted'));
+      const fills = db.prepare("SELECT intent_id, in_amount, out_amount, raw FROM fills WHERE source = 'swap'").all() as {
+        intent_id: string;
+        in_amount: string;
+        out_amount: string;
+        raw: string;
+      }[];
+      expect(fills).toHaveLength(intents.length);
+      for (const f of fills) {
+        const quote = JSON.parse(f.raw) as { inAmount: string; outAmount: string };
+        expect([f.in_amount, f.out_amount]).toEqual([quote.inAmount, quote.outAmount]);
+      }
+    } finally {
+      db.close();
+    }
+    // The world saw no write but the orders asked: nothing executed, sent or signed.
+    expect(new Set(world.writes.map((w) => `${w.method} ${w.path}`))).toEqual(new Set(['GET /swap/v2/order']));
+    expect(world.sim.control.balance(world.wallet, 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toBe(usdcBefore);
+    expect(world.out.text).toContain('REHEARSAL');
+  }, 120_000);
+});

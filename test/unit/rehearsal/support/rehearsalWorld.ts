@@ -1,0 +1,99 @@
+/**
+ * A rehearsal against the embedded simulator standing in for Jupiter and the chain: the simulator is
+ * a world of its own (not the daemon's paper world), the watched wallet is funded there as a real
+ * wallet would be, and the daemon runs with `mode: rehearsal` against it as it would against mainnet.
+ * Every request that would change the simulated world is recorded from the simulator's side
+ * (`onInput`), so a test can prove which ones the rehearsal made.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keypair } from '@solana/web3.js';
+import { InProcessNetwork, SIM_ORIGIN } from '../../../../src/backtest/inProcessNetwork.js';
+import { SteppingClock } from '../../../../src/backtest/steppingClock.js';
+import { parseConfigText } from '../../../../src/config/loadConfig.js';
+import { start, type Daemon } from '../../../../src/daemon.js';
+import { createLogger } from '../../../../src/ops/log.js';
+import { createRandom } from '../../../../src/random.js';
+import { createSimulator, type Simulator } from '../../../../src/sim/simulator.js';
+import type { RequestInput } from '../../../../src/sim/worldInput.js';
+import { repoRoot } from '../../../support/cli.js';
+import { MemoryStream } from '../../../support/memoryStream.js';
+
+/** The key the rehearsal presents: the simulator's gateway takes any key. */
+export const REHEARSAL_API_KEY = 'rehearsal-test-key-0123456789';
+
+export interface RehearsalWorld {
+  readonly dir: string;
+  readonly sim: Simulator;
+  readonly net: InProcessNetwork;
+  readonly clock: SteppingClock;
+  readonly out: MemoryStream;
+  readonly wallet: string;
+  /** Every world-changing request the simulator answered, in order. */
+  readonly writes: RequestInput[];
+  readonly database: string;
+  start(): Promise<Daemon>;
+  close(): void;
+}
+
+export interface RehearsalWorldOptions {
+  readonly seed: string;
+  readonly startAt: number;
+  /** Strategy files by name (YAML text); `'demo'` copies the repository's strategies/. */
+  readonly strategies: 'demo' | Readonly<Record<string, string>>;
+  /** Extra config lines (YAML). */
+  readonly config?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
+  const dir = mkdtempSync(join(tmpdir(), 'jupbot-rehearsal-'));
+  const strategies = join(dir, 'strategies');
+  if (options.strategies === 'demo') cpSync(join(repoRoot, 'strategies'), strategies, { recursive: true });
+  else {
+    mkdirSync(strategies);
+    for (const [name, text] of Object.entries(options.strategies)) writeFileSync(join(strategies, `${name}.yaml`), text);
+  }
+  const clock = new SteppingClock(options.startAt);
+  const net = new InProcessNetwork(clock);
+  const writes: RequestInput[] = [];
+  const sim = createSimulator({
+    clock: net.simClock(),
+    seed: options.seed,
+    onInput: (input) => {
+      if (input.kind === 'request') writes.push(input);
+    },
+  });
+  net.connect(sim);
+  // The watched wallet: a real address whose key this test throws away, funded as the paper wallet is.
+  const wallet = Keypair.generate().publicKey.toBase58();
+  sim.control.paperWallet(wallet);
+  const out = new MemoryStream();
+  const log = createLogger({ destination: out, clock });
+  const text = [
+    'mode: rehearsal',
+    `api: { base_url: "${SIM_ORIGIN}" }`,
+    `rpc: { url: "${SIM_ORIGIN}/rpc" }`,
+    `wallet: { address: ${wallet} }`,
+    `data_dir: ${dir}/data`,
+    `strategies_dir: ${strategies}`,
+    `lock_dir: ${dir}/locks`,
+    'http: { listen: "127.0.0.1:0" }',
+    ...(options.config ?? []),
+    '',
+  ].join('\n');
+  const config = parseConfigText(text, join(dir, 'config.yaml'), { JUPITER_API_KEY: REHEARSAL_API_KEY, ...options.env }, dir);
+  return {
+    dir,
+    sim,
+    net,
+    clock,
+    out,
+    wallet,
+    writes,
+    database: join(dir, 'data', 'jupbot-rehearsal.sqlite'),
+    start: () => start(config, { clock, log, random: createRandom(options.seed), network: net.fetch }),
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
