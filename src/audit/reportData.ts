@@ -14,9 +14,12 @@ import { pnlJson } from './pnlJson.js';
 import { tokenNamer } from './tokenNames.js';
 import { pendingFillJson, type PendingFillJson, toTrade } from './trades.js';
 import { listPendingFills } from '../store/pendingFills.js';
+import { isRehearsalDatabase } from '../store/rehearsalMark.js';
 
 export interface ReportData {
   readonly generatedAt: string;
+  /** A rehearsal's database: nothing in it was signed or sent; its fills are at the prices Jupiter quoted. */
+  readonly rehearsal: boolean;
   readonly chain: { readonly ok: boolean; readonly actions: number; readonly headId: number; readonly headHash: string; readonly firstBreak: string | null };
   readonly pnl: Record<string, unknown>;
   /** Cumulative realized P&L per strategy, after each of its sells: [epoch s, dollars]. */
@@ -50,6 +53,7 @@ export function reportData(db: Db, now: number): ReportData {
   }
   return {
     generatedAt: new Date(now).toISOString(),
+    rehearsal: isRehearsalDatabase(db),
     chain: {
       ok: chain.ok,
       actions: chain.checked,

@@ -94,7 +94,7 @@ export function renderReport(data: ReportData, options: { readonly refreshSecond
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 ${options.refreshSeconds === undefined ? '' : `<meta http-equiv="refresh" content="${options.refreshSeconds}">`}
-<title>jupbot report</title>
+<title>${data.rehearsal ? 'REHEARSAL: ' : ''}jupbot report</title>
 <style>${css}
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1b1b1b;max-width:1100px}
 h1{font-size:1.4rem;margin:0 0 .5rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
@@ -104,7 +104,8 @@ table{border-collapse:collapse}th,td{border-bottom:1px solid #ddd;padding:.25rem
 .empty{color:#666}.meta{color:#666}
 </style></head>
 <body>
-<h1>jupbot report</h1>
+<h1>${data.rehearsal ? 'REHEARSAL: ' : ''}jupbot report</h1>
+${data.rehearsal ? '<section id="rehearsal" class="chain-broken" role="note">REHEARSAL: nothing here was signed or sent. Fills are at the prices Jupiter quoted for the watched wallet; vault orders were simulated. <code>jupbot rehearsal summary</code> tells what the guard made of each transaction Jupiter built.</section>' : ''}
 <p class="meta">Generated ${esc(data.generatedAt)} from the audit database. Figures are exact dollars (docs/audit.md, "Trades and P&amp;L").</p>
 ${chain}
 ${

@@ -6,6 +6,7 @@ import { ExitCode } from '../exitCodes.js';
 import { openDatabase, type Db } from '../store/db.js';
 import { StoreError } from '../store/errors.js';
 import { schemaStatus } from '../store/migrate.js';
+import { isRehearsalDatabase } from '../store/rehearsalMark.js';
 import { CliExit, type CliContext } from './context.js';
 
 /** Options of `jupbot audit` itself, shared by its subcommands. */
@@ -43,6 +44,8 @@ async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: Audi
     if (status.pending.length > 0) {
       ctx.stderr(`note: ${file} has schema version ${status.version}; this jupbot knows ${status.latest}. Reading it as it is.\n`);
     }
+    // On stderr: the figures on stdout stay as they are for a pipe, and the person reading them is told.
+    if (isRehearsalDatabase(db)) ctx.stderr(`REHEARSAL: ${file} is a rehearsal's: nothing in it was signed or sent; its fills are at the prices Jupiter quoted\n`);
     return db;
   } catch (error) {
     db.close();

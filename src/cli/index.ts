@@ -7,6 +7,7 @@ import { auditCommand } from './audit.js';
 import { backtestCommand } from './backtest.js';
 import { pricesCommand } from './prices.js';
 import { reportCommand } from './report.js';
+import { rehearsalCommand } from './rehearsal.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
 import { exitCodeOf } from '../errorCatalogue.js';
@@ -37,6 +38,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(auditCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(reportCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(pricesCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
+  program.addCommand(rehearsalCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(backtestCommand(ctx));
   program.addCommand(statusCommand(ctx));
   program.addCommand(marketsCommand(ctx));

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { expectationFromJson } from './expectationFile.js';
-import { openDatabase } from '../store/db.js';
+import { openDatabase, type Db } from '../store/db.js';
 import { journaledIntent } from '../store/journaledIntent.js';
 import type { Expectation } from '../solana/expectation.js';
 import { CliExit, type CliContext } from './context.js';
@@ -87,13 +87,35 @@ function expectationOf(kind: string, params: unknown, signed: Readonly<Record<st
   }
 }
 
+const Rehearsed = z.looseObject({ transaction: z.string(), expectation: z.unknown(), verdict: z.string(), reason: z.string().nullable().optional() });
+
+/** The last transaction a rehearsal received for the intent, with its verdict; null when none. */
+function lastRehearsedTransaction(db: Db, id: string): z.output<typeof Rehearsed> | null {
+  const row = db.prepare("SELECT data FROM actions WHERE intent_id = ? AND kind = 'rehearsal.transaction' ORDER BY id DESC LIMIT 1").get(id) as
+    | { data: string }
+    | undefined;
+  return row === undefined ? null : Rehearsed.parse(JSON.parse(row.data));
+}
+
 export async function journaledTransaction(ctx: CliContext, id: string, options: { db?: string; config?: string }): Promise<Journaled> {
   const file = await resolveDatabaseFile(ctx, options);
   const db = openDatabase(file, { readonly: true });
   try {
     const found = journaledIntent(db, id);
     if (!found) throw new CliExit(ExitCode.NotFound, `${file}: no intent ${id}`);
-    if (found.row.signedTx === null) throw new CliExit(ExitCode.NotFound, `intent ${id} holds no signed transaction (state ${found.row.state})`);
+    if (found.row.signedTx === null) {
+      // A rehearsal signs nothing: it keeps each transaction Jupiter built with the guard's verdict on it.
+      const rehearsed = lastRehearsedTransaction(db, id);
+      if (rehearsed === null) throw new CliExit(ExitCode.NotFound, `intent ${id} holds no signed transaction (state ${found.row.state})`);
+      return {
+        base64: rehearsed.transaction,
+        kind: found.row.kind,
+        strategy: found.row.strategy,
+        state: found.row.state,
+        expectation: expectationFromJson(rehearsed.expectation, 'the expectation the rehearsal held the transaction to'),
+        note: `REHEARSAL: the transaction Jupiter built for the watched wallet (never signed), which the guard ${rehearsed.verdict === 'accepted' ? 'accepted' : `refused (${rehearsed.reason ?? rehearsed.verdict})`}; the expectation it was held to`,
+      };
+    }
     const { expectation, note } = expectationOf(found.row.kind, found.row.params, found.signed);
     return {
       base64: Buffer.from(found.row.signedTx).toString('base64'),

@@ -42,7 +42,13 @@ export function runCommand(ctx: CliContext): Command {
       // Paper mode may run time faster, and resumes a kept world where it stopped; the daemon and its
       // simulator share that clock.
       const clock = config.mode === 'paper' ? paperClock(ctx.clock, config) : ctx.clock;
-      const log = createLogger({ level: config.log.level, redactor, clock, destination: await logDestination(config.log.format, ctx) });
+      const log = createLogger({
+        level: config.log.level,
+        redactor,
+        clock,
+        destination: await logDestination(config.log.format, ctx),
+        mark: config.mode === 'rehearsal' ? 'REHEARSAL' : undefined,
+      });
       const daemon = await start(config, { clock, log, redactor });
       const onShutdown = (): void => {
         daemon.stop(errorMessage(ctx.shutdown?.reason ?? 'shutdown')).catch((error: unknown) => log.error({ err: error }, 'stop failed'));

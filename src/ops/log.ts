@@ -16,6 +16,11 @@ export interface CreateLoggerOptions {
   redactor?: Redactor;
   /** Timestamps come from the injected clock, so log lines in tests carry the manual time. */
   clock?: Clock;
+  /**
+   * A word every message starts with (`REHEARSAL`), so no line of a rehearsal can be read as one of
+   * a daemon trading real funds, whichever way it is printed or grepped.
+   */
+  mark?: string | undefined;
 }
 
 /**
@@ -26,6 +31,7 @@ export interface CreateLoggerOptions {
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const redactor = options.redactor ?? new Redactor();
   const clock = options.clock;
+  const mark = options.mark;
   const config: LoggerOptions = {
     level: options.level ?? 'info',
     base: null,
@@ -39,6 +45,9 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     hooks: {
       logMethod(args, method) {
         const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactor.scrubText(arg) : arg));
+        // The message is the first string argument: after the bindings object when there is one.
+        const at = typeof scrubbed[0] === 'string' ? 0 : 1;
+        if (mark !== undefined && typeof scrubbed[at] === 'string') scrubbed[at] = `${mark}: ${scrubbed[at] as string}`;
         method.apply(this, scrubbed as Parameters<typeof method>);
       },
     },

@@ -86,6 +86,9 @@ const FLOWS = `
 export function ledgerBalances(db: Db): Map<string, bigint> {
   const out = new Map<string, bigint>();
   for (const row of parseRows(FlowRow, statement(db, FLOWS).all(SOL_MINT), 'rehearsal ledger')) {
+    // Prediction contracts are fills' pseudo-mints (`prediction:<market>:<side>`), not wallet tokens:
+    // a rehearsal's positions are the real ones less what it sold, not a balance.
+    if (row.mint.startsWith('prediction:')) continue;
     out.set(row.mint, (out.get(row.mint) ?? 0n) + (row.sign > 0 ? row.amount : -row.amount));
   }
   return out;

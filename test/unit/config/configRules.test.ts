@@ -84,3 +84,37 @@ describe('http.listen', () => {
     expect(problems('http:\n  listen: 9464\n')).toEqual(['c.yaml:2:11: http.listen: 9464 is not host:port (e.g. 127.0.0.1:9464)']);
   });
 });
+
+describe('rehearsal mode', () => {
+  const ADDRESS = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
+
+  it('needs the address it watches, an API key and https, as live mode does, but no key', () => {
+    expect(problems('mode: rehearsal\napi: { base_url: "http://api.jup.ag" }\n')).toEqual([
+      'c.yaml:1:7: rehearsal mode needs an API key: the environment variable JUPITER_API_KEY (named by api.key_env) is not set; set it, or set api.keyless: true to use the keyless tier (0.5 requests/s)',
+      'c.yaml:1:7: rehearsal mode needs wallet.address: the address to rehearse with, watch-only (no secret key is read in this mode)',
+      'c.yaml:2:18: api.base_url must use https in rehearsal mode (got "http://api.jup.ag"); plain http is allowed only for localhost',
+    ]);
+  });
+
+  it('never reads JUPBOT_KEYPAIR: a malformed one is no problem, and the config holds none', () => {
+    const text = `mode: rehearsal\nwallet: { address: ${ADDRESS} }\n`;
+    expect(problems(text, { JUPITER_API_KEY: 'k', JUPBOT_KEYPAIR: 'not a key' })).toEqual([]);
+    const config = parseConfigText(text, 'c.yaml', { JUPITER_API_KEY: 'k', JUPBOT_KEYPAIR: LIVE_ENV.JUPBOT_KEYPAIR }, '/');
+    expect([config.mode, config.wallet.address, config.wallet.keypair, config.rehearsal.balances]).toEqual(['rehearsal', ADDRESS, null, null]);
+  });
+
+  it('reads declared opening balances as decimal strings, and refuses a number or a malformed amount', () => {
+    const text = `mode: rehearsal\nwallet: { address: ${ADDRESS} }\nrehearsal:\n  balances: { SOL: "2.5", USDC: 100, JUP: "1e3" }\n`;
+    expect(problems(text, { JUPITER_API_KEY: 'k' })).toEqual([
+      'c.yaml:4:33: rehearsal.balances.USDC must be a string (got number 100)',
+      'c.yaml:4:43: rehearsal.balances.JUP: must be an amount of whole tokens as a quoted decimal, e.g. "12.5"',
+    ]);
+    const ok = parseConfigText(
+      `mode: rehearsal\nwallet: { address: ${ADDRESS} }\nrehearsal: { balances: { SOL: "2.5" } }\n`,
+      'c.yaml',
+      { JUPITER_API_KEY: 'k' },
+      '/',
+    );
+    expect(ok.rehearsal.balances).toEqual({ SOL: '2.5' });
+  });
+});

@@ -33,6 +33,8 @@ export interface RehearsalWorld {
   /** Every world-changing request the simulator answered, in order. */
   readonly writes: RequestInput[];
   readonly database: string;
+  /** The config text the daemon runs with. */
+  readonly configText: string;
   start(): Promise<Daemon>;
   close(): void;
 }
@@ -45,6 +47,10 @@ export interface RehearsalWorldOptions {
   /** Extra config lines (YAML). */
   readonly config?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** More keys of the `wallet` section (YAML flow entries, e.g. `keypair_file: /x`). */
+  readonly walletKeys?: readonly string[];
+  /** The simulator's random price walk (false: prices hold still between `setPrice` calls). @default true */
+  readonly priceWalk?: boolean;
 }
 
 export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
@@ -61,6 +67,7 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
   const sim = createSimulator({
     clock: net.simClock(),
     seed: options.seed,
+    ...(options.priceWalk === undefined ? {} : { priceWalk: options.priceWalk }),
     onInput: (input) => {
       if (input.kind === 'request') writes.push(input);
     },
@@ -75,7 +82,7 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     'mode: rehearsal',
     `api: { base_url: "${SIM_ORIGIN}" }`,
     `rpc: { url: "${SIM_ORIGIN}/rpc" }`,
-    `wallet: { address: ${wallet} }`,
+    `wallet: { ${[`address: ${wallet}`, ...(options.walletKeys ?? [])].join(', ')} }`,
     `data_dir: ${dir}/data`,
     `strategies_dir: ${strategies}`,
     `lock_dir: ${dir}/locks`,
@@ -93,6 +100,7 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     wallet,
     writes,
     database: join(dir, 'data', 'jupbot-rehearsal.sqlite'),
+    configText: text,
     start: () => start(config, { clock, log, random: createRandom(options.seed), network: net.fetch }),
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
