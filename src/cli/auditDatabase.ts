@@ -45,7 +45,8 @@ async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: Audi
       ctx.stderr(`note: ${file} has schema version ${status.version}; this jupbot knows ${status.latest}. Reading it as it is.\n`);
     }
     // On stderr: the figures on stdout stay as they are for a pipe, and the person reading them is told.
-    if (isRehearsalDatabase(db)) ctx.stderr(`REHEARSAL: ${file} is a rehearsal's: nothing in it was signed or sent; its fills are at the prices Jupiter quoted\n`);
+    if (isRehearsalDatabase(db))
+      ctx.stderr(`REHEARSAL: ${file} is a rehearsal's: nothing in it was signed or sent; its fills are at the prices Jupiter quoted\n`);
     return db;
   } catch (error) {
     db.close();

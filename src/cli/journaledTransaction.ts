@@ -92,8 +92,7 @@ const Rehearsed = z.looseObject({ transaction: z.string(), expectation: z.unknow
 /** The last transaction a rehearsal received for the intent, with its verdict; null when none. */
 function lastRehearsedTransaction(db: Db, id: string): z.output<typeof Rehearsed> | null {
   const row = db.prepare("SELECT data FROM actions WHERE intent_id = ? AND kind = 'rehearsal.transaction' ORDER BY id DESC LIMIT 1").get(id) as
-    | { data: string }
-    | undefined;
+    { data: string } | undefined;
   return row === undefined ? null : Rehearsed.parse(JSON.parse(row.data));
 }
 

@@ -18,12 +18,12 @@ export interface StrategyCheck {
 }
 
 /**
- * Paper mode resolves against the simulator's catalogue (what paper runs trade). Live mode has
- * no offline answer: symbols are resolved and pinned by the daemon through Jupiter's search, so
- * the CLI checks schema and rules only and says so.
+ * Paper mode resolves against the simulator's catalogue (what paper runs trade). Live and rehearsal
+ * modes have no offline answer: symbols are resolved and pinned by the daemon through Jupiter's
+ * search, so the CLI checks schema and rules only and says so.
  */
 export function offlineTokenSearch(mode: Config['mode'] | undefined): TokenSearch | null {
-  return mode === 'live' ? null : paperTokenSearch;
+  return mode === 'live' || mode === 'rehearsal' ? null : paperTokenSearch;
 }
 
 /**

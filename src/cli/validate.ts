@@ -34,6 +34,16 @@ interface ValidateOptions {
 async function checkKey(config: Config, file: string, ctx: CliContext): Promise<Diagnostic[]> {
   const ignored = ignoredKey(config);
   if (ignored) ctx.stdout(`note: ${ignored}\n`);
+  if (config.mode === 'rehearsal') {
+    if (config.api.key === null && !config.api.keyless) ctx.stdout(`note: ${config.api.key_env} is not set: jupbot run will need it (or api.keyless: true)\n`);
+    try {
+      await loadWallet(config);
+      return [];
+    } catch (error) {
+      if (error instanceof WalletError) return [{ file, line: 0, col: 0, message: `wallet: ${error.message}`, path: ['wallet', 'address'] }];
+      throw error;
+    }
+  }
   if (config.mode !== 'live') return [];
   if (config.api.key === null && !config.api.keyless) ctx.stdout(`note: ${config.api.key_env} is not set: jupbot run will need it (or api.keyless: true)\n`);
   try {

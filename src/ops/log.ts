@@ -47,7 +47,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
         const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactor.scrubText(arg) : arg));
         // The message is the first string argument: after the bindings object when there is one.
         const at = typeof scrubbed[0] === 'string' ? 0 : 1;
-        if (mark !== undefined && typeof scrubbed[at] === 'string') scrubbed[at] = `${mark}: ${scrubbed[at] as string}`;
+        if (mark !== undefined && typeof scrubbed[at] === 'string') scrubbed[at] = `${mark}: ${scrubbed[at]}`;
         method.apply(this, scrubbed as Parameters<typeof method>);
       },
     },

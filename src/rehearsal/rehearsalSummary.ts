@@ -72,7 +72,10 @@ export function rehearsalSummary(db: Db): RehearsalSummary {
   }
   const now = ledgerBalances(db);
   const decimals = new Map<string, number>();
-  for (const row of db.prepare('SELECT in_mint AS mint, in_decimals AS d FROM fills UNION SELECT out_mint, out_decimals FROM fills').all() as { mint: string; d: number }[])
+  for (const row of db.prepare('SELECT in_mint AS mint, in_decimals AS d FROM fills UNION SELECT out_mint, out_decimals FROM fills').all() as {
+    mint: string;
+    d: number;
+  }[])
     decimals.set(row.mint, row.d);
   for (const b of opening?.balances ?? []) decimals.set(b.mint, b.decimals);
   const openingBy = new Map((opening?.balances ?? []).map((b) => [b.mint, b.amount]));

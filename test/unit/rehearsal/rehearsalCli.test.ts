@@ -51,7 +51,7 @@ describe('jupbot run with mode: rehearsal', () => {
     const writes: RequestInput[] = [];
     const sim = createSimulator({ clock, seed: 'rehearsal-cli', onInput: (input) => input.kind === 'request' && writes.push(input) });
     const served = await sim.listen();
-    closers.push(served.close);
+    closers.push(() => served.close());
     const wallet = Keypair.generate().publicKey.toBase58();
     sim.control.paperWallet(wallet);
     const secret = bs58.encode(Keypair.generate().secretKey);
