@@ -166,7 +166,16 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const startedAt = clock.now();
   const metrics = createMetrics();
   // Webhook payloads are scrubbed like log lines: a secret that reaches a message never leaves the machine.
-  const notifier = createNotifier({ webhooks: config.notify.webhooks, clock, log, redactor, fetch: deps.fetch, onResult: metrics.notification });
+  const notifier = createNotifier({
+    webhooks: config.notify.webhooks,
+    clock,
+    log,
+    redactor,
+    fetch: deps.fetch,
+    onResult: metrics.notification,
+    // A rehearsal's "filled" must never read as a real trade in a chat channel.
+    ...(config.mode === 'rehearsal' ? { source: 'jupbot REHEARSAL' } : {}),
+  });
   const outages = createOutageMonitor({ clock, notify: (n) => notifier.notify(n), thresholdMs: config.notify.down_after });
   // Every write from here on is watched (the audit log's and the journal's statements included): a
   // full, read-only or failing disk fails /readyz, is logged once and alerts like a feed outage.

@@ -28,10 +28,20 @@ afterEach(() => {
 
 describe('a rehearsed swap', () => {
   it('is quoted for the watched wallet, judged, never signed or executed, and filled at the quote in the ledger', async () => {
-    const world = rehearsalWorld({ seed: 'rehearsal-swap', startAt: START, strategies: { 'dca-jup': DCA } });
+    const world = rehearsalWorld({
+      seed: 'rehearsal-swap',
+      startAt: START,
+      strategies: { 'dca-jup': DCA },
+      config: ['notify: { webhooks: [{ url: "http://127.0.0.1:9/hook", kind: generic, events: [trade, lifecycle] }] }'],
+    });
     worlds.push(world);
     const usdcBefore = world.sim.control.balance(world.wallet, 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
-    const daemon = await world.start();
+    const posted: { source: string; text: string }[] = [];
+    const webhook = (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      posted.push(JSON.parse(String(init?.body)) as { source: string; text: string });
+      return Promise.resolve(new Response('{}', { status: 200 }));
+    };
+    const daemon = await world.start({ fetch: webhook as typeof globalThis.fetch });
     await driveTo(world.clock, world.net, START + 3_600_000);
     await daemon.stop('done');
     const db = new Database(world.database, { readonly: true });
@@ -59,5 +69,9 @@ describe('a rehearsed swap', () => {
     expect(new Set(world.writes.map((w) => `${w.method} ${w.path}`))).toEqual(new Set(['GET /swap/v2/order']));
     expect(world.sim.control.balance(world.wallet, 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toBe(usdcBefore);
     expect(world.out.text).toContain('REHEARSAL');
+    // Webhooks say where a "filled" came from: a chat channel never reads a rehearsal as a real trade.
+    await daemon.notifier.idle();
+    expect(posted.length).toBeGreaterThanOrEqual(3);
+    expect(posted.filter((p) => p.source !== 'jupbot REHEARSAL' || !p.text.startsWith('jupbot REHEARSAL: '))).toEqual([]);
   }, 120_000);
 });

@@ -12,7 +12,7 @@ import { Keypair } from '@solana/web3.js';
 import { InProcessNetwork, SIM_ORIGIN } from '../../../../src/backtest/inProcessNetwork.js';
 import { SteppingClock } from '../../../../src/backtest/steppingClock.js';
 import { parseConfigText } from '../../../../src/config/loadConfig.js';
-import { start, type Daemon } from '../../../../src/daemon.js';
+import { start, type Daemon, type DaemonDeps } from '../../../../src/daemon.js';
 import { createLogger } from '../../../../src/ops/log.js';
 import { createRandom } from '../../../../src/random.js';
 import { createSimulator, type Simulator } from '../../../../src/sim/simulator.js';
@@ -35,7 +35,8 @@ export interface RehearsalWorld {
   readonly database: string;
   /** The config text the daemon runs with. */
   readonly configText: string;
-  start(): Promise<Daemon>;
+  /** Starts the daemon; `deps` adds to (or replaces) what the world passes. */
+  start(deps?: Partial<DaemonDeps>): Promise<Daemon>;
   close(): void;
 }
 
@@ -101,7 +102,7 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     writes,
     database: join(dir, 'data', 'jupbot-rehearsal.sqlite'),
     configText: text,
-    start: () => start(config, { clock, log, random: createRandom(options.seed), network: net.fetch }),
+    start: (deps = {}) => start(config, { clock, log, random: createRandom(options.seed), network: net.fetch, ...deps }),
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
