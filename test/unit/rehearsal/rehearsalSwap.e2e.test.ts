@@ -38,10 +38,10 @@ describe('a rehearsed swap', () => {
     const usdcBefore = world.sim.control.balance(world.wallet, 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
     const posted: { source: string; text: string }[] = [];
     const webhook = (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      posted.push(JSON.parse(String(init?.body)) as { source: string; text: string });
+      posted.push(JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as { source: string; text: string });
       return Promise.resolve(new Response('{}', { status: 200 }));
     };
-    const daemon = await world.start({ fetch: webhook as typeof globalThis.fetch });
+    const daemon = await world.start({ fetch: webhook });
     await driveTo(world.clock, world.net, START + 3_600_000);
     await daemon.stop('done');
     const db = new Database(world.database, { readonly: true });
