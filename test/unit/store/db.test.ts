@@ -50,6 +50,6 @@ describe('databaseFile', () => {
   });
 
   it('refuses any other mode at run time', () => {
-    expect(() => databaseFile('/d', 'Live' as 'live')).toThrow(/paper' or 'live/);
+    expect(() => databaseFile('/d', 'Live' as 'live')).toThrow(/'paper', 'live' or 'rehearsal'/);
   });
 });
