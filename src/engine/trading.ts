@@ -41,6 +41,7 @@ import { vaultOrderViews } from './tick/vaultOrderViews.js';
 import { strategyLimits } from '../strategies/strategyLimits.js';
 import { createRehearsalHandlerSet } from '../rehearsal/rehearsalKindSet.js';
 import { createLedgerBalancesFeed } from '../rehearsal/ledgerBalancesFeed.js';
+import { rehearsalPositions } from '../rehearsal/positionsOverlay.js';
 
 export interface TradingOptions {
   readonly config: Config;
@@ -151,7 +152,8 @@ export function startTrading(options: TradingOptions): Trading {
     sources: () => ({
       prices: feeds.prices.state(),
       balances: balances.state(),
-      positions: feeds.positions?.state(),
+      // A rehearsal's strategies see the positions it holds: the real ones less what it sold or claimed.
+      positions: rehearsal === null ? feeds.positions?.state() : rehearsalPositions(db, feeds.positions?.state()),
       vaultOrders: vaultOrderViews(db),
       markets: feeds.markets.state(),
       scores: feeds.scores.state(),

@@ -55,3 +55,22 @@ export async function judgeTransaction(
     throw error;
   }
 }
+
+/**
+ * The verdict on a transaction whose build the intent's own checks refused before the guard was
+ * asked (the sale is not the one decided, its floor is below the intent's minimum): live mode stops
+ * at the same point and signs nothing, and the guard is not asked either, but the transaction was
+ * received, so it gets its verdict row, with the check's code as the reason and the expectation the
+ * guard would have held it to.
+ */
+export function noteRefusedBuild(context: HandlerContext, expectation: Expectation, base64: string, refusal: { code: string; message: string }): void {
+  context.note?.(REHEARSAL_TRANSACTION, {
+    kind: expectation.kind,
+    transaction: base64,
+    expectation: describeExpectation(expectation),
+    verdict: 'refused',
+    by: 'intent-check',
+    reason: refusal.code,
+    message: refusal.message,
+  });
+}

@@ -16,6 +16,9 @@ import { statement } from '../store/statementCache.js';
 import { LIVE_ORDER_SQL } from '../store/triggerOrders.js';
 import { SOL_MINT } from '../solana/programIds.js';
 
+/** How a prediction fill names its contract leg (predictionFills.ts `contractMint`). */
+const CONTRACT_LEG_PREFIX = 'prediction:';
+
 export interface OpeningBalance {
   readonly mint: string;
   readonly amount: bigint;
@@ -86,9 +89,9 @@ const FLOWS = `
 export function ledgerBalances(db: Db): Map<string, bigint> {
   const out = new Map<string, bigint>();
   for (const row of parseRows(FlowRow, statement(db, FLOWS).all(SOL_MINT), 'rehearsal ledger')) {
-    // Prediction contracts are fills' pseudo-mints (`prediction:<market>:<side>`), not wallet tokens:
-    // a rehearsal's positions are the real ones less what it sold, not a balance.
-    if (row.mint.startsWith('prediction:')) continue;
+    // A prediction fill's contract leg is no token of the wallet (live balances never show one): the
+    // positions overlay (positionsOverlay.ts) counts contracts, the ledger only the USDC they brought.
+    if (row.mint.startsWith(CONTRACT_LEG_PREFIX)) continue;
     out.set(row.mint, (out.get(row.mint) ?? 0n) + (row.sign > 0 ? row.amount : -row.amount));
   }
   return out;

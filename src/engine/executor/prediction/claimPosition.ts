@@ -9,7 +9,7 @@
  * the position as the API shows it; "Market not settled yet" is "not now" and leaves it planned.
  */
 import { claimPosition, type ClaimPositionResponse, getMarket } from '../../../jupiter/prediction.js';
-import { Priority } from '../../../jupiter/transport.js';
+import { type JupiterClient, Priority } from '../../../jupiter/transport.js';
 import type { SignedRecord } from '../../../store/journal.js';
 import { IntentRefusedError } from '../errors.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
@@ -59,49 +59,13 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
     return fill ? { data, fills: [fill] } : { data, fills: [], fillUnknown: 'payout_claimed carries no payout amount' };
   }
 
-  /** After a refused claim build: final when there is nothing to claim, else the refusal is "not now". */
-  async function explain(params: PredictionClaimParams, error: PredictionApiError, signal: AbortSignal): Promise<never> {
-    const api = { apiCode: error.apiCode, status: error.status, message: error.message };
-    const position = await positionNow(client, params.positionPubkey, signal);
-    const nothing = (why: string, extra: Record<string, unknown> = {}): never => {
-      throw new IntentRefusedError('PREDICTION_NOTHING_TO_CLAIM', `position ${params.positionPubkey} has nothing to claim: ${why}`, { ...api, ...extra });
-    };
-    if (position === null) return nothing('unknown to the API');
-    if (position.claimed === true) return nothing('already claimed', { claimedUsd: position.claimedUsd?.toString() ?? null });
-    if ((position.contractsMicro ?? 0n) <= 0n) return nothing('no contracts');
-    const market = await getMarket(client, { marketId: params.marketId }, { signal, priority: Priority.Exit });
-    if (market.status === 'cancelled') return nothing('the market was cancelled', { marketStatus: market.status });
-    if (market.result !== null && (market.result === 'yes') !== position.isYes)
-      return nothing(`the market resolved ${market.result}; the position lost`, { result: market.result });
-    throw error;
-  }
-
   return {
     kind: PREDICTION_CLAIM_KIND,
 
     async prepare(row, context): Promise<SignedRecord> {
       const params = parsePredictionClaimParams(row.params);
-      let build: ClaimPositionResponse;
-      try {
-        build = await claimPosition(
-          client,
-          { positionPubkey: params.positionPubkey, ownerPubkey: signer.address },
-          { signal: context.signal, priority: Priority.Exit },
-        );
-      } catch (error) {
-        if (isBuildRefusal(error)) await explain(params, error, context.signal);
-        throw error;
-      }
+      const build = await buildClaim(client, signer.address, params, context.signal);
       const p = build.position;
-      if (p.positionPubkey !== params.positionPubkey || p.ownerPubkey !== signer.address) {
-        throw new IntentRefusedError(
-          'PREDICTION_BUILD_MISMATCH',
-          `the claim build is for position ${p.positionPubkey} of ${p.ownerPubkey}, not ours ${params.positionPubkey}`,
-          {
-            build: { positionPubkey: p.positionPubkey, ownerPubkey: p.ownerPubkey },
-          },
-        );
-      }
       const signed = await signer.signBase64(
         build.transaction,
         { kind: 'prediction-claim', position: params.positionPubkey },
@@ -142,6 +106,48 @@ export function createPredictionClaimHandler(options: PredictionHandlerOptions):
       return report;
     },
   };
+}
+
+/**
+ * Asks Jupiter to build the claim, and checks that it claims our position for us. A refusal that
+ * reading the position back shows to be final fails the intent; any other is rethrown ("not now").
+ */
+export async function buildClaim(client: JupiterClient, owner: string, params: PredictionClaimParams, signal: AbortSignal): Promise<ClaimPositionResponse> {
+  let build: ClaimPositionResponse;
+  try {
+    build = await claimPosition(client, { positionPubkey: params.positionPubkey, ownerPubkey: owner }, { signal, priority: Priority.Exit });
+  } catch (error) {
+    if (isBuildRefusal(error)) await explainClaimRefusal(client, params, error, signal);
+    throw error;
+  }
+  const p = build.position;
+  if (p.positionPubkey !== params.positionPubkey || p.ownerPubkey !== owner) {
+    throw new IntentRefusedError(
+      'PREDICTION_BUILD_MISMATCH',
+      `the claim build is for position ${p.positionPubkey} of ${p.ownerPubkey}, not ours ${params.positionPubkey}`,
+      {
+        build: { positionPubkey: p.positionPubkey, ownerPubkey: p.ownerPubkey },
+      },
+    );
+  }
+  return build;
+}
+
+/** After a refused claim build: final when there is nothing to claim, else the refusal is "not now". */
+async function explainClaimRefusal(client: JupiterClient, params: PredictionClaimParams, error: PredictionApiError, signal: AbortSignal): Promise<never> {
+  const api = { apiCode: error.apiCode, status: error.status, message: error.message };
+  const position = await positionNow(client, params.positionPubkey, signal);
+  const nothing = (why: string, extra: Record<string, unknown> = {}): never => {
+    throw new IntentRefusedError('PREDICTION_NOTHING_TO_CLAIM', `position ${params.positionPubkey} has nothing to claim: ${why}`, { ...api, ...extra });
+  };
+  if (position === null) return nothing('unknown to the API');
+  if (position.claimed === true) return nothing('already claimed', { claimedUsd: position.claimedUsd?.toString() ?? null });
+  if ((position.contractsMicro ?? 0n) <= 0n) return nothing('no contracts');
+  const market = await getMarket(client, { marketId: params.marketId }, { signal, priority: Priority.Exit });
+  if (market.status === 'cancelled') return nothing('the market was cancelled', { marketStatus: market.status });
+  if (market.result !== null && (market.result === 'yes') !== position.isYes)
+    return nothing(`the market resolved ${market.result}; the position lost`, { result: market.result });
+  throw error;
 }
 
 export const claimPositionRoute: IntentRoute<'claim-position'> = {

@@ -10,7 +10,7 @@
  * (`PREDICTION_ORDER_FAILED`, nothing sold, the fee paid).
  */
 import { type CreateOrderResponse, sellPartial, sellPosition } from '../../../jupiter/prediction.js';
-import { Priority } from '../../../jupiter/transport.js';
+import { type JupiterClient, Priority } from '../../../jupiter/transport.js';
 import type { PredictionSellExpectation } from '../../../solana/expectation.js';
 import type { PlanInput, SignedRecord } from '../../../store/journal.js';
 import { IntentRefusedError, IntentWaitingError } from '../errors.js';
@@ -107,22 +107,8 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
 
     async prepare(row, context): Promise<SignedRecord> {
       const params = parsePredictionSellParams(kind, row.params);
-      const call = { signal: context.signal, priority: Priority.Exit };
-      let build: CreateOrderResponse;
-      try {
-        build =
-          shape === 'whole'
-            ? await sellPosition(client, { positionPubkey: params.positionPubkey, ownerPubkey: signer.address }, call)
-            : await sellPartial(
-                client,
-                { ownerPubkey: signer.address, positionPubkey: params.positionPubkey, isYes: params.isYes, contractsMicro: params.contractsMicro.toString() },
-                call,
-              );
-      } catch (error) {
-        if (isBuildRefusal(error)) await explainSellRefusal(client, params, error, context.signal);
-        throw error;
-      }
-      const order = checkBuild(params, shape, build);
+      const build = await buildSell(client, signer.address, params, shape, context.signal);
+      const order = checkSellBuild(params, shape, build);
       const transaction = build.transaction;
       if (transaction === null || transaction === '')
         throw new IntentRefusedError('PREDICTION_BUILD_MISMATCH', 'the sell build carries no transaction to sign');
@@ -139,15 +125,7 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
         ...summary,
         context: build.execution?.context ?? null,
       });
-      const expectation: PredictionSellExpectation = {
-        kind: shape === 'whole' ? 'prediction-sell' : 'prediction-partial-sell',
-        position: params.positionPubkey,
-        isYes: params.isYes,
-        maxContracts: params.contractsMicro,
-        minPriceMicroUsd: params.minSellPriceMicroUsd ?? 0n,
-        externalOrderId: build.externalOrderId ?? null,
-      };
-      const signed = await signer.signBase64(transaction, expectation, { strategy: row.strategy, intentId: row.id });
+      const signed = await signer.signBase64(transaction, sellExpectation(params, shape, build), { strategy: row.strategy, intentId: row.id });
       if (build.execution?.context) contexts.set(signed.signature, build.execution.context);
       return signedBuild(rpc, signed, build.txMeta, summary);
     },
@@ -183,8 +161,47 @@ function sellHandler(options: PredictionHandlerOptions, shape: 'whole' | 'partia
   };
 }
 
+/**
+ * Asks Jupiter to build the sale: the whole position (`DELETE /positions/{pubkey}`) or a share of it
+ * (`POST /orders`). A refusal that reading the position back shows to be final fails the intent; any
+ * other is rethrown ("not now").
+ */
+export async function buildSell(
+  client: JupiterClient,
+  owner: string,
+  params: PredictionSellParams,
+  shape: 'whole' | 'partial',
+  signal: AbortSignal,
+): Promise<CreateOrderResponse> {
+  const call = { signal, priority: Priority.Exit };
+  try {
+    return shape === 'whole'
+      ? await sellPosition(client, { positionPubkey: params.positionPubkey, ownerPubkey: owner }, call)
+      : await sellPartial(
+          client,
+          { ownerPubkey: owner, positionPubkey: params.positionPubkey, isYes: params.isYes, contractsMicro: params.contractsMicro.toString() },
+          call,
+        );
+  } catch (error) {
+    if (isBuildRefusal(error)) await explainSellRefusal(client, params, error, signal);
+    throw error;
+  }
+}
+
+/** What the guard holds a sell's transaction to: our position and side, no more contracts than decided, the intent's floor. */
+export function sellExpectation(params: PredictionSellParams, shape: 'whole' | 'partial', build: CreateOrderResponse): PredictionSellExpectation {
+  return {
+    kind: shape === 'whole' ? 'prediction-sell' : 'prediction-partial-sell',
+    position: params.positionPubkey,
+    isYes: params.isYes,
+    maxContracts: params.contractsMicro,
+    minPriceMicroUsd: params.minSellPriceMicroUsd ?? 0n,
+    externalOrderId: build.externalOrderId ?? null,
+  };
+}
+
 /** The build must be the sale the intent asked for, at a floor no lower than its minimum price. */
-function checkBuild(
+export function checkSellBuild(
   params: PredictionSellParams,
   shape: 'whole' | 'partial',
   build: CreateOrderResponse,

@@ -3,7 +3,8 @@
  * a world of its own (not the daemon's paper world), the watched wallet is funded there as a real
  * wallet would be, and the daemon runs with `mode: rehearsal` against it as it would against mainnet.
  * Every request that would change the simulated world is recorded from the simulator's side
- * (`onInput`), so a test can prove which ones the rehearsal made.
+ * (`onInput`), so a test can prove which ones the rehearsal made; what the simulator answered to
+ * each of them is kept beside it (`answers`), so a test can hold a fill to the figure it was given.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,12 +33,23 @@ export interface RehearsalWorld {
   readonly wallet: string;
   /** Every world-changing request the simulator answered, in order. */
   readonly writes: RequestInput[];
+  /** The daemon's API requests other than GET (the RPC aside), with the simulator's answer as the daemon received it. */
+  readonly answers: Answer[];
+  /** A read of the simulator's API at the current instant (a GET: it changes nothing). */
+  read(path: string): Promise<unknown>;
   readonly database: string;
   /** The config text the daemon runs with. */
   readonly configText: string;
   /** Starts the daemon; `deps` adds to (or replaces) what the world passes. */
   start(deps?: Partial<DaemonDeps>): Promise<Daemon>;
   close(): void;
+}
+
+export interface Answer {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly body: unknown;
 }
 
 export interface RehearsalWorldOptions {
@@ -52,6 +64,8 @@ export interface RehearsalWorldOptions {
   readonly walletKeys?: readonly string[];
   /** The simulator's random price walk (false: prices hold still between `setPrice` calls). @default true */
   readonly priceWalk?: boolean;
+  /** `false`: prediction markets hold their price between `setMark` calls. @default true */
+  readonly predictionWalk?: boolean;
 }
 
 export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
@@ -69,6 +83,7 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     clock: net.simClock(),
     seed: options.seed,
     ...(options.priceWalk === undefined ? {} : { priceWalk: options.priceWalk }),
+    ...(options.predictionWalk === undefined ? {} : { predictionWalk: options.predictionWalk }),
     onInput: (input) => {
       if (input.kind === 'request') writes.push(input);
     },
@@ -92,6 +107,8 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     '',
   ].join('\n');
   const config = parseConfigText(text, join(dir, 'config.yaml'), { JUPITER_API_KEY: REHEARSAL_API_KEY, ...options.env }, dir);
+  const answers: Answer[] = [];
+  const network = tapAnswers(net.fetch, answers);
   return {
     dir,
     sim,
@@ -100,9 +117,39 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     out,
     wallet,
     writes,
+    answers,
+    async read(path) {
+      const response = await net.fetch(`${SIM_ORIGIN}${path}`, { headers: { 'x-api-key': REHEARSAL_API_KEY } });
+      return await response.json();
+    },
     database: join(dir, 'data', 'jupbot-rehearsal.sqlite'),
     configText: text,
-    start: (deps = {}) => start(config, { clock, log, random: createRandom(options.seed), network: net.fetch, ...deps }),
+    start: (deps = {}) => start(config, { clock, log, random: createRandom(options.seed), network, ...deps }),
     close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** `fetch` that keeps the API's answer to every request but a GET (the RPC aside), and hands the daemon the same answer. */
+function tapAnswers(fetch: typeof globalThis.fetch, answers: Answer[]): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    if (method === 'GET' || url.pathname === '/rpc' || url.pathname === '/') return response;
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      // Kept as text: the daemon parses it its own way.
+    }
+    answers.push({ method, path: url.pathname, status: response.status, body });
+    return {
+      status: response.status,
+      ok: response.ok,
+      headers: response.headers,
+      text: () => Promise.resolve(text),
+      json: () => Promise.resolve(JSON.parse(text) as unknown),
+    } as unknown as Response;
   };
 }

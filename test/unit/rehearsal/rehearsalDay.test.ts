@@ -1,0 +1,107 @@
+/**
+ * A rehearsed day of the demo strategies, the simulator standing in for Jupiter and the chain: every
+ * trade in the rehearsal ledger is at a quote the rehearsal received, the ledger's balances are the
+ * opening plus those trades less what its vault orders hold and the network fees declared, every
+ * transaction Jupiter built has a verdict in the audit log, and the simulator records no `/execute`,
+ * no Trigger write and no `sendTransaction`.
+ */
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { driveTo } from '../../../src/backtest/driveTo.js';
+import { ledgerBalances } from '../../../src/rehearsal/ledger.js';
+import { verifyAuditChain } from '../../../src/store/chainVerifier.js';
+import { jupbot } from '../../support/cli.js';
+import { rehearsalWorld, type RehearsalWorld } from './support/rehearsalWorld.js';
+
+const START = Date.UTC(2026, 10, 2, 6, 0);
+const DAY = 24 * 3_600_000;
+
+/** The requests a rehearsal may make that the simulator counts as changing its world. */
+const READS_THAT_BUILD =
+  /^(GET \/swap\/v2\/order|DELETE \/prediction\/v1\/positions\/[^/]+|POST \/prediction\/v1\/orders|POST \/prediction\/v1\/positions\/[^/]+\/claim)$/;
+
+const worlds: RehearsalWorld[] = [];
+afterEach(() => {
+  for (const w of worlds.splice(0)) w.close();
+});
+
+interface Row {
+  readonly [key: string]: string | number | null;
+}
+
+describe('a rehearsed day of the demo strategies', () => {
+  it('trades only at the quotes received, keeps its ledger exact, judges every transaction, writes nothing', async () => {
+    const world = rehearsalWorld({ seed: 'rehearsal-day', startAt: START, strategies: 'demo' });
+    worlds.push(world);
+    const daemon = await world.start();
+    await driveTo(world.clock, world.net, START + DAY);
+    await daemon.stop('the day is over');
+
+    // Nothing reached Jupiter or the chain that would act: only quotes and unsigned builds.
+    const writes = world.writes.map((w) => `${w.method} ${w.path}`);
+    expect(writes.filter((w) => !READS_THAT_BUILD.test(w))).toEqual([]);
+
+    const db = new Database(world.database, { readonly: true });
+    try {
+      const all = (sql: string, ...args: unknown[]): Row[] => db.prepare(sql).all(...args) as Row[];
+      const verdicts = all("SELECT intent_id, data FROM actions WHERE kind = 'rehearsal.transaction'").map((r) => ({
+        intent: r['intent_id'],
+        ...(JSON.parse(String(r['data'])) as { kind: string; verdict: string; transaction: string }),
+      }));
+      // Every transaction Jupiter built (an order asked with our wallet as taker, a prediction build) has one verdict.
+      const built = world.writes.filter(
+        (w) => (w.path === '/swap/v2/order' && new URLSearchParams(w.query).has('taker')) || w.path.startsWith('/prediction/v1/'),
+      );
+      expect(verdicts).toHaveLength(built.length);
+      expect(verdicts.length).toBeGreaterThanOrEqual(3);
+      expect(verdicts.filter((v) => v.verdict !== 'accepted').map((v) => v.verdict)).toEqual([]);
+
+      // Swaps: each fill is the quote its intent received, to the base unit.
+      const swaps = all(
+        "SELECT f.intent_id, f.in_amount, f.out_amount, a.data FROM fills f JOIN actions a ON a.intent_id = f.intent_id AND a.kind = 'intent.confirmed' WHERE f.source = 'swap'",
+      );
+      expect(swaps.length).toBeGreaterThanOrEqual(2);
+      for (const s of swaps) {
+        const quote = JSON.parse(String(s['data'])) as { inAmount: string; outAmount: string };
+        expect([s['in_amount'], s['out_amount']]).toEqual([quote.inAmount, quote.outAmount]);
+      }
+      // Vault fills: at the quote the matcher asked when the price crossed.
+      const vault = all("SELECT in_amount, out_amount, raw FROM fills WHERE source IN ('trigger', 'dca')");
+      expect(vault.length).toBeGreaterThanOrEqual(1);
+      for (const v of vault) {
+        const quote = JSON.parse(String(v['raw'])) as { inAmount: string; outAmount: string };
+        expect([v['in_amount'], v['out_amount']]).toEqual([quote.inAmount, quote.outAmount]);
+      }
+      // Prediction exits: sold, at the figure the answer gave.
+      expect(all("SELECT id FROM fills WHERE source = 'prediction'").length).toBeGreaterThanOrEqual(1);
+
+      // The ledger: opening + fills − live vault holds − network fees, computed here independently.
+      const expected = new Map<string, bigint>();
+      const add = (mint: string, amount: bigint): void => {
+        if (!mint.startsWith('prediction:')) expected.set(mint, (expected.get(mint) ?? 0n) + amount);
+      };
+      for (const r of all('SELECT mint, amount FROM rehearsal_opening')) add(String(r['mint']), BigInt(String(r['amount'])));
+      for (const r of all('SELECT in_mint, in_amount, out_mint, out_amount FROM fills')) {
+        add(String(r['in_mint']), -BigInt(String(r['in_amount'])));
+        add(String(r['out_mint']), BigInt(String(r['out_amount'])));
+      }
+      for (const r of all(
+        "SELECT input_mint, COALESCE(remaining_input_amount, input_amount) AS held FROM trigger_orders WHERE intent_id IS NOT NULL AND state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown')",
+      ))
+        add(String(r['input_mint']), -BigInt(String(r['held'])));
+      for (const r of all("SELECT c.lamports FROM rehearsal_costs c JOIN intents i ON i.id = c.intent_id WHERE i.state = 'confirmed'"))
+        add('So11111111111111111111111111111111111111112', -BigInt(String(r['lamports'])));
+      expect(ledgerBalances(db)).toEqual(expected);
+      for (const [mint, amount] of expected) expect({ mint, negative: amount < 0n }).toEqual({ mint, negative: false });
+
+      expect(all("SELECT id FROM intents WHERE state = 'failed'")).toEqual([]);
+      expect(verifyAuditChain(db)).toMatchObject({ ok: true });
+    } finally {
+      db.close();
+    }
+    const summary = await jupbot(['rehearsal', 'summary', '--db', world.database], { cwd: world.dir });
+    expect(summary.code).toBe(0);
+    expect(summary.stdout).toMatch(/the guard accepted \d+, refused 0/);
+    process.stdout.write(summary.stdout);
+  }, 600_000);
+});
