@@ -61,7 +61,8 @@ export async function takeDaemonLocks(config: Config, options: DaemonLockOptions
   try {
     wallet = await loadWallet(config, { redactor: options.redactor });
     // A rehearsal trades nothing: it may watch a wallet a live daemon is trading right now.
-    if (options.exclusiveWallet !== false && config.mode !== 'rehearsal') walletLock = lockWallet(wallet.address, config.lock_dir, { dataDir: config.data_dir, fs: options.fs, onStale });
+    if (options.exclusiveWallet !== false && config.mode !== 'rehearsal')
+      walletLock = lockWallet(wallet.address, config.lock_dir, { dataDir: config.data_dir, fs: options.fs, onStale });
   } catch (error) {
     releaseQuietly(dataDir, log);
     throw error;

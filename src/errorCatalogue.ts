@@ -132,7 +132,7 @@ export const ERROR_CATALOGUE = {
   WALLET_FILE_UNREADABLE: spec('wallet', 'operator', 'the key file is missing or unreadable (or live mode has no key)', ExitCode.NotFound),
   WALLET_FILE_EXISTS: spec('wallet', 'operator', '`wallet new` would overwrite an existing key file', ExitCode.InvalidInput),
   WALLET_KEY_INVALID: spec('wallet', 'operator', 'not a 64-byte Solana keypair', ExitCode.InvalidInput),
-  WALLET_ADDRESS_INVALID: spec('wallet', 'operator', 'rehearsal mode\'s `wallet.address` is not a Solana address', ExitCode.InvalidInput),
+  WALLET_ADDRESS_INVALID: spec('wallet', 'operator', "rehearsal mode's `wallet.address` is not a Solana address", ExitCode.InvalidInput),
   WALLET_NOT_A_SIGNER: spec('wallet', 'operator', 'asked to sign a transaction that does not list the wallet as a signer', ExitCode.InvalidInput),
   WALLET_IN_USE: spec(
     'wallet',

@@ -126,7 +126,20 @@ export async function startTradingStack(
   const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock });
   const log = options.log ?? createLogger({ level: 'silent', redactor: new Redactor() });
   await firstValues;
-  const trading = startTrading({ config, clock, log, db, audit, client, authed, execution: { signer }, wallet: w.wallet.address, rpc, strategies: () => loaded, feeds });
+  const trading = startTrading({
+    config,
+    clock,
+    log,
+    db,
+    audit,
+    client,
+    authed,
+    execution: { signer },
+    wallet: w.wallet.address,
+    rpc,
+    strategies: () => loaded,
+    feeds,
+  });
   const { journal, executor, ticks } = trading;
   const orders = new TriggerOrders(db);
 
