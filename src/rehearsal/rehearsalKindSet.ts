@@ -8,6 +8,7 @@ import { intentRoutes } from '../engine/executor/intentKind.js';
 import { swapRoute } from '../engine/executor/swap/swap.js';
 import { createRehearsalSwapHandler } from './rehearsalSwap.js';
 import type { RehearsalDeps, RehearsalKind } from './rehearsalKind.js';
+import { REHEARSAL_VAULT_KINDS } from './rehearsalVaultKinds.js';
 
 const rehearsalSwapKind: RehearsalKind = {
   kind: 'swap',
@@ -15,7 +16,7 @@ const rehearsalSwapKind: RehearsalKind = {
   createHandler: (deps) => createRehearsalSwapHandler({ ...deps, policy: deps.swap }),
 };
 
-export const REHEARSAL_KINDS: readonly RehearsalKind[] = [rehearsalSwapKind];
+export const REHEARSAL_KINDS: readonly RehearsalKind[] = [rehearsalSwapKind, ...REHEARSAL_VAULT_KINDS];
 
 export function createRehearsalHandlerSet(deps: RehearsalDeps): HandlerSet {
   const built = REHEARSAL_KINDS.map((kind) => {
