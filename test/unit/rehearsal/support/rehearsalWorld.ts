@@ -32,9 +32,17 @@ export interface RehearsalWorld {
   readonly wallet: string;
   /** Every world-changing request the simulator answered, in order. */
   readonly writes: RequestInput[];
+  /** Every successful `GET /swap/v2/order` answer the daemon received, in order, with its query. */
+  readonly quotes: QuoteAnswer[];
   readonly database: string;
   start(): Promise<Daemon>;
   close(): void;
+}
+
+/** One `/swap/v2/order` exchange as the daemon saw it. */
+export interface QuoteAnswer {
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: { readonly inAmount: string; readonly outAmount: string; readonly transaction?: string | null; readonly [key: string]: unknown };
 }
 
 export interface RehearsalWorldOptions {
@@ -45,6 +53,8 @@ export interface RehearsalWorldOptions {
   /** Extra config lines (YAML). */
   readonly config?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** `false`: prices hold between `setPrice` calls (scripted prices). @default true */
+  readonly priceWalk?: boolean;
 }
 
 export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
@@ -61,11 +71,29 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
   const sim = createSimulator({
     clock: net.simClock(),
     seed: options.seed,
+    ...(options.priceWalk === undefined ? {} : { priceWalk: options.priceWalk }),
     onInput: (input) => {
       if (input.kind === 'request') writes.push(input);
     },
   });
   net.connect(sim);
+  const quotes: QuoteAnswer[] = [];
+  // The daemon's network, keeping a copy of each quote it is given (the answer is read once, so it is handed on as read).
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const answer = await net.fetch(input, init);
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    if (url.pathname !== '/swap/v2/order' || !answer.ok) return answer;
+    const text = await answer.text();
+    quotes.push({ query: Object.fromEntries(url.searchParams), body: JSON.parse(text) as QuoteAnswer['body'] });
+    const copy = {
+      ok: answer.ok,
+      status: answer.status,
+      headers: answer.headers,
+      text: () => Promise.resolve(text),
+      json: () => Promise.resolve(JSON.parse(text)),
+    };
+    return copy as unknown as Response;
+  };
   // The watched wallet: a real address whose key this test throws away, funded as the paper wallet is.
   const wallet = Keypair.generate().publicKey.toBase58();
   sim.control.paperWallet(wallet);
@@ -92,8 +120,9 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     out,
     wallet,
     writes,
+    quotes,
     database: join(dir, 'data', 'jupbot-rehearsal.sqlite'),
-    start: () => start(config, { clock, log, random: createRandom(options.seed), network: net.fetch }),
+    start: () => start(config, { clock, log, random: createRandom(options.seed), network: fetch }),
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
