@@ -42,6 +42,7 @@ import { strategyLimits } from '../strategies/strategyLimits.js';
 import { createRehearsalHandlerSet } from '../rehearsal/rehearsalKindSet.js';
 import { createLedgerBalancesFeed } from '../rehearsal/ledgerBalancesFeed.js';
 import { rehearsalPositions } from '../rehearsal/positionsOverlay.js';
+import { startRehearsalOrders } from '../rehearsal/rehearsalOrders.js';
 
 export interface TradingOptions {
   readonly config: Config;
@@ -177,6 +178,8 @@ export function startTrading(options: TradingOptions): Trading {
     keepMs: config.history.keep,
     log,
   });
+  // A rehearsal's vault orders live in its database: its own keeper fills them on the prices Trigger watches.
+  const rehearsalOrders = rehearsal === null ? null : startRehearsalOrders({ db, journal, client, clock, log, prices: feeds.prices });
   const stopUnknownIds = reportUnknownPredictionIds({ markets: feeds.markets, strategies: options.strategies, log });
   const stopSyncs = set.vault
     ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter(
@@ -199,7 +202,7 @@ export function startTrading(options: TradingOptions): Trading {
       stopHistory();
       stopUnknownIds();
       for (const stopSync of stopSyncs) stopSync();
-      await Promise.all(stopSyncs.map((s) => s.idle()));
+      await Promise.all([...stopSyncs.map((s) => s.idle()), rehearsalOrders?.stop()]);
       abort.abort(new Error('engine stopping'));
       await Promise.allSettled([ticks.done, reconcile.done, balances.done]);
     },

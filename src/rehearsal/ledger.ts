@@ -4,7 +4,8 @@
  * brought in − what fills took out − what its simulated vault orders hold still − (SOL only) the
  * network fees its confirmed intents' answers declared (`rehearsal_costs`). A simulated vault order
  * is one `trigger_orders` row per deposit (an OCO's two legs share the row), holding what it has not
- * used yet. Every term is a row
+ * used yet, live or expired: Trigger V2 keeps an expired order's funds in the vault until a cancel
+ * withdraws them, so they come back only when the row is cancelled. Every term is a row
  * another part of the journal writes in its own transaction, so the ledger cannot drift from the
  * fills the audit shows: there is no running total to get wrong.
  */
@@ -83,7 +84,7 @@ const FLOWS = `
   UNION ALL SELECT in_mint, in_amount, -1 FROM fills
   UNION ALL SELECT ?, c.lamports, -1 FROM rehearsal_costs c JOIN intents i ON i.id = c.intent_id WHERE i.state = 'confirmed'
   UNION ALL SELECT input_mint, COALESCE(remaining_input_amount, input_amount), -1 FROM trigger_orders
-    WHERE intent_id IS NOT NULL AND state IN (${LIVE_ORDER_SQL})`;
+    WHERE intent_id IS NOT NULL AND state IN (${LIVE_ORDER_SQL}, 'expired')`;
 
 /** The ledger's balances by mint (base units), as the strategies see them in a rehearsal. */
 export function ledgerBalances(db: Db): Map<string, bigint> {

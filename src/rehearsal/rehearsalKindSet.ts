@@ -9,6 +9,7 @@ import { swapRoute } from '../engine/executor/swap/swap.js';
 import { createRehearsalSwapHandler } from './rehearsalSwap.js';
 import type { RehearsalDeps, RehearsalKind } from './rehearsalKind.js';
 import { rehearsalPredictionKinds } from './rehearsalPredictionKinds.js';
+import { REHEARSAL_VAULT_KINDS } from './rehearsalVaultKinds.js';
 
 const rehearsalSwapKind: RehearsalKind = {
   kind: 'swap',
@@ -16,7 +17,7 @@ const rehearsalSwapKind: RehearsalKind = {
   createHandler: (deps) => createRehearsalSwapHandler({ ...deps, policy: deps.swap }),
 };
 
-export const REHEARSAL_KINDS: readonly RehearsalKind[] = [rehearsalSwapKind, ...rehearsalPredictionKinds];
+export const REHEARSAL_KINDS: readonly RehearsalKind[] = [rehearsalSwapKind, ...REHEARSAL_VAULT_KINDS, ...rehearsalPredictionKinds];
 
 export function createRehearsalHandlerSet(deps: RehearsalDeps): HandlerSet {
   const built = REHEARSAL_KINDS.map((kind) => {

@@ -119,7 +119,7 @@ export function createRehearsalSwapHandler(options: RehearsalSwapOptions): CallH
 }
 
 /** Jupiter's platform fee as the answer declares it, in whichever leg's mint it is taken. */
-function platformFee(
+export function platformFee(
   amount: string,
   mint: string,
   params: { inputMint: string; inputDecimals: number; outputMint: string },

@@ -166,7 +166,8 @@ export function createDcaPlaceHandler(options: VaultHandlerOptions): IntentHandl
   };
 }
 
-function createBody(params: DcaPlaceParams, user: string, depositRequestId: string, signedTx: string): CreateDcaOrderParams {
+/** The create call's body (a rehearsal checks its own against the same rules). */
+export function createBody(params: DcaPlaceParams, user: string, depositRequestId: string, signedTx: string): CreateDcaOrderParams {
   return {
     depositRequestId,
     depositSignedTx: signedTx,

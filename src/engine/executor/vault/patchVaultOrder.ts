@@ -132,7 +132,7 @@ export function createVaultPatchHandler(options: VaultPatchHandlerOptions): Call
       }
       try {
         // No stop signal: a PATCH that started finishes, so its answer is not lost needlessly.
-        await updatePriceOrder(authed, body(params), { priority: Priority.Place });
+        await updatePriceOrder(authed, patchBody(params), { priority: Priority.Place });
       } catch (error) {
         const result = classifyCall(error);
         // An order just created is `pending` until its deposit settles: refused now, not for good.
@@ -187,7 +187,8 @@ function changes(params: VaultPatchParams): Record<string, unknown> {
   return rest;
 }
 
-function body(params: VaultPatchParams): UpdatePriceOrderParams {
+/** The PATCH call's params (a rehearsal checks its own against the same rules). */
+export function patchBody(params: VaultPatchParams): UpdatePriceOrderParams {
   const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
   const fields = {
     triggerPriceUsd: num(params.triggerPriceUsd),

@@ -161,7 +161,8 @@ export function createVaultPlaceHandler(options: VaultHandlerOptions & VaultSlip
   };
 }
 
-function createBody(params: VaultPlaceParams, cap: number, user: string, depositRequestId: string, signedTx: string): CreatePriceOrderParams {
+/** The create call's body (a rehearsal checks its own against the same rules). */
+export function createBody(params: VaultPlaceParams, cap: number, user: string, depositRequestId: string, signedTx: string): CreatePriceOrderParams {
   const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
   const optional = {
     triggerCondition: params.triggerCondition,

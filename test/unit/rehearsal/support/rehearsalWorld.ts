@@ -37,6 +37,8 @@ export interface RehearsalWorld {
   readonly answers: Answer[];
   /** A read of the simulator's API at the current instant (a GET: it changes nothing). */
   read(path: string): Promise<unknown>;
+  /** Every successful `GET /swap/v2/order` answer the daemon received, in order, with its query. */
+  readonly quotes: QuoteAnswer[];
   readonly database: string;
   /** The config text the daemon runs with. */
   readonly configText: string;
@@ -50,6 +52,12 @@ export interface Answer {
   readonly path: string;
   readonly status: number;
   readonly body: unknown;
+}
+
+/** One `/swap/v2/order` exchange as the daemon saw it. */
+export interface QuoteAnswer {
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: { readonly inAmount: string; readonly outAmount: string; readonly transaction?: string | null; readonly [key: string]: unknown };
 }
 
 export interface RehearsalWorldOptions {
@@ -89,6 +97,23 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     },
   });
   net.connect(sim);
+  const quotes: QuoteAnswer[] = [];
+  // The daemon's network, keeping a copy of each quote it is given (the answer is read once, so it is handed on as read).
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const answer = await net.fetch(input, init);
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    if (url.pathname !== '/swap/v2/order' || !answer.ok) return answer;
+    const text = await answer.text();
+    quotes.push({ query: Object.fromEntries(url.searchParams), body: JSON.parse(text) as QuoteAnswer['body'] });
+    const copy = {
+      ok: answer.ok,
+      status: answer.status,
+      headers: answer.headers,
+      text: () => Promise.resolve(text),
+      json: () => Promise.resolve(JSON.parse(text)),
+    };
+    return copy as unknown as Response;
+  };
   // The watched wallet: a real address whose key this test throws away, funded as the paper wallet is.
   const wallet = Keypair.generate().publicKey.toBase58();
   sim.control.paperWallet(wallet);
@@ -108,7 +133,7 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
   ].join('\n');
   const config = parseConfigText(text, join(dir, 'config.yaml'), { JUPITER_API_KEY: REHEARSAL_API_KEY, ...options.env }, dir);
   const answers: Answer[] = [];
-  const network = tapAnswers(net.fetch, answers);
+  const network = tapAnswers(fetch, answers);
   return {
     dir,
     sim,
@@ -118,6 +143,7 @@ export function rehearsalWorld(options: RehearsalWorldOptions): RehearsalWorld {
     wallet,
     writes,
     answers,
+    quotes,
     async read(path) {
       const response = await net.fetch(`${SIM_ORIGIN}${path}`, { headers: { 'x-api-key': REHEARSAL_API_KEY } });
       return await response.json();
