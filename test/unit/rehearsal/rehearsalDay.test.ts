@@ -56,21 +56,22 @@ describe('a rehearsed day of the demo strategies', () => {
       expect(verdicts.length).toBeGreaterThanOrEqual(3);
       expect(verdicts.filter((v) => v.verdict !== 'accepted').map((v) => v.verdict)).toEqual([]);
 
-      // Swaps: each fill is the quote its intent received, to the base unit.
-      const swaps = all(
-        "SELECT f.intent_id, f.in_amount, f.out_amount, a.data FROM fills f JOIN actions a ON a.intent_id = f.intent_id AND a.kind = 'intent.confirmed' WHERE f.source = 'swap'",
-      );
-      expect(swaps.length).toBeGreaterThanOrEqual(2);
-      for (const s of swaps) {
-        const quote = JSON.parse(String(s['data'])) as { inAmount: string; outAmount: string };
-        expect([s['in_amount'], s['out_amount']]).toEqual([quote.inAmount, quote.outAmount]);
-      }
-      // Vault fills: at the quote the matcher asked when the price crossed.
+      // Every quote the daemon received, by request id, as the simulator answered it.
+      const received = new Map(world.quotes.map((q) => [String(q.body['requestId']), q.body]));
+      const atQuote = (requestId: unknown): [string, string] => {
+        const quote = received.get(String(requestId));
+        return quote === undefined ? ['no quote', String(requestId)] : [quote.inAmount, quote.outAmount];
+      };
+      // Swaps: each fill is the quote its intent received (asked with our wallet as taker), to the base unit.
+      const swaps = all("SELECT f.in_amount, f.out_amount, f.raw FROM fills f WHERE f.source = 'swap'");
+      expect(swaps.length).toBeGreaterThanOrEqual(1);
+      for (const s of swaps) expect([s['in_amount'], s['out_amount']]).toEqual(atQuote((JSON.parse(String(s['raw'])) as { requestId: string }).requestId));
+      // Vault fills: at the quote the rehearsal keeper asked (without a taker) when the price crossed.
       const vault = all("SELECT in_amount, out_amount, raw FROM fills WHERE source IN ('trigger', 'dca')");
       expect(vault.length).toBeGreaterThanOrEqual(1);
       for (const v of vault) {
-        const quote = JSON.parse(String(v['raw'])) as { inAmount: string; outAmount: string };
-        expect([v['in_amount'], v['out_amount']]).toEqual([quote.inAmount, quote.outAmount]);
+        const { quote } = JSON.parse(String(v['raw'])) as { quote: { requestId: string } };
+        expect([v['in_amount'], v['out_amount']]).toEqual(atQuote(quote.requestId));
       }
       // Prediction exits: sold, at the figure the answer gave.
       expect(all("SELECT id FROM fills WHERE source = 'prediction'").length).toBeGreaterThanOrEqual(1);
@@ -86,7 +87,7 @@ describe('a rehearsed day of the demo strategies', () => {
         add(String(r['out_mint']), BigInt(String(r['out_amount'])));
       }
       for (const r of all(
-        "SELECT input_mint, COALESCE(remaining_input_amount, input_amount) AS held FROM trigger_orders WHERE intent_id IS NOT NULL AND state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown')",
+        "SELECT input_mint, COALESCE(remaining_input_amount, input_amount) AS held FROM trigger_orders WHERE intent_id IS NOT NULL AND state IN ('pending', 'open', 'active', 'executing', 'pending_withdraw', 'unknown', 'expired')",
       ))
         add(String(r['input_mint']), -BigInt(String(r['held'])));
       for (const r of all("SELECT c.lamports FROM rehearsal_costs c JOIN intents i ON i.id = c.intent_id WHERE i.state = 'confirmed'"))
