@@ -41,6 +41,7 @@ describe('a rehearsed day of the demo strategies', () => {
     const writes = world.writes.map((w) => `${w.method} ${w.path}`);
     expect(writes.filter((w) => !READS_THAT_BUILD.test(w))).toEqual([]);
 
+    const fillsByRequest = new Map<string, { strategy: string; outMint: string }>();
     const db = new Database(world.database, { readonly: true });
     try {
       const all = (sql: string, ...args: unknown[]): Row[] => db.prepare(sql).all(...args) as Row[];
@@ -66,6 +67,11 @@ describe('a rehearsed day of the demo strategies', () => {
       const swaps = all("SELECT f.in_amount, f.out_amount, f.raw FROM fills f WHERE f.source = 'swap'");
       expect(swaps.length).toBeGreaterThanOrEqual(1);
       for (const s of swaps) expect([s['in_amount'], s['out_amount']]).toEqual(atQuote((JSON.parse(String(s['raw'])) as { requestId: string }).requestId));
+      for (const f of all('SELECT strategy, out_mint, raw FROM fills')) {
+        const raw = JSON.parse(String(f['raw'])) as { requestId?: string; quote?: { requestId: string } };
+        const requestId = raw.requestId ?? raw.quote?.requestId;
+        if (requestId !== undefined) fillsByRequest.set(requestId, { strategy: String(f['strategy']), outMint: String(f['out_mint']) });
+      }
       // Vault fills: at the quote the rehearsal keeper asked (without a taker) when the price crossed.
       const vault = all("SELECT in_amount, out_amount, raw FROM fills WHERE source IN ('trigger', 'dca')");
       expect(vault.length).toBeGreaterThanOrEqual(1);
@@ -99,6 +105,25 @@ describe('a rehearsed day of the demo strategies', () => {
       expect(verifyAuditChain(db)).toMatchObject({ ok: true });
     } finally {
       db.close();
+    }
+    // P&L as `audit pnl` reports it: each buying strategy holds what its quotes gave, at what its quotes cost.
+    const pnl = await jupbot(['audit', 'pnl', '--json', '--db', world.database], { cwd: world.dir });
+    expect(pnl.code).toBe(0);
+    type Holding = { mint: string; units: string; costUsd: string };
+    const report = JSON.parse(pnl.stdout) as { strategies: { strategy: string; trades: number; holdings: Holding[] }[]; total: { trades: number } };
+    const byStrategy = new Map(report.strategies.map((r) => [r.strategy, r]));
+    for (const name of ['sol-dca-daily', 'jup-dca-vault']) {
+      const quoted = new Map<string, { units: bigint; cost: bigint }>();
+      for (const q of world.quotes) {
+        const fill = fillsByRequest.get(String(q.body['requestId']));
+        if (fill?.strategy !== name) continue;
+        const had = quoted.get(fill.outMint) ?? { units: 0n, cost: 0n };
+        quoted.set(fill.outMint, { units: had.units + BigInt(q.body.outAmount), cost: had.cost + BigInt(q.body.inAmount) });
+      }
+      expect(quoted.size).toBe(1);
+      const holdings = (byStrategy.get(name)?.holdings ?? []).map((h) => [h.mint, BigInt(h.units), h.costUsd]);
+      // Both pay with USDC (6 decimals): the cost in dollars is the quotes' input.
+      expect(holdings).toEqual([...quoted].map(([mint, q]) => [mint, q.units, (Number(q.cost) / 1e6).toString()]));
     }
     const summary = await jupbot(['rehearsal', 'summary', '--db', world.database], { cwd: world.dir });
     expect(summary.code).toBe(0);
