@@ -20,6 +20,7 @@ import { Priority } from '../jupiter/transport.js';
 import type { PredictionClaimExpectation } from '../solana/expectation.js';
 import { GuardRefusal } from '../solana/guardRefusal.js';
 import { recordCost } from './ledger.js';
+import { simulatedSolCost } from './simulatedSolCost.js';
 import { judgeTransaction } from './judgeTransaction.js';
 import { contractsTaken } from './positionsOverlay.js';
 import { rehearsedPredictionFill } from './predictionFill.js';
@@ -64,8 +65,9 @@ export function createRehearsalClaimHandler(options: RehearsalPredictionOptions)
         throw error;
       }
       const now = clock.now();
-      // Claim builds declare no network fee: the most the guard let this transaction cost the wallet in SOL.
-      recordCost(db, row.id, judged.solBudgetLamports, now);
+      // The build declares no network fee: what the simulation shows the wallet paying in SOL.
+      const networkFeeLamports = simulatedSolCost(judged);
+      recordCost(db, row.id, networkFeeLamports, now);
 
       const market = await getMarket(client, { marketId: params.marketId }, { signal: context.signal, priority: Priority.Exit });
       const won = market.status !== 'cancelled' && market.result !== null && (market.result === 'yes') === position.isYes;
@@ -89,7 +91,7 @@ export function createRehearsalClaimHandler(options: RehearsalPredictionOptions)
         buildContractsMicro: build.position.contractsMicro?.toString() ?? null,
         buildPayoutAmountUsd: build.position.payoutAmountUsd?.toString() ?? null,
         result: market.result,
-        networkFeeLamports: judged.solBudgetLamports.toString(),
+        networkFeeLamports: networkFeeLamports.toString(),
       };
       const fill = rehearsedPredictionFill({
         intentId: row.id,

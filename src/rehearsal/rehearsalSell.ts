@@ -34,6 +34,7 @@ import type { TransactionGuard } from '../solana/guardedSigner.js';
 import { GuardRefusal } from '../solana/guardRefusal.js';
 import type { Db } from '../store/db.js';
 import { recordCost } from './ledger.js';
+import { simulatedSolCost } from './simulatedSolCost.js';
 import { judgeTransaction, noteRefusedBuild } from './judgeTransaction.js';
 import { contractsTaken } from './positionsOverlay.js';
 import { rehearsedPredictionFill } from './predictionFill.js';
@@ -130,9 +131,9 @@ export function createRehearsalSellHandler(options: RehearsalPredictionOptions, 
         throw error;
       }
       const now = clock.now();
-      // Prediction builds declare no network fee (Jupiter's payer pays them): the most the guard let
-      // this transaction cost the wallet in SOL is what the rehearsal counts.
-      recordCost(db, row.id, judged.solBudgetLamports, now);
+      // The build declares no network fee: what the simulation shows the wallet paying in SOL.
+      const networkFeeLamports = simulatedSolCost(judged);
+      recordCost(db, row.id, networkFeeLamports, now);
       const proceeds = saleProceeds(order.contractsMicro, build.order, position ?? {});
       if (proceeds.kind === 'unfilled') return { kind: 'failed', code: 'PREDICTION_ORDER_FAILED', message: `${proceeds.message}: nothing sold`, data: built };
       const summary = {
@@ -141,7 +142,7 @@ export function createRehearsalSellHandler(options: RehearsalPredictionOptions, 
         grossUsd: proceeds.grossUsd.toString(),
         feeUsd: proceeds.feeUsd.toString(),
         netUsd: proceeds.netUsd.toString(),
-        networkFeeLamports: judged.solBudgetLamports.toString(),
+        networkFeeLamports: networkFeeLamports.toString(),
       };
       const fill = rehearsedPredictionFill({
         intentId: row.id,
