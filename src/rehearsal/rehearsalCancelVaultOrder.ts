@@ -26,7 +26,7 @@ import { recordCost } from './ledger.js';
 import { SIGNATURE_FEE_LAMPORTS, unfunded } from './rehearsalFunds.js';
 import type { RehearsalDeps } from './rehearsalKind.js';
 import { readOrder, type RehearsalOrder, writeOrder } from './rehearsalOrderStore.js';
-import { REHEARSAL_REPEAT } from './rehearsalSwap.js';
+import { REHEARSAL_REPEAT } from './rehearsalRepeat.js';
 
 /** States in which an order holds nothing a cancel could withdraw. */
 const NOTHING_LEFT = new Set(['filled', 'completed', 'cancelled', 'failed', 'gone']);

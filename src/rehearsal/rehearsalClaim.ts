@@ -25,7 +25,7 @@ import { judgeTransaction } from './judgeTransaction.js';
 import { contractsTaken } from './positionsOverlay.js';
 import { rehearsedPredictionFill } from './predictionFill.js';
 import type { RehearsalPredictionOptions } from './rehearsalSell.js';
-import { REHEARSAL_REPEAT } from './rehearsalSwap.js';
+import { repeatUnlessStale } from './rehearsalRepeat.js';
 
 /** 1 USD per contract: micro-contracts and micro-USD are the same number. */
 export function claimPayout(contracts: bigint, build: ClaimPositionResponse['position']): bigint {
@@ -106,6 +106,6 @@ export function createRehearsalClaimHandler(options: RehearsalPredictionOptions)
       });
       return { kind: 'confirmed', data: summary, fills: [fill] };
     },
-    settle: () => Promise.resolve(REHEARSAL_REPEAT),
+    settle: (row) => Promise.resolve(repeatUnlessStale(row, clock)),
   };
 }

@@ -19,7 +19,7 @@ import { parseFixed } from '../strategies/decimal.js';
 import type { IntentRow } from '../store/journal.js';
 import type { RehearsalDeps } from './rehearsalKind.js';
 import { type OrderChange, readOrder, type RehearsalOrder, slippageOf, writeOrder } from './rehearsalOrderStore.js';
-import { REHEARSAL_REPEAT } from './rehearsalSwap.js';
+import { REHEARSAL_REPEAT } from './rehearsalRepeat.js';
 
 const PATCH_ROUTE = '/trigger/v2/orders/price/{orderId}';
 

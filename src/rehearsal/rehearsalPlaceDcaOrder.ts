@@ -18,7 +18,7 @@ import { SIGNATURE_FEE_LAMPORTS, unfunded } from './rehearsalFunds.js';
 import type { RehearsalDeps } from './rehearsalKind.js';
 import { insertOrder, readOrder, rehearsalOrderId } from './rehearsalOrderStore.js';
 import { SIMULATED_NOTE } from './rehearsalPlaceVaultOrder.js';
-import { REHEARSAL_REPEAT } from './rehearsalSwap.js';
+import { REHEARSAL_REPEAT } from './rehearsalRepeat.js';
 
 const CREATE_ROUTE = '/trigger/v2/orders/dca';
 

@@ -23,7 +23,7 @@ import { recordCost } from './ledger.js';
 import { SIGNATURE_FEE_LAMPORTS, unfunded } from './rehearsalFunds.js';
 import type { RehearsalDeps } from './rehearsalKind.js';
 import { insertOrder, readOrder, rehearsalOrderId, slippageOf } from './rehearsalOrderStore.js';
-import { REHEARSAL_REPEAT } from './rehearsalSwap.js';
+import { REHEARSAL_REPEAT } from './rehearsalRepeat.js';
 
 /** What a rehearsal's order is, in its `raw`: nothing of it exists at Jupiter. */
 export const SIMULATED_NOTE = 'a rehearsal order: nothing was deposited or sent to Jupiter; it lives and fills in this database only';

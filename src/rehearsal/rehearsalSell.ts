@@ -38,7 +38,7 @@ import { simulatedSolCost } from './simulatedSolCost.js';
 import { judgeTransaction, noteRefusedBuild } from './judgeTransaction.js';
 import { contractsTaken } from './positionsOverlay.js';
 import { rehearsedPredictionFill } from './predictionFill.js';
-import { REHEARSAL_REPEAT } from './rehearsalSwap.js';
+import { repeatUnlessStale } from './rehearsalRepeat.js';
 import { saleProceeds } from './saleProceeds.js';
 
 export interface RehearsalPredictionOptions {
@@ -157,6 +157,6 @@ export function createRehearsalSellHandler(options: RehearsalPredictionOptions, 
       });
       return { kind: 'confirmed', data: summary, fills: [fill] };
     },
-    settle: () => Promise.resolve(REHEARSAL_REPEAT),
+    settle: (row) => Promise.resolve(repeatUnlessStale(row, clock)),
   };
 }

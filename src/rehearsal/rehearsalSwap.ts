@@ -25,6 +25,7 @@ import type { SwapExpectation } from '../solana/expectation.js';
 import { recordCost } from './ledger.js';
 import { judgeTransaction } from './judgeTransaction.js';
 import { rehearsalFillId } from './rehearsalFillId.js';
+import { repeatUnlessStale } from './rehearsalRepeat.js';
 
 export interface RehearsalSwapOptions {
   readonly client: JupiterClient;
@@ -35,8 +36,6 @@ export interface RehearsalSwapOptions {
   readonly policy?: SwapPolicy | undefined;
 }
 
-/** A call a rehearsal makes again after a lost answer: it changed nothing outside the database. */
-export const REHEARSAL_REPEAT = { kind: 'repeat', reason: 'a rehearsed call changes nothing outside this database: asking again is harmless' } as const;
 
 /** The SOL the wallet would pay for the swap, as the answer declares it. */
 export function declaredNetworkFee(quote: OrderResponse, wallet: string, expectation: SwapExpectation): bigint {
@@ -114,7 +113,7 @@ export function createRehearsalSwapHandler(options: RehearsalSwapOptions): CallH
       };
       return { kind: 'confirmed', data: summary, fills: [fill] };
     },
-    settle: () => Promise.resolve(REHEARSAL_REPEAT),
+    settle: (row) => Promise.resolve(repeatUnlessStale(row, clock)),
   };
 }
 

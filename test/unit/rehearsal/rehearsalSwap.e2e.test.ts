@@ -75,3 +75,28 @@ describe('a rehearsed swap', () => {
     expect(posted.filter((p) => p.source !== 'jupbot REHEARSAL' || !p.text.startsWith('jupbot REHEARSAL: '))).toEqual([]);
   }, 120_000);
 });
+
+describe('a rehearsed swap the node cannot simulate', () => {
+  it('is judged again while its decision is fresh, then fails as stale, as live mode would cancel it: never filled later', async () => {
+    const world = rehearsalWorld({ seed: 'rehearsal-stale', startAt: START, strategies: { 'dca-jup': DCA } });
+    worlds.push(world);
+    // The node answers every simulation with a 503 from the start: the guard can only defer.
+    world.sim.control.injectFault({ path: '/rpc', rpcMethod: 'simulateTransaction', kind: 'status', status: 503 });
+    const daemon = await world.start();
+    await driveTo(world.clock, world.net, START + 15 * 60_000);
+    await daemon.stop('done');
+    const db = new Database(world.database, { readonly: true });
+    try {
+      const first = db.prepare("SELECT state, error_code FROM intents WHERE kind = 'swap' ORDER BY created_at LIMIT 1").get();
+      expect(first).toEqual({ state: 'failed', error_code: 'STALE_INTENT' });
+      const verdicts = (db.prepare("SELECT data FROM actions WHERE kind = 'rehearsal.transaction'").all() as { data: string }[]).map(
+        (r) => (JSON.parse(r.data) as { verdict: string; reason: string }).verdict + ' ' + (JSON.parse(r.data) as { reason: string }).reason,
+      );
+      expect(verdicts.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(verdicts)).toEqual(new Set(['deferred SIMULATION_UNAVAILABLE']));
+      expect((db.prepare('SELECT count(*) AS n FROM fills').get() as { n: number }).n).toBe(0);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+});
