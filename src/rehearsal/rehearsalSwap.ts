@@ -36,7 +36,6 @@ export interface RehearsalSwapOptions {
   readonly policy?: SwapPolicy | undefined;
 }
 
-
 /** The SOL the wallet would pay for the swap, as the answer declares it. */
 export function declaredNetworkFee(quote: OrderResponse, wallet: string, expectation: SwapExpectation): bigint {
   // Someone else pays (gasless, an RFQ maker): at most what they take back from us, as the guard bounds it.
