@@ -31,7 +31,13 @@ interface Row {
 
 describe('a rehearsed day of the demo strategies', () => {
   it('trades only at the quotes received, keeps its ledger exact, judges every transaction, writes nothing', async () => {
-    const world = rehearsalWorld({ seed: 'rehearsal-day', startAt: START, strategies: 'demo' });
+    // Prices polled every 30 s rather than 10 s (a rehearsal may run so): the same strategies decide over the same day, with a third of the price polls.
+    const world = rehearsalWorld({
+      seed: 'rehearsal-day',
+      startAt: START,
+      strategies: 'demo',
+      config: ['poll: { prices: 30s, orders: 60s }'],
+    });
     worlds.push(world);
     const daemon = await world.start();
     await driveTo(world.clock, world.net, START + DAY);
