@@ -19,8 +19,8 @@ import { ParamsError } from '../jupiter/errors.js';
 import { validateParams } from '../jupiter/http.js';
 import { CreatePriceOrderParams } from '../jupiter/schemas/trigger.js';
 import type { IntentRow } from '../store/journal.js';
-import { recordCost } from './ledger.js';
-import { SIGNATURE_FEE_LAMPORTS, unfunded } from './rehearsalFunds.js';
+import { unfunded } from './rehearsalFunds.js';
+import { recordPlacement } from './recordPlacement.js';
 import type { RehearsalDeps } from './rehearsalKind.js';
 import { insertOrder, readOrder, rehearsalOrderId, slippageOf } from './rehearsalOrderStore.js';
 import { REHEARSAL_REPEAT } from './rehearsalRepeat.js';
@@ -107,11 +107,7 @@ export function createRehearsalPlaceHandler(deps: RehearsalDeps): CallHandler {
         },
         now,
       );
-      recordCost(db, row.id, SIGNATURE_FEE_LAMPORTS, now);
-      const summary = summaryOf(orderId, params);
-      journal.recordTriggerIds(row.id, { orderId }, 'order.id', { source: 'rehearsal', rehearsal: true });
-      journal.note(row.id, 'order.placed', { ...summary, params: row.params });
-      return { kind: 'confirmed', data: { ...summary, via: 'rehearsal' } };
+      return recordPlacement(db, journal, row, orderId, summaryOf(orderId, params), now);
     })();
   }
 

@@ -10,7 +10,7 @@
  * lost answer is harmless (nothing outside this database changed), so `settle` answers `repeat`.
  */
 import type { JupiterClient } from '../jupiter/transport.js';
-import { ROUTERS, type OrderResponse } from '../jupiter/schemas/swap.js';
+import type { OrderResponse } from '../jupiter/schemas/swap.js';
 import type { Clock } from '../clock.js';
 import type { TransactionGuard } from '../solana/guardedSigner.js';
 import { GuardRefusal } from '../solana/guardRefusal.js';
@@ -20,7 +20,15 @@ import type { FillInput } from '../store/journal.js';
 import type { CallHandler, CallResult } from '../engine/executor/handler.js';
 import { quoteAndJudge } from '../engine/executor/swap/quoteAndSign.js';
 import { checkQuote } from '../engine/executor/swap/quoteChecks.js';
-import { DEFAULT_SWAP_POLICY, parseSwapParams, slippageCap, SWAP_KIND, swapExpectation, type SwapPolicy } from '../engine/executor/swap/swap.js';
+import {
+  DEFAULT_SWAP_POLICY,
+  excludedRouters,
+  parseSwapParams,
+  slippageCap,
+  SWAP_KIND,
+  swapExpectation,
+  type SwapPolicy,
+} from '../engine/executor/swap/swap.js';
 import type { SwapExpectation } from '../solana/expectation.js';
 import { recordCost } from './ledger.js';
 import { judgeTransaction } from './judgeTransaction.js';
@@ -48,9 +56,7 @@ export function declaredNetworkFee(quote: OrderResponse, wallet: string, expecta
 export function createRehearsalSwapHandler(options: RehearsalSwapOptions): CallHandler {
   const { client, guard, db, clock } = options;
   const policy = options.policy ?? DEFAULT_SWAP_POLICY;
-  const routers = [...new Set(policy.excludeRouters.map((r) => (r === 'iris' ? 'metis' : r)))].filter((r): r is (typeof ROUTERS)[number] =>
-    (ROUTERS as readonly string[]).includes(r),
-  );
+  const routers = excludedRouters(policy);
   return {
     kind: SWAP_KIND,
     async call(row, context): Promise<CallResult> {

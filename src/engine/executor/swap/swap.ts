@@ -100,13 +100,17 @@ export function minimumOut(quotedOut: bigint, slippageCapBps: number): bigint {
   return leastDeliverable(quotedOut, slippageCapBps);
 }
 
+/** The routers never asked for, as the API names them: `iris` is Metis's older name. */
+export function excludedRouters(policy: SwapPolicy): (typeof ROUTERS)[number][] {
+  return [...new Set(policy.excludeRouters.map((r) => (r === 'iris' ? 'metis' : r)))].filter((r): r is (typeof ROUTERS)[number] =>
+    (ROUTERS as readonly string[]).includes(r),
+  );
+}
+
 export function createSwapHandler(options: SwapHandlerOptions): IntentHandler {
   const { client, rpc, signer, clock } = options;
   const policy = options.policy ?? DEFAULT_SWAP_POLICY;
-  // `iris` is Metis's older name: the API takes the current one.
-  const routers = [...new Set(policy.excludeRouters.map((r) => (r === 'iris' ? 'metis' : r)))].filter((r): r is (typeof ROUTERS)[number] =>
-    (ROUTERS as readonly string[]).includes(r),
-  );
+  const routers = excludedRouters(policy);
 
   return {
     kind: SWAP_KIND,
