@@ -1,7 +1,9 @@
 /**
  * A price history for a backtest, read from CSV: a header naming the columns, then one price per
  * row. `time` (epoch ms, a UTC date, or an ISO date-time with its zone) and `usd` (a plain decimal)
- * are required, and the token as `mint` or `token` (a verified symbol such as SOL, or a mint). A
+ * are required (a price with more than 18 places is rounded to the nearest 1e-18, exactly, on its
+ * digits: a daemon keeps a float's shortest text, 21 places for a price such as BONK's, and the
+ * export writes it as kept so the file stays the daemon's record), and the token as `mint` or `token` (a verified symbol such as SOL, or a mint). A
  * token of the form `prediction:<market>:yes|no` is a prediction market's mark: what one contract of
  * that side sells for. `jupbot prices export` writes this format (time, token, mint, usd), so a
  * daemon's own history can be replayed. Every problem is reported at once, as `file:line:col`.
@@ -10,7 +12,7 @@ import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostics } from '../config/diagnostics.js';
 import { parseInstant } from '../cli/timeArg.js';
 import { JupbotError } from '../errors.js';
-import { type Fixed, parseFixed } from '../strategies/decimal.js';
+import { type Fixed, parseFixedRounded } from '../strategies/decimal.js';
 
 /** One price at one instant: a mint's dollar price, or a prediction side's mark (`prediction:<market>:<side>`). */
 export interface PricePoint {
@@ -100,7 +102,7 @@ export function parsePriceFile(text: string, file: string, resolveToken: (token:
     if (instant === undefined)
       problem(n + 1, time.col, `cannot read time "${time.value}": use epoch ms or an ISO date-time with its zone (2026-01-01T09:30:00Z)`);
     const usd = at(usdCol);
-    const price = parseFixed(usd.value.trim());
+    const price = parseFixedRounded(usd.value.trim());
     if (price === undefined || price < 0n) problem(n + 1, usd.col, `cannot read price "${usd.value}": a non-negative decimal such as 151.25`);
     // A prediction mark may sit in either column; otherwise the mint column wins over a symbol.
     const tokenField =
@@ -138,7 +140,7 @@ export function historyFromSamples(
   const keys = new Set<string>();
   const skipped = new Set<string>();
   for (const sample of samples) {
-    const usd = parseFixed(sample.usd);
+    const usd = parseFixedRounded(sample.usd);
     const key = PREDICTION_KEY.test(sample.mint) ? sample.mint : resolveToken(sample.mint);
     if (typeof key !== 'string' || usd === undefined) {
       skipped.add(sample.mint);

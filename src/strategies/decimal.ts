@@ -20,6 +20,21 @@ export function parseFixed(text: string): Fixed | undefined {
   return BigInt(match[1] ?? '0') * ONE + BigInt(frac.padEnd(PLACES, '0') || '0');
 }
 
+/**
+ * `"0.000019905791449550526"` → Fixed, rounded to the nearest 1e-18 (a half rounds up): for a
+ * price written with more places than a Fixed keeps, such as a float's shortest text kept as it
+ * came. Exact: the rounding is done on the digits, never through a float. Undefined for anything
+ * that is not a plain non-negative decimal.
+ */
+export function parseFixedRounded(text: string): Fixed | undefined {
+  const match = DECIMAL.exec(text);
+  if (!match) return undefined;
+  const frac = match[2] ?? '';
+  if (frac.length <= PLACES) return parseFixed(text);
+  const kept = parseFixed(`${match[1] ?? '0'}.${frac.slice(0, PLACES)}`) as Fixed;
+  return frac.charCodeAt(PLACES) >= 53 ? kept + 1n : kept;
+}
+
 /** Fixed → shortest decimal text: 1.5e18 → "1.5", 0 → "0"; negatives keep their sign. */
 export function formatFixed(value: Fixed): string {
   const negative = value < 0n;
