@@ -10,6 +10,7 @@ import { ExitCode } from '../exitCodes.js';
 import { pnlSubcommand, tradesSubcommand } from './auditTrades.js';
 import { type ResolveDb, withAuditDb } from './auditDatabase.js';
 import { ordersSubcommand } from './auditOrders.js';
+import { checkActionKind } from './actionKindArg.js';
 import { timeOption } from './timeArg.js';
 
 /** Exports write in chunks this size: one write per row would dominate a large export. */
@@ -86,6 +87,7 @@ function actionsSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
         limit: options.limit,
       };
       await withAuditDb(ctx, resolveDb, command, (db) => {
+        checkActionKind(db, options.kind);
         if (options.json) {
           const sink = createSink(ctx, undefined);
           let first = true;

@@ -122,8 +122,28 @@ describe('jupbot audit actions', () => {
     expect(lines[3]).toMatch(/4\.5/);
   });
 
-  it('says so when nothing matches', async () => {
-    expect((await audit(['--db', database(3), 'actions', '--kind', 'nothing'])).stdout).toBe('no actions match\n');
+  it('says so when nothing matches a kind jupbot writes', async () => {
+    expect((await audit(['--db', database(3), 'actions', '--kind', 'intent.failed'])).stdout).toBe('no actions match\n');
+  });
+
+  it('refuses a kind that does not exist, naming the kinds there are', async () => {
+    const run = await audit(['--db', database(3), 'actions', '--kind', 'fil']);
+    expect(run.code).toBe(ExitCode.InvalidInput);
+    expect(run.stdout).toBe('');
+    const [reason, inDb, known] = run.stderr.split('\n');
+    expect(reason).toBe('--kind fil: no such action kind; did you mean fill, fill.recovered?');
+    expect(inDb).toBe('kinds in this database: fill, intent.planned');
+    expect(known).toMatch(/^kinds jupbot writes: .*\bintent\.signed\b.*\border\.placed\b/);
+  });
+
+  it('takes a kind the database holds even if jupbot does not write it', async () => {
+    const file = database(1);
+    const { db } = openStore(file, { clock: new ManualClock(START) });
+    new AuditLog(db, new ManualClock(START)).append({ kind: 'custom.note', data: {} });
+    db.close();
+    const run = await audit(['--db', file, 'actions', '--kind', 'custom.note', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveLength(1);
   });
 
   it('prints one JSON array with data parsed', async () => {
