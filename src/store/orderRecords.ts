@@ -50,20 +50,29 @@ export function listOrders(db: Db, strategy?: string): OrderRecord[] {
   return parseRows(OrderRow, db.prepare(sql).all(...(strategy === undefined ? [] : [strategy])), 'orders');
 }
 
-/** Every recorded event of every order, oldest first. `detail` is what the event says beyond its name. */
+/**
+ * Every recorded event of every order, oldest first. `detail` is what the event says beyond its name.
+ * Events of one instant are in the order they happen to an order — placed or adopted, patched, filled,
+ * its end, then its renewal (the cancel that planned a replacement, confirmed) — not in the order they were recorded: a sync pass records an order's end
+ * before the fills it read with it, and a backtest's clock puts a DCA's first round in the instant
+ * the order was placed and its last in the instant it completed.
+ */
 export function listOrderEvents(db: Db): OrderEventRecord[] {
   const sql = `
-    SELECT json_extract(data, '$.orderId') AS order_id, at, substr(kind, 7) AS event, json_extract(data, '$.via') AS detail
+    SELECT json_extract(data, '$.orderId') AS order_id, at, substr(kind, 7) AS event, json_extract(data, '$.via') AS detail,
+           CASE kind WHEN 'order.placed' THEN 0 WHEN 'order.adopted' THEN 0
+                     WHEN 'order.cancelled' THEN 4 WHEN 'order.expired' THEN 4 WHEN 'order.completed' THEN 4 WHEN 'order.gone' THEN 5
+                     ELSE 1 END AS step, id AS seq
       FROM actions WHERE kind LIKE 'order.%' AND kind <> 'order.id' AND json_extract(data, '$.orderId') IS NOT NULL
     UNION ALL
     SELECT json_extract(params, '$.orderId'), updated_at, 'patched',
-           coalesce(json_extract(params, '$.slPriceUsd'), json_extract(params, '$.triggerPriceUsd'), json_extract(params, '$.tpPriceUsd'))
+           coalesce(json_extract(params, '$.slPriceUsd'), json_extract(params, '$.triggerPriceUsd'), json_extract(params, '$.tpPriceUsd')), 1, rowid
       FROM intents WHERE kind = 'patch-vault-order' AND state = 'confirmed'
     UNION ALL
-    SELECT json_extract(params, '$.orderId'), updated_at, 'renewed', id || '#place'
+    SELECT json_extract(params, '$.orderId'), updated_at, 'renewed', id || '#place', 5, rowid
       FROM intents WHERE kind = 'cancel-vault-order' AND state = 'confirmed' AND json_extract(params, '$.then') IS NOT NULL
     UNION ALL
-    SELECT trigger_order_id, at, 'filled', out_amount FROM fills WHERE trigger_order_id IS NOT NULL
-    ORDER BY 2, 1`;
+    SELECT trigger_order_id, at, 'filled', out_amount, 2, id FROM fills WHERE trigger_order_id IS NOT NULL
+    ORDER BY at, order_id, step, seq`;
   return parseRows(EventRow, db.prepare(sql).all(), 'order events');
 }
