@@ -50,7 +50,8 @@ export interface BacktestOptions {
 
 export interface BacktestRun {
   readonly database: string;
-  readonly strategies: readonly string[];
+  /** The strategy files tested, by file name (the strategies' own names are in the database). */
+  readonly files: readonly string[];
   readonly from: number;
   readonly to: number;
   readonly seed: string;
@@ -201,7 +202,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRun
   }
   return {
     database: databaseFile(options.outDir, 'paper'),
-    strategies: files.map((f) => basename(f).replace(/\.ya?ml$/, '')),
+    files: files.map((f) => basename(f)),
     from,
     to,
     seed,

@@ -9,6 +9,7 @@
  * peak (starting at 0, before the first trade). Nothing here depends on the machine or the time of
  * day: the same run gives the same summary, byte for byte.
  */
+import { basename } from 'node:path';
 import { computePnl, latestPrices, type Position, type Quote } from '../audit/pnl.js';
 import { tokenNamer } from '../audit/tokenNames.js';
 import { toTrade, type Trade } from '../audit/trades.js';
@@ -16,6 +17,7 @@ import type { Db } from '../store/db.js';
 import { listFills, pinnedSymbols } from '../store/fillRecords.js';
 import { type Fixed, formatFixed, mulFixed, ONE, unitsToFixed } from '../strategies/decimal.js';
 import type { PriceHistory } from './priceFile.js';
+import { idleReason, loadedStrategies } from './strategyRoster.js';
 
 export interface StrategySummary {
   readonly strategy: string;
@@ -34,7 +36,7 @@ export interface BacktestSummary {
   readonly priceSteps: number;
   readonly strategies: readonly StrategySummary[];
   readonly total: Omit<StrategySummary, 'strategy'>;
-  /** Things the reader should know: tokens held still, marks skipped. */
+  /** Things the reader should know: why a strategy made no trade, tokens held still, marks skipped. */
   readonly notes: readonly string[];
 }
 
@@ -99,14 +101,19 @@ function maxDrawdown(trades: readonly Trade[], history: PriceHistory, from: numb
   return deepest;
 }
 
-export function summarize(db: Db, history: PriceHistory, run: { from: number; to: number; seed: string; strategies: readonly string[] }): BacktestSummary {
+/**
+ * One row per strategy the daemon loaded or that traded, by the name it declares; `run.files` are the
+ * strategy files tested (a file none was loaded from is noted, never given a row of its own).
+ */
+export function summarize(db: Db, history: PriceHistory, run: { from: number; to: number; seed: string; files: readonly string[] }): BacktestSummary {
   const name = tokenNamer(pinnedSymbols(db));
   const trades = listFills(db).map((fill) => toTrade(fill, name));
   // Closing prices: the history's, else the latest a fill showed.
   const closing = new Map([...latestPrices(trades), ...closingPrices(history, run.to)]);
   const report = computePnl(trades, closing);
   const byName = new Map(report.strategies.map((s) => [s.strategy, s]));
-  const names = [...new Set([...run.strategies, ...report.strategies.map((s) => s.strategy ?? '(adopted)')])].sort();
+  const loaded = loadedStrategies(db, run.files);
+  const names = [...new Set([...loaded.names, ...report.strategies.map((s) => s.strategy ?? '(adopted)')])].sort();
   const strategies = names.map((strategy): StrategySummary => {
     const pnl = byName.get(strategy);
     const own = trades.filter((t) => (t.strategy ?? '(adopted)') === strategy);
@@ -121,10 +128,14 @@ export function summarize(db: Db, history: PriceHistory, run: { from: number; to
     };
   });
   const held = new Set(trades.map((t) => t.token.mint));
-  const notes = [...held]
-    .filter((mint) => !history.keys.includes(mint))
-    .sort()
-    .map((mint) => `${name(mint)}: the price history has no price for it; the simulated market held it still, and it is valued at the last fill's price`);
+  const notes = [
+    ...strategies.filter((s) => s.trades === 0).map((s) => `${s.strategy}: ${idleReason(db, s.strategy, history)}`),
+    ...loaded.unloaded.map((file) => `${basename(file)}: no strategy loaded from it (backtest.log says why)`),
+    ...[...held]
+      .filter((mint) => !history.keys.includes(mint))
+      .sort()
+      .map((mint) => `${name(mint)}: the price history has no price for it; the simulated market held it still, and it is valued at the last fill's price`),
+  ];
   return {
     from: run.from,
     to: run.to,
