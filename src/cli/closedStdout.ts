@@ -21,14 +21,12 @@ export interface GuardedStdout {
   readonly exitCode: (code: ExitCode) => ExitCode;
 }
 
-// A write after the pipe broke fails as "destroyed": the same closed reader, seen again.
-const CLOSED_CODES: ReadonlySet<string | undefined> = new Set(['EPIPE', 'ERR_STREAM_DESTROYED']);
-
 export function guardStdout(stream: OutputStream): GuardedStdout {
   const closed = new AbortController();
   stream.on('error', (error) => {
-    // Anything else (a full disk behind a redirect) is a real failure: it crashes as before.
-    if (!CLOSED_CODES.has((error as NodeJS.ErrnoException).code)) throw error;
+    // Anything else (a full disk behind a redirect) is a real failure: it crashes as before. No write
+    // follows the first EPIPE (they are dropped), so the stream never reports itself destroyed.
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
     if (!closed.signal.aborted) closed.abort(new Error('stdout closed by its reader'));
   });
   return {
