@@ -3,7 +3,7 @@
  * chain is verified in the same run, so a report never shows figures from a log that was tampered
  * with without saying so. Every figure is exact decimal text, the same as `jupbot audit pnl --json`.
  */
-import { walkAuditChain } from '../store/chainVerifier.js';
+import { firstProblem, walkAuditChain } from '../store/chainVerifier.js';
 import type { Db } from '../store/db.js';
 import { listFills, pinnedSymbols } from '../store/fillRecords.js';
 import { versionHistory } from '../store/strategyVersions.js';
@@ -59,7 +59,7 @@ export function reportData(db: Db, now: number): ReportData {
       actions: chain.checked,
       headId: chain.headId,
       headHash: chain.headHash,
-      firstBreak: chain.firstBreak === undefined ? null : `action ${chain.firstBreak.id} (${chain.firstBreak.reason}): ${chain.firstBreak.message}`,
+      firstBreak: chain.ok ? null : (firstProblem(chain) ?? null),
     },
     pnl: pnlJson(report),
     realizedSeries: [...realized].map(([strategy, points]) => ({ strategy, points })),

@@ -69,7 +69,7 @@ export function renderReport(data: ReportData, options: { readonly refreshSecond
   ];
   const chain = data.chain.ok
     ? `<section id="chain" class="chain-ok">Audit chain verified: ${esc(data.chain.actions)} actions, head ${esc(data.chain.headId)} <code>${esc(data.chain.headHash)}</code></section>`
-    : `<section id="chain" class="chain-broken" role="alert">AUDIT CHAIN BROKEN at ${esc(data.chain.firstBreak)}. The figures below come from a log that was changed after it was written; do not rely on them.</section>`;
+    : `<section id="chain" class="chain-broken" role="alert">NOT VERIFIED: ${esc(data.chain.firstBreak)}. The figures below come from a database that was changed after it was written; do not rely on them.</section>`;
   const holdings = pnl.strategies.flatMap((s) =>
     (s.holdings ?? []).map((h) => [
       cell(s.strategy ?? '(adopted)'),

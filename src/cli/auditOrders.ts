@@ -5,7 +5,8 @@
  */
 import { Command } from 'commander';
 import { orderViews } from '../audit/orderViews.js';
-import { type ResolveDb, withAuditDb } from './auditDatabase.js';
+import type { ResolveDb } from './auditDatabase.js';
+import { unverifiedBanner, withVerifiedAuditDb } from './verifiedFigures.js';
 import type { CliContext } from './context.js';
 import { renderTable } from './table.js';
 
@@ -15,10 +16,10 @@ export function ordersSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
     .option('--json', 'every order with every event')
     .option('--strategy <name>', 'only this strategy')
     .action(async (options: { json?: true; strategy?: string }, command: Command) => {
-      await withAuditDb(ctx, resolveDb, command, (db) => {
+      await withVerifiedAuditDb(ctx, resolveDb, command, (db, verification) => {
         const orders = orderViews(db, options.strategy);
         if (options.json) ctx.stdout(`${JSON.stringify(orders, null, 2)}\n`);
-        else if (orders.length === 0) ctx.stdout('no orders\n');
+        else if (orders.length === 0) ctx.stdout(`${unverifiedBanner(verification)}no orders\n`);
         else {
           const rows = orders.map((o) => [
             o.id.length > 12 ? `${o.id.slice(0, 12)}…` : o.id,
@@ -29,7 +30,7 @@ export function ordersSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
             o.triggerPriceUsd === null ? '—' : `$${o.triggerPriceUsd}`,
             o.events.map((e) => e.event).join(', ') || '—',
           ]);
-          ctx.stdout(renderTable(['order', 'type', 'strategy', 'state', 'amount', 'trigger', 'events'], rows));
+          ctx.stdout(unverifiedBanner(verification) + renderTable(['order', 'type', 'strategy', 'state', 'amount', 'trigger', 'events'], rows));
         }
       });
     });

@@ -12,7 +12,8 @@ import { listPendingFills } from '../store/pendingFills.js';
 import type { Db } from '../store/db.js';
 import { type FillFilter, listFills, pinnedSymbols } from '../store/fillRecords.js';
 import { formatFixed, unitsToFixed } from '../strategies/decimal.js';
-import { type ResolveDb, withAuditDb } from './auditDatabase.js';
+import type { ResolveDb } from './auditDatabase.js';
+import { unverifiedBanner, withVerifiedAuditDb } from './verifiedFigures.js';
 import type { CliContext } from './context.js';
 import { csvRecord } from './csv.js';
 import { amountText, significantText, usdText } from '../audit/humanFigures.js';
@@ -77,7 +78,7 @@ export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
       .addOption(new Option('--csv', 'RFC 4180 CSV').conflicts('json')),
     ctx,
   ).action(async (options: TradeOptions, command: Command) => {
-    await withAuditDb(ctx, resolveDb, command, (db) => {
+    await withVerifiedAuditDb(ctx, resolveDb, command, (db, verification) => {
       const trades = tradesOf(db, options);
       // A landed trade whose amounts are not known yet is listed as pending, never left out.
       const pending = listPendingFills(db)
@@ -86,8 +87,8 @@ export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
       if (options.json) ctx.stdout(`${JSON.stringify([...trades.map(tradeJson), ...pending], null, 2)}\n`);
       else if (options.csv) {
         ctx.stdout(csvRecord(CSV_HEADER) + trades.map((t) => csvRecord(csvRow(t))).join('') + pending.map((p) => csvRecord(pendingCsvRow(p))).join(''));
-      } else if (trades.length === 0 && pending.length === 0) ctx.stdout('no trades match\n');
-      else if (trades.length === 0) ctx.stdout(`${pending.map(pendingFillWords).join('\n')}\n`);
+      } else if (trades.length === 0 && pending.length === 0) ctx.stdout(`${unverifiedBanner(verification)}no trades match\n`);
+      else if (trades.length === 0) ctx.stdout(`${unverifiedBanner(verification)}${pending.map(pendingFillWords).join('\n')}\n`);
       else {
         const rows = trades.map((t) => [
           `${new Date(t.at).toISOString().slice(0, 19)}Z`,
@@ -100,15 +101,17 @@ export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
           t.signature.slice(0, 12),
         ]);
         ctx.stdout(
-          renderTable(['time (UTC)', 'strategy', 'side', 'token', 'for', 'price', 'fee', 'signature'], rows, [
-            'left',
-            'left',
-            'left',
-            'right',
-            'right',
-            'right',
-            'right',
-          ]) + pending.map((p) => `${pendingFillWords(p)}\n`).join(''),
+          unverifiedBanner(verification) +
+            renderTable(['time (UTC)', 'strategy', 'side', 'token', 'for', 'price', 'fee', 'signature'], rows, [
+              'left',
+              'left',
+              'left',
+              'right',
+              'right',
+              'right',
+              'right',
+            ]) +
+            pending.map((p) => `${pendingFillWords(p)}\n`).join(''),
         );
       }
     });
@@ -149,14 +152,14 @@ export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
     new Command('pnl').description('realized and unrealized P&L per strategy and in total (FIFO; docs/audit.md)').option('--json', 'exact figures as JSON'),
     ctx,
   ).action(async (options: TradeOptions, command: Command) => {
-    await withAuditDb(ctx, resolveDb, command, (db) => {
+    await withVerifiedAuditDb(ctx, resolveDb, command, (db, verification) => {
       // Holdings are valued at the latest price any fill shows, whatever the filters.
       const all = tradesOf(db, {});
       const filtered = options.since !== undefined || options.until !== undefined || options.strategy !== undefined || options.token !== undefined;
       const prices = latestPrices(all);
       const report = computePnl(filtered ? tradesOf(db, options) : all, prices);
       if (options.json) {
-        ctx.stdout(`${JSON.stringify(pnlJson(report), null, 2)}\n`);
+        ctx.stdout(`${JSON.stringify({ ...pnlJson(report), verified: verification }, null, 2)}\n`);
         return;
       }
       const row = (name: string, s: Omit<StrategyPnl, 'strategy' | 'holdings'>): string[] => [
@@ -169,7 +172,8 @@ export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
       ];
       const rows = [...report.strategies.map((s) => row(s.strategy ?? '(adopted)', s)), row('total', report.total)];
       ctx.stdout(
-        renderTable(['strategy', 'trades', 'realized', 'unrealized', 'fees', 'no known cost'], rows, ['left', 'right', 'right', 'right', 'right', 'right']),
+        unverifiedBanner(verification) +
+          renderTable(['strategy', 'trades', 'realized', 'unrealized', 'fees', 'no known cost'], rows, ['left', 'right', 'right', 'right', 'right', 'right']),
       );
       const holdings = report.strategies.flatMap((s) =>
         s.holdings.map((h) => [

@@ -96,7 +96,7 @@ export function startTrading(options: TradingOptions): Trading {
   options.watchFeed?.(balances);
 
   const decimalsOf = decimalsResolver({ strategies: options.strategies, prices: () => feeds.prices.state().value, client });
-  const orders = new TriggerOrders(db);
+  const orders = new TriggerOrders(db, audit);
   const swapPolicy = { excludeRouters: config.api.exclude_routers, maxSlippageBps: config.guard.max_slippage_bps };
   const maxVaultSlippageBps = strategyLimits(config.guard).maxVaultSlippageBps;
   const set =
@@ -179,7 +179,7 @@ export function startTrading(options: TradingOptions): Trading {
     log,
   });
   // A rehearsal's vault orders live in its database: its own keeper fills them on the prices Trigger watches.
-  const rehearsalOrders = rehearsal === null ? null : startRehearsalOrders({ db, journal, client, clock, log, prices: feeds.prices });
+  const rehearsalOrders = rehearsal === null ? null : startRehearsalOrders({ db, journal, audit, client, clock, log, prices: feeds.prices });
   const stopUnknownIds = reportUnknownPredictionIds({ markets: feeds.markets, strategies: options.strategies, log });
   const stopSyncs = set.vault
     ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter(

@@ -67,7 +67,7 @@ export function createRehearsalCancelHandler(deps: RehearsalDeps): CallHandler {
       if (short !== null) return short;
       const now = clock.now();
       // Read and written in one synchronous transaction: nothing can change the row in between.
-      if (!writeOrder(db, order, { state: 'cancelled' }, now)) throw new Error(`order ${order.id} changed while it was being cancelled`);
+      if (!writeOrder(db, deps.audit, order, { state: 'cancelled' }, now)) throw new Error(`order ${order.id} changed while it was being cancelled`);
       recordCost(db, row.id, SIGNATURE_FEE_LAMPORTS, now);
       const summary = summaryOf(params, order);
       journal.note(row.id, 'order.cancelled', { ...summary, via: 'cancel' });

@@ -18,7 +18,7 @@ export async function stepDcaOrder(deps: MatcherDeps, order: RehearsalOrder, pri
   const step = dcaStep(order, schedule, now, order.triggerMint === null ? undefined : priceOf(order.triggerMint));
   if (step.kind === 'wait') return;
   const context = { orderId: order.id, intentId: order.intentId, round: schedule.roundsFilled + 1, of: schedule.orderCount };
-  const moveOn = (nextFillAt: number): boolean => writeOrder(deps.db, order, { raw: { dca: { ...schedule, nextFillAt } } }, deps.clock.now());
+  const moveOn = (nextFillAt: number): boolean => writeOrder(deps.db, deps.audit, order, { raw: { dca: { ...schedule, nextFillAt } } }, deps.clock.now());
   if (step.kind === 'skip') {
     if (moveOn(step.nextFillAt))
       log?.info(context, `REHEARSAL DCA order ${order.id}: round skipped, ${step.reason}; next at ${new Date(step.nextFillAt).toISOString()}`);

@@ -12,6 +12,7 @@ import { type JupiterClient, Priority } from '../jupiter/transport.js';
 import type { Logger } from '../ops/log.js';
 import { canonicalJson } from '../store/canonicalJson.js';
 import type { Db } from '../store/db.js';
+import type { AuditLog } from '../store/audit.js';
 import type { FillInput, Journal } from '../store/journal.js';
 import type { Fixed } from '../strategies/decimal.js';
 import { rehearsalOrderFillId } from './rehearsalFillId.js';
@@ -22,6 +23,8 @@ import { platformFee } from './rehearsalSwap.js';
 export interface MatcherDeps {
   readonly db: Db;
   readonly journal: Journal;
+  /** Seals every write of an order's row (see rowSeal.ts). */
+  readonly audit: AuditLog;
   readonly client: JupiterClient;
   readonly clock: Clock;
   readonly log?: Logger | undefined;
@@ -87,7 +90,7 @@ export function fillAtQuote(order: RehearsalOrder, quote: OrderResponse, source:
 export function commitFill(deps: MatcherDeps, before: RehearsalOrder, fill: FillInput, change: OrderChange, then?: () => void): boolean {
   const now = deps.clock.now();
   return deps.db.transaction(() => {
-    if (!writeOrder(deps.db, before, { ...change, raw: { ...change.raw, fills: before.raw.fills + 1 } }, now)) return false;
+    if (!writeOrder(deps.db, deps.audit, before, { ...change, raw: { ...change.raw, fills: before.raw.fills + 1 } }, now)) return false;
     deps.journal.recordFills(before.intentId, [fill]);
     then?.();
     return true;

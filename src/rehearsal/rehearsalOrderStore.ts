@@ -12,11 +12,12 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
 import { canonicalJson } from '../store/canonicalJson.js';
 import { parseOptionalRow, parseRows } from '../store/parseRows.js';
 import { statement } from '../store/statementCache.js';
-import { LIVE_ORDER_SQL, type OrderFamily } from '../store/triggerOrders.js';
+import { LIVE_ORDER_SQL, type OrderFamily, sealOrderRow } from '../store/triggerOrders.js';
 import type { SlippageFields } from '../engine/executor/vault/vaultSlippage.js';
 import { REHEARSAL_FILL_PREFIX } from './rehearsalFillId.js';
 
@@ -204,7 +205,7 @@ export interface NewOrder {
   readonly raw: Omit<RehearsalRaw, 'rev' | 'rehearsal'>;
 }
 
-export function insertOrder(db: Db, order: NewOrder, now: number): void {
+export function insertOrder(db: Db, audit: AuditLog, order: NewOrder, now: number): void {
   const raw = canonicalJson(RehearsalRaw.parse({ ...order.raw, rehearsal: true, rev: 0 }));
   statement(
     db,
@@ -240,6 +241,7 @@ export function insertOrder(db: Db, order: NewOrder, now: number): void {
     now,
     now,
   );
+  sealOrderRow(db, audit, order.id);
 }
 
 /** What one write changes; absent fields are left as they are. */
@@ -259,7 +261,7 @@ export interface OrderChange {
  * Applies `change` to `before`'s row if the row is still exactly as `before` was read (its `raw`,
  * whose `rev` every write bumps). False, and nothing written, when it changed meanwhile.
  */
-export function writeOrder(db: Db, before: RehearsalOrder, change: OrderChange, now: number): boolean {
+export function writeOrder(db: Db, audit: AuditLog, before: RehearsalOrder, change: OrderChange, now: number): boolean {
   const raw = canonicalJson(RehearsalRaw.parse({ ...before.raw, ...change.raw, rev: before.raw.rev + 1 }));
   const set: [string, string | number | null][] = [
     ['raw', raw],
@@ -275,7 +277,11 @@ export function writeOrder(db: Db, before: RehearsalOrder, change: OrderChange, 
   if (change.slPriceUsd !== undefined) set.push(['sl_price_usd', change.slPriceUsd]);
   if (change.slippageBps !== undefined) set.push(['slippage_bps', change.slippageBps]);
   const sql = `UPDATE trigger_orders SET ${set.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ? AND raw = ?`;
-  return statement(db, sql).run(...set.map(([, value]) => value), before.id, before.rawText).changes === 1;
+  return db.transaction(() => {
+    if (statement(db, sql).run(...set.map(([, value]) => value), before.id, before.rawText).changes !== 1) return false;
+    sealOrderRow(db, audit, before.id);
+    return true;
+  })();
 }
 
 /** The slippage of each leg as a row keeps it (the fields live mode sends). */

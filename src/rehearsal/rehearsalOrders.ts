@@ -22,6 +22,7 @@ import type { Poller } from '../engine/feeds/poller.js';
 import type { PriceMap } from '../engine/feeds/prices.js';
 import { usdFixed } from '../engine/tick/buildSnapshot.js';
 import { stepDcaOrder } from './rehearsalDcaFills.js';
+import type { AuditLog } from '../store/audit.js';
 import type { MatcherDeps, PriceOf } from './rehearsalOrderFill.js';
 import { liveOrders } from './rehearsalOrderStore.js';
 import { stepPriceOrder } from './rehearsalPriceFills.js';
@@ -29,6 +30,7 @@ import { stepPriceOrder } from './rehearsalPriceFills.js';
 export interface RehearsalOrdersOptions {
   readonly db: Db;
   readonly journal: Journal;
+  readonly audit: AuditLog;
   readonly client: JupiterClient;
   readonly clock: Clock;
   readonly log?: Logger | undefined;
@@ -43,8 +45,8 @@ export interface RehearsalOrders {
 }
 
 export function startRehearsalOrders(options: RehearsalOrdersOptions): RehearsalOrders {
-  const { db, journal, client, clock, log } = options;
-  const deps: MatcherDeps = { db, journal, client, clock, log };
+  const { db, journal, audit, client, clock, log } = options;
+  const deps: MatcherDeps = { db, journal, audit, client, clock, log };
   const abort = new AbortController();
   let latest: PriceMap | null = null;
   let queue: Promise<void> = Promise.resolve();

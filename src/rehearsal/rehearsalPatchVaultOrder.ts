@@ -82,7 +82,7 @@ export function createRehearsalPatchHandler(deps: RehearsalDeps): CallHandler {
     const change = changeOf(order, params);
     if ('kind' in change) return change;
     // Read and written without a pause: nothing else can write the row in between.
-    if (!writeOrder(db, order, change, clock.now())) throw new Error(`order ${order.id} changed while it was being patched`);
+    if (!writeOrder(db, deps.audit, order, change, clock.now())) throw new Error(`order ${order.id} changed while it was being patched`);
     const { strategyHash: _hash, ...changes } = params;
     return { kind: 'confirmed', data: { ...changes, via: 'patch', rehearsal: true } };
   }

@@ -54,6 +54,7 @@ export function createRehearsalDcaPlaceHandler(deps: RehearsalDeps): CallHandler
       const now = clock.now();
       insertOrder(
         db,
+        deps.audit,
         {
           id: orderId,
           intentId: row.id,

@@ -72,6 +72,7 @@ export function createRehearsalPlaceHandler(deps: RehearsalDeps): CallHandler {
       const now = clock.now();
       insertOrder(
         db,
+        deps.audit,
         {
           id: orderId,
           intentId: row.id,

@@ -17,7 +17,7 @@ import { firedLeg, type FiredLeg, minimumOut, trailingAt } from './rehearsalTrig
 /** Past its expiry: `expired`, and `order.expired` on its intent, as the mirror writes when history shows one. */
 export function expireOrder(deps: MatcherDeps, order: RehearsalOrder): boolean {
   return deps.db.transaction(() => {
-    if (!writeOrder(deps.db, order, { state: 'expired' }, deps.clock.now())) return false;
+    if (!writeOrder(deps.db, deps.audit, order, { state: 'expired' }, deps.clock.now())) return false;
     deps.journal.note(order.intentId, 'order.expired', { orderId: order.id, family: order.family, rawState: 'expired', via: 'rehearsal' });
     return true;
   })();
@@ -30,7 +30,7 @@ function watched(deps: MatcherDeps, order: RehearsalOrder, price: bigint): Rehea
   const watermarkUsd = formatFixed(trail.watermarkUsd);
   const triggerPriceUsd = formatFixed(trail.triggerUsd);
   if (watermarkUsd === order.raw.watermarkUsd && triggerPriceUsd === order.triggerPriceUsd) return order;
-  if (!writeOrder(deps.db, order, { triggerPriceUsd, raw: { watermarkUsd } }, deps.clock.now())) return undefined;
+  if (!writeOrder(deps.db, deps.audit, order, { triggerPriceUsd, raw: { watermarkUsd } }, deps.clock.now())) return undefined;
   return readOrder(deps.db, order.id);
 }
 
@@ -104,6 +104,7 @@ function openChildren(deps: MatcherDeps, parent: RehearsalOrder, bought: bigint,
   const { tpSlippageBps, slSlippageBps } = parent.raw.slippage;
   insertOrder(
     deps.db,
+    deps.audit,
     {
       id,
       intentId: parent.intentId,

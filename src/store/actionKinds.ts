@@ -9,6 +9,7 @@ import type { Db } from './db.js';
 export const KNOWN_ACTION_KINDS: readonly string[] = [
   'area.off',
   'area.on',
+  'audit.sealed',
   'daemon.started',
   'daemon.stopped',
   'feed.failed',
@@ -33,6 +34,7 @@ export const KNOWN_ACTION_KINDS: readonly string[] = [
   'intent.signed',
   'intent.transaction_id',
   'intent.waiting',
+  'mirror.order',
   'order.adopted',
   'order.cancelled',
   'order.completed',
@@ -51,6 +53,7 @@ export const KNOWN_ACTION_KINDS: readonly string[] = [
   'strategy.rejected',
   'strategy.removed',
   'strategy.version',
+  'wallet.foreign_activity',
 ];
 
 /** The kinds the database's actions have, sorted. */

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { canonicalJson } from './canonicalJson.js';
 import { StoreError } from './errors.js';
+import type { RowRef } from './rowSeal.js';
 import { assertNoSecrets } from './secretGuard.js';
 
 /** The prev_hash of the first row of the chain: 64 zeros. */
@@ -27,6 +28,11 @@ export interface ActionInput {
   readonly signature?: string | null | undefined;
   /** A plain JSON object (bigint allowed); never a secret. @default {} */
   readonly data?: object | undefined;
+  /**
+   * Rows of fills, intents or trigger_orders this action's transaction wrote: the audit log reads
+   * each as it now stands and records its digest in `data.sealed` (see rowSeal.ts).
+   */
+  readonly seal?: readonly RowRef[] | undefined;
 }
 
 /** The columns of an actions row, exactly as stored. The chain hashes all but `hash`. */

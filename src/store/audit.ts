@@ -3,7 +3,10 @@ import { GENESIS_HASH, hashActionRow, toActionColumns, type ActionColumns, type 
 import { actionsSequence, verifyAuditChain, type ChainAnchor, type VerifyResult } from './chainVerifier.js';
 import { iterateActions, type ActionFilter, type ActionRecord } from './actionQueries.js';
 import type { Db, Statement, Transaction } from './db.js';
+import { sealRows, type SealedTable } from './rowSeal.js';
+import { BACKFILL_SEAL_KIND } from './rowVerifier.js';
 import { TypedEmitter } from '../typedEmitter.js';
+import { StoreError } from './errors.js';
 
 /** Where the chain currently ends. */
 export interface ChainHead {
@@ -26,6 +29,8 @@ interface Head extends ChainHead {
 }
 
 const CHAIN_HEAD_MOVED = 'chain head moved';
+/** Seals per `audit.sealed` action: about 120 characters each, well under the data limit. */
+const OLDER_ROWS_PER_ACTION = 2000;
 const COLUMNS = 'id, at, kind, strategy, intent_id, mint, amount, decimals, signature, data, prev_hash, hash';
 
 export type { ActionFilter, ActionRecord } from './actionQueries.js';
@@ -60,6 +65,39 @@ export class AuditLog {
     // Built once: better-sqlite3 wraps a function in several closures per transaction() call.
     this.#transaction = db.transaction((batch: readonly ActionColumns[], at: number) => this.#insertBatch(batch, at));
     this.#head = this.#readHead();
+    this.#sealOlderRows();
+  }
+
+  /**
+   * Rows written before this version sealed them (listed by migration 0009 in `unsealed_rows`) are
+   * sealed once, by the first log opened for writing, in `audit.sealed` actions: before any row is
+   * sealed as written, which is what `audit verify` requires of such an action.
+   */
+  #sealOlderRows(): void {
+    const table = this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'unsealed_rows'").get();
+    if (table === undefined) return;
+    // A listed row that is gone by now is left out: it cannot be sealed, and nothing says it existed.
+    const rows = this.#db
+      .prepare(
+        `SELECT tbl, key FROM unsealed_rows u
+          WHERE (tbl = 'fills' AND EXISTS (SELECT 1 FROM fills WHERE id = CAST(u.key AS INTEGER)))
+             OR (tbl = 'intents' AND EXISTS (SELECT 1 FROM intents WHERE id = u.key))
+             OR (tbl = 'trigger_orders' AND EXISTS (SELECT 1 FROM trigger_orders WHERE id = u.key))
+          ORDER BY tbl, key`,
+      )
+      .all() as { tbl: SealedTable; key: string }[];
+    if (rows.length === 0) {
+      if (this.#db.prepare('SELECT 1 FROM unsealed_rows LIMIT 1').get() !== undefined) this.#db.prepare('DELETE FROM unsealed_rows').run();
+      return;
+    }
+    this.#db.transaction(() => {
+      const reason = 'written before this version of jupbot sealed rows as they are written';
+      for (let i = 0; i < rows.length; i += OLDER_ROWS_PER_ACTION) {
+        const batch = rows.slice(i, i + OLDER_ROWS_PER_ACTION).map((r) => ({ table: r.tbl, key: r.key }));
+        this.append({ kind: BACKFILL_SEAL_KIND, data: { reason, rows: rows.length }, seal: batch });
+      }
+      this.#db.prepare('DELETE FROM unsealed_rows').run();
+    })();
   }
 
   /** The last row as this log knows it. */
@@ -114,17 +152,26 @@ export class AuditLog {
    * writing anything if the action is malformed.
    */
   append(action: ActionInput): AppendedAction {
-    const [written] = this.#write([toActionColumns(action)]) as [AppendedAction];
+    const [written] = this.#write([this.#columns(action)]) as [AppendedAction];
     this.#announce(written, action);
     return written;
   }
 
   /** Appends several actions in one transaction: all are written, or none. */
   appendMany(actions: readonly ActionInput[]): AppendedAction[] {
-    const batch = actions.map(toActionColumns);
+    const batch = actions.map((action) => this.#columns(action));
     const written = batch.length === 0 ? [] : this.#write(batch);
     written.forEach((row, i) => this.#announce(row, actions[i] as ActionInput));
     return written;
+  }
+
+  /** The stored columns, with the digest of every row the action seals in `data.sealed`. */
+  #columns(action: ActionInput): ActionColumns {
+    if (action.seal === undefined || action.seal.length === 0) return toActionColumns(action);
+    if (action.data !== undefined && 'sealed' in action.data) {
+      throw new StoreError('STORE_ACTION_INVALID', 'audit action: data.sealed is written by the audit log itself', { details: { field: 'data' } });
+    }
+    return toActionColumns({ ...action, data: { ...action.data, sealed: sealRows(this.#db, action.seal) } });
   }
 
   /** Listeners are isolated (TypedEmitter): a log line or a webhook never fails a write that happened. */

@@ -2,6 +2,7 @@ import { GENESIS_HASH, hashActionRow, parseActionRow } from './actionRow.js';
 import type { Db } from './db.js';
 import { z } from 'zod';
 import { parseOptionalRow } from './parseRows.js';
+import { type RowsResult, verifyRows } from './rowVerifier.js';
 
 /**
  * Why the chain is broken at a row:
@@ -24,6 +25,7 @@ export interface ChainBreak {
 }
 
 export interface VerifyResult {
+  /** The chain holds, and (when checked) the sealed tables are as the chain says. */
   readonly ok: boolean;
   /** Rows read. */
   readonly checked: number;
@@ -37,6 +39,20 @@ export interface VerifyResult {
   readonly breaks: number;
   /** sqlite_sequence for actions: the highest id ever used (undefined when it has no entry). */
   readonly sequence?: number;
+  /** The sealed tables (fills, intents, trigger_orders) against the chain's seals; see rowVerifier.ts. */
+  readonly rows?: RowsResult;
+}
+
+/**
+ * The first thing wrong, in one line: a break in the chain first (the seals cannot be trusted
+ * without it), else the first row that differs from its seal. Undefined when all is well.
+ */
+export function firstProblem(result: VerifyResult): string | undefined {
+  const first = result.firstBreak;
+  if (first !== undefined) return `audit chain broken at action ${first.id} (${first.reason}): ${first.message}`;
+  const row = result.rows?.first;
+  if (row !== undefined) return `${row.table} differ from the audit chain (${row.reason}): ${row.message}`;
+  return undefined;
 }
 
 /** A row id and hash recorded outside the database (e.g. an earlier `audit verify` output). */
@@ -154,7 +170,8 @@ export function actionsSequence(db: Db): number | undefined {
 /**
  * Walks the actions table in id order inside one read transaction, checking the chain and handing
  * each row (as read) to `visit`: streaming, so memory does not grow with the table, and
- * consistent, so a daemon appending meanwhile cannot make a sound log look broken.
+ * consistent, so a daemon appending meanwhile cannot make a sound log look broken. Then, in the
+ * same transaction, checks fills, intents and trigger_orders against the chain's seals.
  */
 export function walkAuditChain(
   db: Db,
@@ -168,11 +185,13 @@ export function walkAuditChain(
       verifier.check(row);
       visit(row);
     }
-    return verifier.finish(actionsSequence(db));
+    const chain = verifier.finish(actionsSequence(db));
+    const rows = verifyRows(db);
+    return { ...chain, ok: chain.ok && rows.ok, rows };
   })();
 }
 
-/** Checks the whole actions chain; see {@link ChainVerifier} for what each break means. */
+/** Checks the whole actions chain and the sealed tables; see {@link ChainVerifier} and rowVerifier.ts. */
 export function verifyAuditChain(db: Db, options: { anchor?: ChainAnchor | undefined } = {}): VerifyResult {
   return walkAuditChain(db, () => undefined, options);
 }

@@ -27,12 +27,12 @@ export interface FillInput {
   readonly triggerOrderId?: string | null | undefined;
 }
 
-/** Inserts one fill; true when it was new. */
+/** Inserts one fill; its row id when it was new, undefined when (signature, idx) was already there. */
 export function insertFill(
   db: Db,
   fill: FillInput & { intentId?: string | null; strategy?: string | null; triggerOrderId?: string | null | undefined; positionPubkey?: string | null },
   recordedAt: number,
-): boolean {
+): number | undefined {
   const result = statement(
     db,
     `INSERT INTO fills (signature, idx, source, strategy, intent_id, trigger_order_id, position_pubkey, in_mint, in_amount, in_decimals,
@@ -60,7 +60,7 @@ export function insertFill(
     fill.at,
     recordedAt,
   );
-  return result.changes === 1;
+  return result.changes === 1 ? Number(result.lastInsertRowid) : undefined;
 }
 
 /**
@@ -76,7 +76,8 @@ export function recordFill(
   recordedAt: number,
   extra: Record<string, unknown> = {},
 ): boolean {
-  if (!insertFill(db, { ...fill, ...owner }, recordedAt)) return false;
+  const id = insertFill(db, { ...fill, ...owner }, recordedAt);
+  if (id === undefined) return false;
   audit.append({
     kind: 'fill',
     strategy: owner.strategy,
@@ -93,6 +94,7 @@ export function recordFill(
       out: { mint: fill.outMint, amount: fill.outAmount, decimals: fill.outDecimals },
       fee: fill.fee ?? null,
     },
+    seal: [{ table: 'fills', key: id }],
   });
   return true;
 }

@@ -111,6 +111,7 @@ export class Journal {
         strategy: input.strategy ?? null,
         intentId: input.id,
         data: { kind: input.kind, params: JSON.parse(params) as object, evidence: input.evidence ?? {}, reason: input.reason ?? null },
+        seal: [{ table: 'intents', key: input.id }],
       });
       return { row: this.require(input.id), created: true };
     })();
@@ -237,7 +238,14 @@ export class Journal {
       const row = this.require(id);
       const columns = ['updated_at = ?', ...set.map(([c]) => `${c} = ?`)];
       statement(this.#db, `UPDATE intents SET ${columns.join(', ')} WHERE id = ?`).run(this.#clock.now(), ...set.map(([, v]) => v), id);
-      this.#audit.append({ kind, strategy: row.strategy, intentId: id, signature: row.signature, data: { ...ids, ...data } });
+      this.#audit.append({
+        kind,
+        strategy: row.strategy,
+        intentId: id,
+        signature: row.signature,
+        data: { ...ids, ...data },
+        seal: [{ table: 'intents', key: id }],
+      });
       return this.require(id);
     })();
   }
@@ -256,6 +264,7 @@ export class Journal {
         intentId: id,
         signature: transactionId,
         data: { ownSignature: row.signature, ...data },
+        seal: [{ table: 'intents', key: id }],
       });
       return this.require(id);
     })();
@@ -266,7 +275,7 @@ export class Journal {
     const row = this.require(id);
     this.#db.transaction(() => {
       statement(this.#db, 'UPDATE intents SET updated_at = ? WHERE id = ?').run(this.#clock.now(), id);
-      this.#audit.append({ kind, strategy: row.strategy, intentId: id, signature: signature ?? row.signature, data });
+      this.#audit.append({ kind, strategy: row.strategy, intentId: id, signature: signature ?? row.signature, data, seal: [{ table: 'intents', key: id }] });
     })();
   }
 
@@ -351,6 +360,7 @@ export class Journal {
         intentId: id,
         signature: action.signature ?? null,
         data: { from: before.state, to, ...action.data },
+        seal: [{ table: 'intents', key: id }],
       });
       const after = this.require(id);
       spec.after?.(after);

@@ -119,14 +119,31 @@ const StoredRaw = z.object({ state: z.string(), raw: z.string(), deposit_signatu
 const IntentRef = z.object({ id: z.string(), strategy: z.string().nullable() });
 const toOrder = (row: z.output<typeof OrderRow>): MirroredOrder => ({ ...row, adopted: row.adopted === 1 });
 
+/**
+ * The `mirror.order` action that seals an order's row as just written (see rowSeal.ts): call it in
+ * the transaction of every write to `trigger_orders`.
+ */
+export function sealOrderRow(db: Db, audit: AuditLog, id: string): void {
+  const row = parseOptionalRow(StoredRaw, statement(db, 'SELECT state, raw, deposit_signature FROM trigger_orders WHERE id = ?').get(id), 'mirrored order');
+  audit.append({ kind: 'mirror.order', data: { orderId: id, state: row?.state ?? null }, seal: [{ table: 'trigger_orders', key: id }] });
+}
+
 export class TriggerOrders {
   readonly #db: Db;
   /** Ended orders a history pass took in completely, by their API object: the past page of every read is mostly these. */
   readonly #syncedEnded = new Map<string, string>();
   readonly #known = new Set<string>();
 
-  constructor(db: Db) {
+  readonly #audit: AuditLog;
+
+  /** Every write of a row is sealed by a `mirror.order` action through `audit`, in the same transaction. */
+  constructor(db: Db, audit: AuditLog) {
     this.#db = db;
+    this.#audit = audit;
+  }
+
+  #seal(id: string): void {
+    sealOrderRow(this.#db, this.#audit, id);
   }
 
   /** Is `id` mirrored? (An order is never removed from the mirror, so a yes is remembered.) */
@@ -191,13 +208,16 @@ export class TriggerOrders {
 
   /** Sets a state we learned ourselves: a confirmed cancel (before history shows it), or `gone` (history stopped listing it). */
   setState(id: string, state: 'cancelled' | 'gone', now: number): void {
-    statement(this.#db, 'UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id);
+    this.transaction(() => {
+      if (statement(this.#db, 'UPDATE trigger_orders SET state = ?, updated_at = ?, last_synced_at = ? WHERE id = ?').run(state, now, now, id).changes === 1)
+        this.#seal(id);
+    });
     this.#syncedEnded.delete(id);
   }
 
   /** Inserts or refreshes the mirror of one order (its history item's columns); returns whether it was new. */
   upsert(columns: OrderColumns, input: MirrorInput, now: number): boolean {
-    return this.#write(columns, input, now);
+    return this.transaction(() => this.#write(columns, input, now));
   }
 
   /**
@@ -269,6 +289,7 @@ export class TriggerOrders {
       now,
       now,
     );
+    this.#seal(c.id);
     return !existed;
   }
 }

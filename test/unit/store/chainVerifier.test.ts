@@ -6,6 +6,8 @@ import type { Db } from '../../../src/store/db.js';
 import { freshStore } from './helpers.js';
 
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+/** What the table check reports for a database with no fills, intents or orders. */
+const NO_ROWS = { ok: true, checked: { fills: 0, intents: 0, trigger_orders: 0 }, differences: 0 };
 
 /** A log of `n` varied actions, written partly one by one and partly in batches. */
 function logOf(n: number): { db: Db; log: AuditLog } {
@@ -47,12 +49,12 @@ function row(db: Db, id: number): ActionRow {
 describe('verify', () => {
   it('passes on an empty log', () => {
     const { db } = freshStore();
-    expect(verifyAuditChain(db)).toEqual({ ok: true, checked: 0, headId: 0, headHash: GENESIS_HASH, breaks: 0 });
+    expect(verifyAuditChain(db)).toEqual({ ok: true, checked: 0, headId: 0, headHash: GENESIS_HASH, breaks: 0, rows: NO_ROWS });
   });
 
   it('passes on 1,000 appended actions', () => {
     const { log } = logOf(1000);
-    expect(log.verify()).toEqual({ ok: true, checked: 1000, headId: 1000, headHash: log.head.hash, breaks: 0, sequence: 1000 });
+    expect(log.verify()).toEqual({ ok: true, checked: 1000, headId: 1000, headHash: log.head.hash, breaks: 0, sequence: 1000, rows: NO_ROWS });
   });
 
   it('reports the first break by id when one row is edited and a later one deleted', () => {

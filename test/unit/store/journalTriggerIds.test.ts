@@ -23,7 +23,11 @@ describe('journal: Trigger V2 ids', () => {
       data: string;
     }>;
     expect(rows.map((r) => r.kind)).toEqual(['deposit.crafted', 'order.id', 'cancel.requested']);
-    expect(JSON.parse(rows[0]?.data ?? '{}')).toEqual({ depositRequestId: 'dep-1', transaction: 'AQID' });
+    expect(JSON.parse(rows[0]?.data ?? '{}')).toEqual({
+      depositRequestId: 'dep-1',
+      transaction: 'AQID',
+      sealed: [{ table: 'intents', key: input.id, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as string }],
+    });
     expect(verifyAuditChain(db).ok).toBe(true);
   });
 

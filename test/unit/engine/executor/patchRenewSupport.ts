@@ -59,7 +59,7 @@ export function bootFull(w: VaultWorld, seed = 'patch-renew', options: { maxSlip
   const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch });
   const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock });
-  const orders = new TriggerOrders(db);
+  const orders = new TriggerOrders(db, audit);
   const place = createVaultPlaceHandler({ authed, rpc, signer, journal, orders, clock: w.clock, decimalsOf: (mint) => (mint === SOL ? 9 : 6), maxSlippageBps });
   const cancel = createVaultRenewHandler(createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock }), w.clock);
   const patch = createVaultPatchHandler({ authed, journal, orders, clock: w.clock, maxSlippageBps });

@@ -33,7 +33,13 @@ describe('a route through a venue the guard cannot read', () => {
       'fill',
     ]);
     const requoted = s.db.prepare("SELECT data FROM actions WHERE kind = 'intent.requoted'").get() as { data: string };
-    expect(JSON.parse(requoted.data)).toEqual({ excludeDexes: ['Unlisted AMM A'], label: 'Unlisted AMM A', variant: 230, reason: 'ROUTE_PLAN_UNDECODABLE' });
+    expect(JSON.parse(requoted.data)).toEqual({
+      excludeDexes: ['Unlisted AMM A'],
+      label: 'Unlisted AMM A',
+      variant: 230,
+      reason: 'ROUTE_PLAN_UNDECODABLE',
+      sealed: [expect.objectContaining({ table: 'intents' })],
+    });
     const signed = s.db.prepare("SELECT data FROM actions WHERE kind = 'intent.signed'").get() as { data: string };
     expect(JSON.parse(signed.data)).toMatchObject({ route: [{ form: 'route', venues: ['Whirlpool'], unknownVenue: null }] });
     expect(verifyAuditChain(s.db).ok).toBe(true);
@@ -84,7 +90,7 @@ describe('a gasless swap, its payer signing at /execute after us', () => {
     expect(row.signature).not.toBe(own);
     const identified = s.db.prepare("SELECT signature, data FROM actions WHERE kind = 'intent.transaction_id'").get() as { signature: string; data: string };
     expect(identified.signature).toBe(row.signature);
-    expect(JSON.parse(identified.data)).toEqual({ ownSignature: own, via: 'chain' });
+    expect(JSON.parse(identified.data)).toEqual({ ownSignature: own, via: 'chain', sealed: [expect.objectContaining({ table: 'intents', key: row.id })] });
     // The fill, from the chain: exactly what the ledger moved for our wallet.
     const [fill] = fills(s.db, row.id);
     const moved = (mint: string): bigint =>

@@ -70,7 +70,7 @@ export function vaultWorld(seed = 'vault'): VaultWorld {
       const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch });
       const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock });
-      const orders = new TriggerOrders(db);
+      const orders = new TriggerOrders(db, audit);
       const handler = createVaultPlaceHandler({
         authed,
         rpc,

@@ -141,7 +141,7 @@ export async function startTradingStack(
     feeds,
   });
   const { journal, executor, ticks } = trading;
-  const orders = new TriggerOrders(db);
+  const orders = new TriggerOrders(db, audit);
 
   const seen: TradingStack['seen'] = [];
   for (const name of ['tick', 'planned', 'executed', 'deferred'] as const) ticks.events.on(name, (payload) => seen.push({ name, payload }));

@@ -115,6 +115,7 @@ describe('vault orders the Trigger API no longer knows', () => {
         deposited: '1000000000',
         remaining: '1000000000',
         vaultFunds: { kind: 'held', vault, mint: SOL, amount: '1000000000' },
+        sealed: [expect.objectContaining({ table: 'intents', key: placed?.id })],
       },
     });
     // The vault named is the one our deposit went to, and it still holds the deposit.

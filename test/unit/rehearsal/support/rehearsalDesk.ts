@@ -143,7 +143,7 @@ export function rehearsalDesk(options: { readonly maxVaultSlippageBps?: number; 
     guard,
     db,
     journal,
-    orders: new TriggerOrders(db),
+    orders: new TriggerOrders(db, audit),
     audit,
     clock,
     decimalsOf: (mint) => Promise.resolve(DECIMALS[mint] ?? 0),
@@ -152,7 +152,7 @@ export function rehearsalDesk(options: { readonly maxVaultSlippageBps?: number; 
   });
   const executor = createExecutor({ journal, rpc: {} as SolanaRpc, clock, handlers: set.handlers, routes: set.routes });
   const events = new TypedEmitter<FeedEvents<PriceMap>>();
-  const keeper = startRehearsalOrders({ db, journal, client, clock, prices: { events } as unknown as Poller<PriceMap> });
+  const keeper = startRehearsalOrders({ db, journal, audit, client, clock, prices: { events } as unknown as Poller<PriceMap> });
   return Object.assign(desk, {
     executor,
     keeper,
