@@ -65,7 +65,11 @@ function createSink(ctx: CliContext, out: string | undefined): { write(text: str
 /** `fills 12, intents 30, trigger_orders 4`: the rows the verify compared. */
 function sealedCounts(result: VerifyResult): string {
   const checked = result.rows?.checked;
-  return checked === undefined ? 'no tables' : Object.entries(checked).map(([table, n]) => `${table} ${n}`).join(', ');
+  return checked === undefined
+    ? 'no tables'
+    : Object.entries(checked)
+        .map(([table, n]) => `${table} ${n}`)
+        .join(', ');
 }
 
 function breakLine(result: VerifyResult): string {
