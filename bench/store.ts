@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import { ManualClock } from '../src/clock.js';
 import { GENESIS_HASH, hashActionRow, toActionColumns, type ActionInput } from '../src/store/actionRow.js';
 import { AuditLog } from '../src/store/audit.js';
+import { verifyAuditChain } from '../src/store/chainVerifier.js';
+import { Journal } from '../src/store/journal.js';
 import { openStore } from '../src/store/migrate.js';
 
 const TARGET_PER_SECOND = 20_000;
@@ -116,6 +118,47 @@ function batchAndVerify(dir: string, synchronous: Sync, inputs: readonly ActionI
 }
 
 /**
+ * Sealed rows: swaps through the journal (planned, sent, confirmed with a fill: three intent seals
+ * and one fill seal, each in its action), then verify with the table check: what sealing costs.
+ */
+function sealedSwaps(dir: string, count: number): string[] {
+  const { db } = store(dir, 'sealed', 'NORMAL');
+  const clock = new ManualClock();
+  const journal = new Journal(db, new AuditLog(db, clock), clock);
+  let start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const id = `tp-sol:take-profit:${i}`;
+    journal.plan({ id, strategy: 'tp-sol', kind: 'swap', params: { amount: String(1_500_000 + i) }, reason: 'price 187.25 reached 187.00' });
+    journal.markSent(id);
+    journal.markConfirmed(id, {}, [
+      {
+        signature: `sig-${i}`,
+        idx: 0,
+        source: 'swap',
+        inMint: USDC,
+        inAmount: String(1_500_000 + i),
+        inDecimals: 6,
+        outMint: 'So11111111111111111111111111111111111111112',
+        outAmount: String(10_000_000 + i),
+        outDecimals: 9,
+        at: 1767225600000 + i,
+      },
+    ]);
+  }
+  const swapRate = perSecond(count, performance.now() - start);
+  start = performance.now();
+  const result = verifyAuditChain(db);
+  const ms = performance.now() - start;
+  if (!result.ok) throw new Error(`sealed rows do not verify: ${JSON.stringify(result.rows?.first ?? result.firstBreak)}`);
+  db.close();
+  return [
+    `  swaps through the journal, 4 sealed writes each (${count.toLocaleString('en-US')})`.padEnd(64) + fmt(swapRate).padStart(12),
+    `  verify with the table check (${result.checked.toLocaleString('en-US')} actions, ${(2 * count).toLocaleString('en-US')} rows)`.padEnd(64) +
+      `${(ms / 1000).toFixed(2)} s`.padStart(12),
+  ];
+}
+
+/**
  * Host calibration: the measurement reference/dependencies.md took when the stack was chosen
  * (4-column rows, autocommit, NORMAL: 95-98k/s then). Scales every other figure to this machine now.
  */
@@ -191,6 +234,9 @@ try {
     100,
   ))
     console.log(line);
+
+  console.log('\nsealed rows (NORMAL)');
+  for (const line of sealedSwaps(dir, 20_000)) console.log(line);
 
   const full = onePerTransaction(dir, 'FULL', 2_000, 3);
   console.log();
