@@ -1,7 +1,8 @@
 /**
  * `jupbot report --out report.html`: the audit database as one self-contained page (P&L, charts,
  * exposure, open orders, strategy versions), the hash chain verified in the same run. Read-only.
- * Exit 3 when the chain is broken (the report is still written, and says so first).
+ * Exit 3 when the chain is broken or a fill, intent or order differs from it (the report is still
+ * written, and says so first).
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,7 +27,7 @@ export function reportCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
       renameSync(`${target}.partial`, target);
       const trades = (data.pnl as { total: { trades: number } }).total.trades;
       if (!data.chain.ok)
-        throw new CliExit(ExitCode.AuditChainBroken, `report written to ${target}, but the audit chain is broken at ${data.chain.firstBreak ?? '?'}`);
-      ctx.stdout(`report written to ${target}: ${trades} trades, audit chain verified (${data.chain.actions} actions, head ${data.chain.headId})\n`);
+        throw new CliExit(ExitCode.AuditChainBroken, `report written to ${target}, but NOT VERIFIED: ${data.chain.firstBreak ?? '?'}`);
+      ctx.stdout(`report written to ${target}: ${trades} trades, audit chain and sealed tables verified (${data.chain.actions} actions, head ${data.chain.headId})\n`);
     });
 }

@@ -110,8 +110,8 @@ describe.skipIf(!present)('the HTML report in headless Chromium', () => {
     const out = join(tempDir(), 'broken.html');
     const run = await report(db, out);
     expect(run.code).toBe(3);
-    expect(run.message).toMatch(/audit chain is broken at action 2/);
-    expect(readFileSync(out, 'utf8')).toContain('AUDIT CHAIN BROKEN');
+    expect(run.message).toMatch(/NOT VERIFIED: audit chain broken at action 2/);
+    expect(readFileSync(out, 'utf8')).toContain('NOT VERIFIED: audit chain broken at action 2');
     const { page, errors } = await open(out);
     expect(errors).toEqual([]);
     const banner = page.locator('#chain.chain-broken');
