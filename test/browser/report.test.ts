@@ -79,7 +79,7 @@ describe.skipIf(!present)('the HTML report in headless Chromium', () => {
     const out = join(tempDir(), 'report.html');
     const run = await report(db, out);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/report written to .*report\.html: 6 trades, audit chain verified/);
+    expect(run.stdout).toMatch(/report written to .*report\.html: 6 trades, audit chain and sealed tables verified/);
     const { page, errors, requests } = await open(out);
     expect(errors).toEqual([]);
     expect(requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
