@@ -1,7 +1,9 @@
 /**
- * `jupbot report --out report.html`: the audit database as one self-contained page (P&L, charts,
- * exposure, open orders, strategy versions), the hash chain verified in the same run. Read-only.
- * Exit 3 when the chain is broken (the report is still written, and says so first).
+ * `jupbot report --out report.html`: the audit database as one self-contained page (equity, P&L,
+ * prices, open orders, holdings, trades and their reasons, the latest actions), the hash chain
+ * verified in the same run. Read-only. Exit 3 when the chain is broken (the report is still
+ * written, and says so first). This process's clock is not a paper database's (`wall`): such a page
+ * stands at the newest instant the database records.
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,7 +21,7 @@ export function reportCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
     .option('--config <file>', 'config file whose data_dir and mode name the database')
     .option('--out <file>', 'the HTML file to write', 'report.html')
     .action(async (options: { out: string }, command: Command) => {
-      const data = await withAuditDb(ctx, resolveDb, command, (db) => reportData(db, ctx.clock.now()));
+      const data = await withAuditDb(ctx, resolveDb, command, (db) => reportData(db, ctx.clock.now(), 'wall'));
       const target = resolve(ctx.cwd, options.out);
       // Written under a temporary name and renamed: a reader never opens half a report.
       writeFileSync(`${target}.partial`, renderReport(data));
