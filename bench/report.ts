@@ -2,7 +2,9 @@
  * `jupbot audit pnl` and `jupbot report` over 100,000 fills: `npx tsx bench/report.ts` (or the built
  * code). Not part of `npm test`. Target: each under 5 s on this machine. The database holds the
  * fills and their `fill` actions (the report verifies the whole chain), across 20 strategies buying
- * and selling SOL for USDC with a fee, and a few swaps into JUP.
+ * and selling SOL for USDC with a fee, and a few swaps into JUP; the wallet's balances recorded
+ * every 50 fills; and 90 days of prices kept every minute for four tokens (518,400 rows), which the
+ * report marks the wallet to.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +20,11 @@ import { AuditLog } from '../src/store/audit.js';
 import { listFills, pinnedSymbols } from '../src/store/fillRecords.js';
 import { recordFill } from '../src/store/fills.js';
 import { openStore } from '../src/store/migrate.js';
+import { recordPriceSamples } from '../src/store/priceSamples.js';
 
 const FILLS = 100_000;
+const PRICE_DAYS = 90;
+const BONK = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
 const TARGET_MS = 5_000;
 const JUP = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
 
@@ -57,6 +62,25 @@ db.transaction(() => {
       at: clock.now() + i * 1000,
     };
     recordFill(db, audit, fill, { intentId: null, strategy }, clock.now());
+    if (i % 50 === 0) {
+      const balances = [
+        { mint: BONK, decimals: 5, amount: String(500_000_000_000 + i) },
+        { mint: USDC_MINT, decimals: 6, amount: String(1_000_000_000 + i * 1000) },
+        { mint: JUP, decimals: 6, amount: String(i * 10) },
+        { mint: SOL_MINT, decimals: 9, amount: String(10_000_000_000 + i * 100) },
+      ];
+      audit.append({ kind: 'wallet.balances', data: { balances, readAt: fill.at } });
+    }
+  }
+  for (let minute = 0; minute < PRICE_DAYS * 1440; minute++) {
+    const wave = Math.sin(minute / 700);
+    const prices = [
+      { mint: SOL_MINT, usd: (150 + 30 * wave).toFixed(6) },
+      { mint: JUP, usd: (0.8 + 0.1 * wave).toFixed(8) },
+      { mint: USDC_MINT, usd: '1' },
+      { mint: BONK, usd: (0.00002 + 0.000002 * wave).toFixed(12) },
+    ];
+    recordPriceSamples(db, prices, clock.now() + minute * 60_000, 60_000);
   }
 })();
 built = performance.now() - built;

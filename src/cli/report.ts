@@ -1,8 +1,9 @@
 /**
- * `jupbot report --out report.html`: the audit database as one self-contained page (P&L, charts,
- * exposure, open orders, strategy versions), the hash chain verified in the same run. Read-only.
- * Exit 3 when the chain is broken or a fill, intent or order differs from it (the report is still
- * written, and says so first).
+ * `jupbot report --out report.html`: the audit database as one self-contained page (equity, P&L,
+ * prices, open orders, holdings, trades and their reasons, the latest actions), the hash chain
+ * verified in the same run. Read-only. Exit 3 when the chain is broken or a fill, intent or order differs from
+ * it (the report is still written, and says so first). This process's clock is not a paper database's (`wall`): such a page
+ * stands at the newest instant the database records.
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,14 +21,15 @@ export function reportCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
     .option('--config <file>', 'config file whose data_dir and mode name the database')
     .option('--out <file>', 'the HTML file to write', 'report.html')
     .action(async (options: { out: string }, command: Command) => {
-      const data = await withAuditDb(ctx, resolveDb, command, (db) => reportData(db, ctx.clock.now()));
+      const data = await withAuditDb(ctx, resolveDb, command, (db) => reportData(db, ctx.clock.now(), 'wall'));
       const target = resolve(ctx.cwd, options.out);
       // Written under a temporary name and renamed: a reader never opens half a report.
       writeFileSync(`${target}.partial`, renderReport(data));
       renameSync(`${target}.partial`, target);
       const trades = (data.pnl as { total: { trades: number } }).total.trades;
-      if (!data.chain.ok)
-        throw new CliExit(ExitCode.AuditChainBroken, `report written to ${target}, but NOT VERIFIED: ${data.chain.firstBreak ?? '?'}`);
-      ctx.stdout(`report written to ${target}: ${trades} trades, audit chain and sealed tables verified (${data.chain.actions} actions, head ${data.chain.headId})\n`);
+      if (!data.chain.ok) throw new CliExit(ExitCode.AuditChainBroken, `report written to ${target}, but NOT VERIFIED: ${data.chain.firstBreak ?? '?'}`);
+      ctx.stdout(
+        `report written to ${target}: ${trades} trades, audit chain and sealed tables verified (${data.chain.actions} actions, head ${data.chain.headId})\n`,
+      );
     });
 }

@@ -53,6 +53,7 @@ export const KNOWN_ACTION_KINDS: readonly string[] = [
   'strategy.rejected',
   'strategy.removed',
   'strategy.version',
+  'wallet.balances',
   'wallet.foreign_activity',
 ];
 

@@ -80,7 +80,7 @@ describe('jupbot program', () => {
     expect(live.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
     const html = await live.text();
     expect(html).toContain('<meta http-equiv="refresh" content="30">');
-    expect(html).toMatch(/Audit chain verified: \d+ actions/);
+    expect(html).toMatch(/Audit chain verified, with every fill, intent and order as sealed: \d+ actions/);
     // Ready once every feed has polled once (the order feeds log in to the simulator first).
     // Each probe is a real round trip, so this waits on the daemon's work, not on a timer.
     let ready: { status: string; checks: { name: string; ok: boolean }[] } | undefined;

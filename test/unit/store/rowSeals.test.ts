@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reportData } from '../../../src/audit/reportData.js';
+import { renderReport } from '../../../src/audit/reportHtml.js';
 import { ExitCode } from '../../../src/exitCodes.js';
 import { openDatabase, type Db } from '../../../src/store/db.js';
 import { rowDigest } from '../../../src/store/rowSeal.js';
@@ -116,6 +117,9 @@ describe('fills, intents and orders under the chain', () => {
       const data = reportData(db, 0);
       expect(data.chain.ok).toBe(false);
       expect(data.chain.firstBreak).toMatch(t.named);
+      const page = renderReport(data);
+      expect(page).toMatch(/<section id="chain" class="banner chain-broken" role="alert">NOT VERIFIED: /);
+      expect(page).not.toContain('class="banner chain-ok"');
     });
   }
 
