@@ -186,6 +186,11 @@ export function reportActions(options: ActionReportOptions): () => void {
         // The guarded signer logs the refusal itself, with its message.
         notify?.({ type: 'guard_refusal', strategy: action.strategy ?? undefined, code: text(data.reason) || 'GUARD_REFUSED', reason: text(data.reason) });
         return;
+      case 'wallet.balances':
+        // A record kept for the auditor (what the wallet holds):
+        // routine, written at every change of a balance, never worth an operator's attention.
+        log.debug(base, action.kind);
+        return;
       default:
         log.debug(base, action.kind);
     }

@@ -51,6 +51,7 @@ export const KNOWN_ACTION_KINDS: readonly string[] = [
   'strategy.rejected',
   'strategy.removed',
   'strategy.version',
+  'wallet.balances',
 ];
 
 /** The kinds the database's actions have, sorted. */

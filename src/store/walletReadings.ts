@@ -1,0 +1,65 @@
+/**
+ * The wallet's recorded balances: `wallet.balances` actions (docs/audit.md), one per reading that
+ * differed from the one before. The first tells what the wallet held before jupbot traded; the last
+ * is what a restart compares a new reading with, so an unchanged wallet writes nothing new.
+ */
+import { z } from 'zod';
+import type { Db } from './db.js';
+import { parseOptionalRow, parseRow } from './parseRows.js';
+import { statement } from './statementCache.js';
+
+export const WALLET_BALANCES_KIND = 'wallet.balances';
+
+/** One mint the wallet holds: base units, never zero in a recorded reading. */
+export interface WalletBalance {
+  readonly mint: string;
+  readonly decimals: number;
+  readonly amount: bigint;
+}
+
+export interface WalletReading {
+  /** The action's id and time. */
+  readonly id: number;
+  readonly at: number;
+  /** When the read began (the balances feed's `readAt`). */
+  readonly readAt: number;
+  /** Sorted by mint. */
+  readonly balances: readonly WalletBalance[];
+}
+
+const Data = z.object({
+  balances: z.array(z.object({ mint: z.string(), decimals: z.number().int().min(0).max(255), amount: z.string().regex(/^\d+$/) })),
+  readAt: z.number().int(),
+});
+const Row = z.object({ id: z.number().int(), at: z.number().int(), data: z.string() });
+
+function reading(row: z.output<typeof Row> | undefined): WalletReading | null {
+  if (row === undefined) return null;
+  const data = parseRow(Data, JSON.parse(row.data), 'wallet.balances data');
+  return {
+    id: row.id,
+    at: row.at,
+    readAt: data.readAt,
+    balances: data.balances.map((b) => ({ mint: b.mint, decimals: b.decimals, amount: BigInt(b.amount) })),
+  };
+}
+
+/** The newest recorded reading, or null. Reads back from the end of the log: it is near there. */
+export function lastWalletReading(db: Db): WalletReading | null {
+  const raw = statement(db, 'SELECT id, at, data FROM actions WHERE kind = ? ORDER BY id DESC LIMIT 1').get(WALLET_BALANCES_KIND);
+  return reading(parseOptionalRow(Row, raw, 'wallet.balances action'));
+}
+
+/** The first recorded reading: what the wallet held when jupbot first read it. */
+export function firstWalletReading(db: Db): WalletReading | null {
+  const raw = statement(db, 'SELECT id, at, data FROM actions WHERE kind = ? ORDER BY id LIMIT 1').get(WALLET_BALANCES_KIND);
+  return reading(parseOptionalRow(Row, raw, 'wallet.balances action'));
+}
+
+/** The reading as the action's data: every mint held (none at zero), sorted by mint, amounts as base-unit text. */
+export function walletBalancesData(balances: readonly WalletBalance[], readAt: number): { balances: Record<string, unknown>[]; readAt: number } {
+  return {
+    balances: balances.map((b) => ({ mint: b.mint, decimals: b.decimals, amount: b.amount.toString() })),
+    readAt,
+  };
+}
