@@ -187,7 +187,9 @@ export function reportActions(options: ActionReportOptions): () => void {
         notify?.({ type: 'guard_refusal', strategy: action.strategy ?? undefined, code: text(data.reason) || 'GUARD_REFUSED', reason: text(data.reason) });
         return;
       case 'wallet.balances':
-        // A record kept for the auditor (what the wallet holds):
+      case 'basis.observed':
+      case 'basis.set':
+        // Records kept for the auditor (what the wallet holds, the cost of what it held before jupbot):
         // routine, written at every change of a balance, never worth an operator's attention.
         log.debug(base, action.kind);
         return;

@@ -9,6 +9,8 @@ import type { Db } from './db.js';
 export const KNOWN_ACTION_KINDS: readonly string[] = [
   'area.off',
   'area.on',
+  'basis.observed',
+  'basis.set',
   'daemon.started',
   'daemon.stopped',
   'feed.failed',
