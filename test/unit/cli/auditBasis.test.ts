@@ -1,6 +1,7 @@
 /**
  * `jupbot audit basis` and `audit basis set` on docs/audit.md's worked example: the list says each
- * token's basis and where it comes from; the operator's basis is one chained action; unknown tokens, dollars and bad numbers are refused without writing; a daemon writing
+ * token's basis and where it comes from; the operator's basis is one chained action that the P&L
+ * then uses; unknown tokens, dollars and bad numbers are refused without writing; a daemon writing
  * the same database meanwhile keeps one chain.
  */
 import { describe, expect, it } from 'vitest';
@@ -57,7 +58,7 @@ describe('jupbot audit basis', () => {
     ]);
   });
 
-  it("records the operator's basis as one chained action, which replaces the first price seen", async () => {
+  it("records the operator's basis as one chained action; the P&L realizes against it", async () => {
     const file = basisExampleDatabase();
     const before = actionCount(file);
     const set = await audit(['basis', 'set', 'jup', '0.045', '--db', file]);
@@ -72,6 +73,11 @@ describe('jupbot audit basis', () => {
       ['JUP', { source: 'operator', priceUsd: '0.045', at: '2026-01-01T01:00:00.000Z' }],
       ['SOL', { source: 'operator', priceUsd: '120', at: '2026-01-01T00:00:30.000Z' }],
     ]);
+    // jup-exit's 300 JUP now cost 300 × 0.045 = 13.5 of basis: 15 − 13.5 = 1.5.
+    const pnl = JSON.parse((await audit(['--db', file, 'pnl', '--json', '--strategy', 'jup-exit'])).stdout) as {
+      total: { realizedUsd: string; basisCostUsd: string };
+    };
+    expect([pnl.total.realizedUsd, pnl.total.basisCostUsd]).toEqual(['1.5', '13.5']);
     // --at names the instant the price is for; the mint works as well as the symbol.
     const at = await audit(['basis', 'set', SOL, '118.5', '--at', '2026-01-01T00:00Z', '--db', file]);
     expect(at.stdout).toBe(`SOL (${SOL}): basis $118.5 per token, set by operator for 2026-01-01T00:00:00.000Z (action ${before + 2})\n`);
