@@ -1,0 +1,3 @@
+-- 0009_reserved: changes nothing. The number is kept for another migration written at the same time
+-- as 0010; migrations must be numbered without gaps, so this file holds the place until that one
+-- takes it (it replaces this file, never joins it: two files numbered 0009 are refused).
