@@ -174,7 +174,8 @@ export function pnlText(report: PnlReport): string {
     usdText(s.feesUsd),
     usdText(s.unmatchedProceedsUsd),
   ];
-  const preHeld = report.preHeld.holdings.length === 0 ? [] : [[PRE_HELD_LABEL, '—', '—', marked(usdText(report.preHeld.unrealizedUsd), 1n), '—', '—']];
+  // The wallet's own holdings are all at a basis: their unrealized P&L is always marked.
+  const preHeld = report.preHeld.holdings.length === 0 ? [] : [[PRE_HELD_LABEL, '—', '—', `${usdText(report.preHeld.unrealizedUsd)}${BASIS_MARK}`, '—', '—']];
   const rows = [...report.strategies.map((s) => row(s.strategy ?? '(adopted)', s)), ...preHeld, row('total', report.total)];
   let out = renderTable(['strategy', 'trades', 'realized', 'unrealized', 'fees', 'no known cost'], rows, ['left', 'right', 'right', 'right', 'right', 'right']);
   const holdings = [
@@ -203,7 +204,7 @@ export function pnlText(report: PnlReport): string {
   }
 }
 
-/** "at $0.04 (first price seen 2026-01-01T00:00:30Z)". */
+/** "at $0.04 (first price seen 2026-01-01T00:00:00Z)". */
 function basisWords(basis: Basis | null): string {
   if (basis === null) return '';
   const source = basis.source === 'operator' ? 'set by operator' : 'first price seen';
