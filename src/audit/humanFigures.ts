@@ -21,7 +21,8 @@ export function amountText(value: Fixed): string {
 export function significantText(value: Fixed): string {
   const text = formatFixed(value);
   const [whole = '0', fraction = ''] = text.split('.');
-  if (whole !== '0') return whole.length >= 6 ? whole : `${whole}.${fraction.slice(0, 6 - whole.length)}`.replace(/\.?0+$/, '');
+  // A whole number keeps its zeros (170, not 17); a fraction loses its trailing ones and, with them, its point.
+  if (whole !== '0') return whole.length >= 6 || fraction === '' ? whole : `${whole}.${fraction.slice(0, 6 - whole.length)}`.replace(/\.?0+$/, '');
   const lead = /^0*/.exec(fraction)?.[0].length ?? 0;
   return `0.${fraction.slice(0, lead + 6)}`.replace(/\.?0+$/, '');
 }

@@ -18,7 +18,7 @@ import { databaseMode, type DatabaseMode } from './databaseMode.js';
 import { equitySeries, valueUsd } from './equitySeries.js';
 import { keptPrices, priceAt, type PriceTrack } from './keptPrices.js';
 import { openOrderRows, type OpenOrderRow } from './openOrderRows.js';
-import { computePnl } from './pnl.js';
+import { databasePnl } from './databasePnl.js';
 import { pnlJson } from './pnlJson.js';
 import { thinPoints } from './thinPoints.js';
 import { tokenNamer, type TokenNamer, USD_MINTS } from './tokenNames.js';
@@ -124,7 +124,7 @@ export function reportData(db: Db, now: number, clock: 'daemon' | 'wall' = 'daem
       headHash: chain.headHash,
       firstBreak: chain.ok ? null : (firstProblem(chain) ?? null),
     },
-    pnl: pnlJson(computePnl(trades)),
+    pnl: pnlJson(databasePnl(db)),
     equity: {
       source: wallet.source,
       nowUsd: equity.points.length === 0 ? null : formatFixed((equity.points[equity.points.length - 1] as { usd: Fixed }).usd),

@@ -16,18 +16,31 @@ export interface PnlRow {
   readonly unrealizedUsd: string | null;
   readonly feesUsd: string;
   readonly unmatchedProceedsUsd: string;
-  readonly holdings?: readonly {
-    readonly mint: string;
-    readonly symbol: string;
-    readonly amount: string;
-    readonly costUsd: string;
-    readonly priceUsd: string | null;
-    readonly valueUsd: string | null;
-    readonly unrealizedUsd: string | null;
-  }[];
+  /** The part of the cost of what was sold that came from the basis of units held before jupbot. */
+  readonly basisCostUsd?: string;
+  readonly holdings?: readonly PnlHolding[];
 }
 
-export const pnlOf = (data: ReportData): { strategies: PnlRow[]; total: PnlRow } => data.pnl as { strategies: PnlRow[]; total: PnlRow };
+export interface PnlHolding {
+  readonly mint: string;
+  readonly symbol: string;
+  readonly amount: string;
+  readonly costUsd: string;
+  readonly priceUsd: string | null;
+  readonly valueUsd: string | null;
+  readonly unrealizedUsd: string | null;
+  /** Units held before jupbot: where their cost comes from. */
+  readonly basis?: { readonly source: 'first-price' | 'operator'; readonly priceUsd: string; readonly at: string } | null;
+}
+
+export interface PnlFigures {
+  readonly strategies: PnlRow[];
+  readonly total: PnlRow;
+  /** What the wallet held before jupbot traded it and still holds, at its basis. */
+  readonly preHeld?: { readonly label: string; readonly unrealizedUsd: string | null; readonly holdings: readonly PnlHolding[] };
+}
+
+export const pnlOf = (data: ReportData): PnlFigures => data.pnl as unknown as PnlFigures;
 
 const MODE_WORDS: Readonly<Record<string, string>> = { paper: 'PAPER', rehearsal: 'REHEARSAL', live: 'LIVE' };
 
@@ -86,7 +99,7 @@ export function headlineHtml(data: ReportData): string {
       unrealized === null ? 'unknown' : signedDollarsText(unrealized),
       total.unrealizedUsd,
       'total.unrealizedUsd',
-      unrealized === null ? 'a holding has no price in any fill' : 'holdings at their latest fill price',
+      unrealized === null ? 'a holding has no price' : 'holdings at the newest kept price, else the latest fill’s',
       true,
     ),
     card('Fees', dollarsText(fixedOf(total.feesUsd) ?? 0n), total.feesUsd, 'total.feesUsd', 'inside the amounts, shown apart'),
@@ -109,9 +122,18 @@ const PNL_COLUMNS: readonly Column[] = [
   { label: 'strategy' },
   { label: 'trades', num: true },
   { label: 'realized', num: true, hint: 'dollars received less the cost of what was sold, first in first out' },
-  { label: 'unrealized', num: true, hint: 'what is still held, at its latest fill price, less its cost' },
+  { label: 'unrealized', num: true, hint: 'what is still held, at the newest kept price (else the latest fill’s), less its cost' },
   { label: 'fees', num: true, hint: 'already inside the amounts: shown, never taken twice' },
-  { label: 'sold without known cost', num: true, hint: 'proceeds of units no buy of the strategy covers (held before): not profit' },
+  {
+    label: 'sold without known cost',
+    num: true,
+    hint: 'proceeds of units neither a buy of the strategy nor the wallet’s holdings before jupbot cover: not profit',
+  },
+  {
+    label: 'cost from basis',
+    num: true,
+    hint: 'the part of the cost of what was sold that is the basis of units held before jupbot (first price seen, or set by the operator)',
+  },
 ];
 
 /** The P&L per strategy and in total, each figure rounded with the exact one on hover. */
@@ -132,6 +154,7 @@ export function pnlTableHtml(data: ReportData): string {
       usd(r.unrealizedUsd, `${key}.unrealizedUsd`, true),
       usd(r.feesUsd, `${key}.feesUsd`),
       usd(r.unmatchedProceedsUsd, `${key}.unmatchedProceedsUsd`),
+      usd(r.basisCostUsd ?? '0', `${key}.basisCostUsd`),
     ],
   });
   return table(PNL_COLUMNS, [...pnl.strategies.map((s) => row(s, s.strategy ?? '(adopted)')), row(pnl.total, 'total')], 'no trades yet');

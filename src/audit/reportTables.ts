@@ -162,13 +162,22 @@ export function holdingsHtml(data: ReportData): string {
   });
   const title =
     data.equity.source === 'wallet' ? `The wallet as last read, ${esc(time(data.holdings.at))} UTC` : 'What the fills moved in and out, summed from zero';
-  const strategies = pnlOf(data).strategies.flatMap((s) =>
-    (s.holdings ?? []).map((h) => {
+  const pnl = pnlOf(data);
+  const owners = [
+    ...pnl.strategies.map((s) => ({ owner: s.strategy ?? '(adopted)', holdings: s.holdings ?? [] })),
+    ...(pnl.preHeld === undefined ? [] : [{ owner: pnl.preHeld.label, holdings: pnl.preHeld.holdings }]),
+  ];
+  const strategies = owners.flatMap(({ owner, holdings }) =>
+    holdings.map((h) => {
       const unrealized = fixedOf(h.unrealizedUsd);
       const value = fixedOf(h.valueUsd);
+      const basis = h.basis ?? null;
       return {
+        attrs: basis === null ? '' : attrs({ 'data-basis': basis.source }),
         cells: [
-          cell(s.strategy ?? '(adopted)'),
+          basis === null
+            ? cell(owner)
+            : `<td title="${esc(`cost is the basis: $${basis.priceUsd} per ${h.symbol}, ${basis.source === 'operator' ? 'set by the operator' : 'the first price jupbot saw'} (${basis.at})`)}">${esc(owner)} *</td>`,
           amountCell(h, 'amount'),
           figure(dollarsText(fixedOf(h.costUsd) ?? 0n), h.costUsd, 'cost'),
           priceCell(h.priceUsd, 'price', 'no fill prices it'),
@@ -180,7 +189,7 @@ export function holdingsHtml(data: ReportData): string {
   );
   return `<div class="grid2"><div><p class="note">${title}:</p>
 ${table([{ label: 'token' }, { label: 'amount', num: true }, { label: 'price', num: true }, { label: 'value', num: true }, ...(fromWallet ? [{ label: 'share', num: true }] : [])], wallet, 'nothing held')}</div>
-<div><p class="note">Per strategy, as the P&amp;L counts it (at the latest fill price):</p>
+<div><p class="note">Per strategy, as the P&amp;L counts it (at the newest kept price, else the latest fill’s)${strategies.some((r) => r.attrs !== '') ? '; * units held before jupbot, at their basis (hover for it)' : ''}:</p>
 ${table([{ label: 'strategy' }, { label: 'holds', num: true }, { label: 'cost', num: true }, { label: 'price', num: true }, { label: 'value', num: true }, { label: 'unrealized', num: true }], strategies, 'no strategy holds anything it bought')}</div></div>`;
 }
 

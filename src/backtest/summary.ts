@@ -1,8 +1,8 @@
 /**
  * A backtest's result per strategy: trades, realized and unrealized P&L, the deepest drawdown and
- * fees, in dollars, exact (the P&L is `jupbot audit pnl`'s, first in first out). Holdings are valued
- * at the price history's last price for their token (or mark, for prediction contracts); a token the
- * history never priced is valued at the last price a fill showed.
+ * fees, in dollars, exact. The P&L is the database's, computed as `jupbot audit pnl` computes it
+ * (audit/databasePnl.ts): the same figures, the paper wallet's opening balance as the units it held
+ * before jupbot, valued at the last prices the daemon kept.
  *
  * The drawdown follows each strategy's equity — realized P&L plus what its holdings are worth less
  * what they cost — at every instant of the history and every fill; it is the largest fall from a
@@ -10,12 +10,13 @@
  * day: the same run gives the same summary, byte for byte.
  */
 import { basename } from 'node:path';
-import { computePnl, latestPrices, type Position, type Quote } from '../audit/pnl.js';
+import { databasePnl } from '../audit/databasePnl.js';
+import { latestPrices, type Position, type Quote } from '../audit/pnl.js';
 import { tokenNamer } from '../audit/tokenNames.js';
-import { toTrade, type Trade } from '../audit/trades.js';
+import { toTrade } from '../audit/trades.js';
 import type { Db } from '../store/db.js';
 import { listFills, pinnedSymbols } from '../store/fillRecords.js';
-import { type Fixed, formatFixed, mulFixed, ONE, unitsToFixed } from '../strategies/decimal.js';
+import { type Fixed, formatFixed, mulFixed, unitsToFixed } from '../strategies/decimal.js';
 import type { PriceHistory } from './priceFile.js';
 import { idleReason, loadedStrategies } from './strategyRoster.js';
 
@@ -27,6 +28,8 @@ export interface StrategySummary {
   readonly maxDrawdownUsd: Fixed;
   readonly feesUsd: Fixed;
   readonly unmatchedProceedsUsd: Fixed;
+  /** Cost taken from the basis of units the wallet held before jupbot (its opening balance). */
+  readonly basisCostUsd: Fixed;
 }
 
 export interface BacktestSummary {
@@ -35,21 +38,12 @@ export interface BacktestSummary {
   readonly seed: string;
   readonly priceSteps: number;
   readonly strategies: readonly StrategySummary[];
+  /** The opening balance no strategy sold, at its basis: unrealized P&L; null when none is left. */
+  readonly preHeld: { readonly unrealizedUsd: Fixed | null } | null;
+  /** The strategies and the pre-held holdings added up (the drawdown is the strategies'). */
   readonly total: Omit<StrategySummary, 'strategy'>;
   /** Things the reader should know: why a strategy made no trade, tokens held still, marks skipped. */
   readonly notes: readonly string[];
-}
-
-const quoteOf = (usd: Fixed): Quote => ({ usd, tokens: ONE, priceUsd: usd });
-
-/** Each key's last price in the history at or before `to`. */
-function closingPrices(history: PriceHistory, to: number): Map<string, Quote> {
-  const prices = new Map<string, Quote>();
-  for (const step of history.steps) {
-    if (step.at > to) break;
-    for (const point of step.points) prices.set(point.key, quoteOf(point.usd));
-  }
-  return prices;
 }
 
 interface Step {
@@ -60,16 +54,12 @@ interface Step {
 }
 
 /**
- * The deepest fall of the equity of `trades` (one strategy's, or all of them) from its peak, over the
- * history's instants and the fills: positions come from one pass of the P&L (no recomputation per fill).
+ * The deepest fall of the equity of `steps` (one strategy's, or all of them, in trade order) from its
+ * peak, over the history's instants and the fills: positions come from one pass of the P&L.
  */
-function maxDrawdown(trades: readonly Trade[], history: PriceHistory, from: number, to: number, fallback: ReadonlyMap<string, Quote>): Fixed {
+function maxDrawdown(steps: readonly Step[], history: PriceHistory, from: number, to: number, fallback: ReadonlyMap<string, Quote>): Fixed {
   const prices = new Map<string, Fixed>();
   for (const [key, quote] of fallback) prices.set(key, quote.usd);
-  const steps: Step[] = [];
-  computePnl(trades, undefined, undefined, (strategy, at, realized, positions) => steps.push({ at, strategy, realized, positions }));
-  // The listener reports strategy after strategy; the curve needs them in time order (stable sort).
-  steps.sort((a, b) => a.at - b.at);
   const latest = new Map<string | null, Step>();
   let peak = 0n;
   let deepest = 0n;
@@ -108,23 +98,23 @@ function maxDrawdown(trades: readonly Trade[], history: PriceHistory, from: numb
 export function summarize(db: Db, history: PriceHistory, run: { from: number; to: number; seed: string; files: readonly string[] }): BacktestSummary {
   const name = tokenNamer(pinnedSymbols(db));
   const trades = listFills(db).map((fill) => toTrade(fill, name));
-  // Closing prices: the history's, else the latest a fill showed.
-  const closing = new Map([...latestPrices(trades), ...closingPrices(history, run.to)]);
-  const report = computePnl(trades, closing);
-  const byName = new Map(report.strategies.map((s) => [s.strategy, s]));
+  const steps: Step[] = [];
+  const report = databasePnl(db, {}, { onPosition: (strategy, at, realized, positions) => steps.push({ at, strategy, realized, positions }) });
+  const byName = new Map(report.strategies.map((s) => [s.strategy ?? '(adopted)', s]));
   const loaded = loadedStrategies(db, run.files);
-  const names = [...new Set([...loaded.names, ...report.strategies.map((s) => s.strategy ?? '(adopted)')])].sort();
+  const names = [...new Set([...loaded.names, ...byName.keys()])].sort();
   const strategies = names.map((strategy): StrategySummary => {
     const pnl = byName.get(strategy);
-    const own = trades.filter((t) => (t.strategy ?? '(adopted)') === strategy);
+    const own = (t: { strategy: string | null }): boolean => (t.strategy ?? '(adopted)') === strategy;
     return {
       strategy,
       trades: pnl?.trades ?? 0,
       realizedUsd: pnl?.realizedUsd ?? 0n,
       unrealizedUsd: pnl ? pnl.unrealizedUsd : 0n,
-      maxDrawdownUsd: maxDrawdown(own, history, run.from, run.to, latestPrices(own)),
+      maxDrawdownUsd: maxDrawdown(steps.filter(own), history, run.from, run.to, latestPrices(trades.filter(own))),
       feesUsd: pnl?.feesUsd ?? 0n,
       unmatchedProceedsUsd: pnl?.unmatchedProceedsUsd ?? 0n,
+      basisCostUsd: pnl?.basisCostUsd ?? 0n,
     };
   });
   const held = new Set(trades.map((t) => t.token.mint));
@@ -134,7 +124,7 @@ export function summarize(db: Db, history: PriceHistory, run: { from: number; to
     ...[...held]
       .filter((mint) => !history.keys.includes(mint))
       .sort()
-      .map((mint) => `${name(mint)}: the price history has no price for it; the simulated market held it still, and it is valued at the last fill's price`),
+      .map((mint) => `${name(mint)}: the price history has no price for it; the simulated market held it still`),
   ];
   return {
     from: run.from,
@@ -142,13 +132,15 @@ export function summarize(db: Db, history: PriceHistory, run: { from: number; to
     seed: run.seed,
     priceSteps: history.steps.filter((s) => s.at >= run.from && s.at <= run.to).length,
     strategies,
+    preHeld: report.preHeld.holdings.length === 0 ? null : { unrealizedUsd: report.preHeld.unrealizedUsd },
     total: {
       trades: report.total.trades,
       realizedUsd: report.total.realizedUsd,
       unrealizedUsd: report.total.unrealizedUsd,
-      maxDrawdownUsd: maxDrawdown(trades, history, run.from, run.to, latestPrices(trades)),
+      maxDrawdownUsd: maxDrawdown(steps, history, run.from, run.to, latestPrices(trades)),
       feesUsd: report.total.feesUsd,
       unmatchedProceedsUsd: report.total.unmatchedProceedsUsd,
+      basisCostUsd: report.total.basisCostUsd,
     },
     notes,
   };
@@ -164,6 +156,7 @@ export function summaryJson(summary: BacktestSummary): Record<string, unknown> {
     maxDrawdownUsd: formatFixed(s.maxDrawdownUsd),
     feesUsd: formatFixed(s.feesUsd),
     unmatchedProceedsUsd: formatFixed(s.unmatchedProceedsUsd),
+    basisCostUsd: formatFixed(s.basisCostUsd),
   });
   return {
     from: new Date(summary.from).toISOString(),
@@ -171,6 +164,7 @@ export function summaryJson(summary: BacktestSummary): Record<string, unknown> {
     seed: summary.seed,
     priceSteps: summary.priceSteps,
     strategies: summary.strategies.map((s) => ({ strategy: s.strategy, ...figures(s) })),
+    preHeld: summary.preHeld === null ? null : { unrealizedUsd: exact(summary.preHeld.unrealizedUsd) },
     total: figures(summary.total),
     notes: summary.notes,
   };

@@ -10,6 +10,7 @@ import { ExitCode } from '../exitCodes.js';
 import { pnlSubcommand, tradesSubcommand } from './auditTrades.js';
 import { type ResolveDb, withAuditDb } from './auditDatabase.js';
 import { ordersSubcommand } from './auditOrders.js';
+import { basisSubcommand } from './auditBasis.js';
 import { checkActionKind } from './actionKindArg.js';
 import { timeOption } from './timeArg.js';
 
@@ -184,12 +185,13 @@ function exportSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
 
 /**
  * `jupbot audit`: read the SQLite log without changing it. Subcommands: `actions`, `verify`,
- * `export`. The database comes from `--db`, or from the config's data_dir and mode.
+ * `export`, `trades`, `pnl`, `orders`, `basis` (whose `set` is the one that writes: an operator's
+ * record, through the audit log). The database comes from `--db`, or from the config's data_dir and mode.
  * Exit codes: 3 chain broken, 4 database newer than this jupbot, 5 no database.
  */
 export function auditCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
   return new Command('audit')
-    .description('read and verify the audit log (read-only; never migrates)')
+    .description('read and verify the audit log (read-only but for `basis set`; never migrates)')
     .option('--db <file>', 'database file (default: <data_dir>/jupbot-<mode>.sqlite from the config)')
     .option('--config <file>', 'config file whose data_dir and mode locate the database')
     .addCommand(actionsSubcommand(ctx, resolveDb))
@@ -197,5 +199,6 @@ export function auditCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
     .addCommand(exportSubcommand(ctx, resolveDb))
     .addCommand(tradesSubcommand(ctx, resolveDb))
     .addCommand(pnlSubcommand(ctx, resolveDb))
-    .addCommand(ordersSubcommand(ctx, resolveDb));
+    .addCommand(ordersSubcommand(ctx, resolveDb))
+    .addCommand(basisSubcommand(ctx, resolveDb));
 }

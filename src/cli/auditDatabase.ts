@@ -1,4 +1,8 @@
-/** How every audit command opens the database: read-only, checked, never migrated. */
+/**
+ * How every audit command opens the database: read-only, checked, never migrated. The one that
+ * writes (`audit basis set`, an operator's record) opens it writable, checked the same way, and
+ * writes through the audit log only.
+ */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -7,6 +11,8 @@ import { openDatabase, type Db } from '../store/db.js';
 import { StoreError } from '../store/errors.js';
 import { schemaStatus } from '../store/migrate.js';
 import { isRehearsalDatabase } from '../store/rehearsalMark.js';
+import { AuditLog } from '../store/audit.js';
+import { storeFailure } from '../store/storeFailure.js';
 import { CliExit, type CliContext } from './context.js';
 
 /** Options of `jupbot audit` itself, shared by its subcommands. */
@@ -22,7 +28,7 @@ export type ResolveDb = (options: { db?: string; config?: string }) => Promise<s
  * Opens the database read-only after checking it is there and not newer than this code. Never
  * migrates: an auditor's copy must not change by being looked at.
  */
-async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: AuditOptions): Promise<Db> {
+async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: AuditOptions, writable = false): Promise<Db> {
   const file = resolve(
     ctx.cwd,
     await resolveDb({
@@ -33,10 +39,11 @@ async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: Audi
   if (!existsSync(file)) throw new CliExit(ExitCode.NotFound, `no database at ${file}`);
   let db: Db;
   try {
-    db = openDatabase(file, { readonly: true });
+    db = openDatabase(file, { readonly: !writable });
   } catch (error) {
     if (error instanceof StoreError && error.code === 'STORE_OPEN_FAILED') throw new CliExit(ExitCode.NotFound, error.message);
-    throw error;
+    // A read-only file or directory, a full disk: the operator's to fix, said as such.
+    throw writable ? storeFailure(error, file) : error;
   }
   try {
     const status = schemaStatus(db);
@@ -58,6 +65,26 @@ export function withAuditDb<T>(ctx: CliContext, resolveDb: ResolveDb, command: C
   return openForAudit(ctx, resolveDb, command.optsWithGlobals<AuditOptions>()).then((db) => {
     try {
       return use(db);
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/**
+ * Opens the database for writing an operator's action through the audit log (`audit basis set`),
+ * after the same checks as a read; never migrates (the actions table is the same in every schema).
+ * A running daemon may hold it too: SQLite serialises the writes (the busy timeout waits for the
+ * daemon's), and whichever audit log finds the chain head moved by the other re-reads it and appends
+ * after it, so the chain stays one line.
+ */
+export function withWritableAuditDb<T>(ctx: CliContext, resolveDb: ResolveDb, command: Command, use: (db: Db, audit: AuditLog) => T): Promise<T> {
+  return openForAudit(ctx, resolveDb, command.optsWithGlobals<AuditOptions>(), true).then((db) => {
+    try {
+      return use(db, new AuditLog(db, ctx.clock));
+    } catch (error) {
+      // A read-only file, a full disk, a lock held too long: the operator's to fix, said as such.
+      throw storeFailure(error, db.name);
     } finally {
       db.close();
     }

@@ -4,8 +4,10 @@
  * Read-only, like every audit command.
  */
 import { Command, Option } from 'commander';
-import { computePnl, latestPrices, type StrategyPnl } from '../audit/pnl.js';
-import { pnlJson } from '../audit/pnlJson.js';
+import { databasePnl, tradeMatches } from '../audit/databasePnl.js';
+import type { Basis } from '../audit/heldBefore.js';
+import type { Holding, PnlReport, StrategyPnl } from '../audit/pnl.js';
+import { pnlJson, PRE_HELD_LABEL } from '../audit/pnlJson.js';
 import { tokenNamer } from '../audit/tokenNames.js';
 import { pendingFillJson, type PendingFillJson, pendingFillWords, toTrade, type Trade, tradeJson } from '../audit/trades.js';
 import { listPendingFills } from '../store/pendingFills.js';
@@ -34,9 +36,7 @@ function tradesOf(db: Db, options: TradeOptions): Trade[] {
   const name = tokenNamer(pinnedSymbols(db));
   const filter: FillFilter = { since: options.since, until: options.until, strategy: options.strategy };
   const trades = listFills(db, filter).map((fill) => toTrade(fill, name));
-  if (options.token === undefined) return trades;
-  const wanted = options.token;
-  return trades.filter((t) => [t.token, t.counter].some((leg) => leg.mint === wanted || leg.symbol.toLowerCase() === wanted.toLowerCase()));
+  return options.token === undefined ? trades : trades.filter((t) => tradeMatches(t, { token: options.token }));
 }
 
 function filterOptions(command: Command, ctx: CliContext): Command {
@@ -147,48 +147,69 @@ function csvRow(t: Trade): (string | number | null)[] {
   ];
 }
 
+/** A figure that comes (in part) from the basis of units held before jupbot is marked with this. */
+const BASIS_MARK = '*';
+
 export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
   return filterOptions(
     new Command('pnl').description('realized and unrealized P&L per strategy and in total (FIFO; docs/audit.md)').option('--json', 'exact figures as JSON'),
     ctx,
   ).action(async (options: TradeOptions, command: Command) => {
     await withVerifiedAuditDb(ctx, resolveDb, command, (db, verification) => {
-      // Holdings are valued at the latest price any fill shows, whatever the filters.
-      const all = tradesOf(db, {});
-      const filtered = options.since !== undefined || options.until !== undefined || options.strategy !== undefined || options.token !== undefined;
-      const prices = latestPrices(all);
-      const report = computePnl(filtered ? tradesOf(db, options) : all, prices);
+      const report = databasePnl(db, { since: options.since, until: options.until, strategy: options.strategy, token: options.token });
       if (options.json) {
         ctx.stdout(`${JSON.stringify({ ...pnlJson(report), verified: verification }, null, 2)}\n`);
         return;
       }
-      const row = (name: string, s: Omit<StrategyPnl, 'strategy' | 'holdings'>): string[] => [
-        name,
-        String(s.trades),
-        usdText(s.realizedUsd),
-        usdText(s.unrealizedUsd),
-        usdText(s.feesUsd),
-        usdText(s.unmatchedProceedsUsd),
-      ];
-      const rows = [...report.strategies.map((s) => row(s.strategy ?? '(adopted)', s)), row('total', report.total)];
-      ctx.stdout(
-        unverifiedBanner(verification) +
-          renderTable(['strategy', 'trades', 'realized', 'unrealized', 'fees', 'no known cost'], rows, ['left', 'right', 'right', 'right', 'right', 'right']),
-      );
-      const holdings = report.strategies.flatMap((s) =>
-        s.holdings.map((h) => [
-          s.strategy ?? '(adopted)',
-          h.symbol,
-          amountText(unitsToFixed(h.units, h.decimals)),
-          usdText(h.costUsd),
-          usdText(h.valueUsd),
-          usdText(h.unrealizedUsd),
-        ]),
-      );
-      if (holdings.length > 0)
-        ctx.stdout(
-          `\n${renderTable(['strategy', 'holding', 'amount', 'cost', 'value', 'unrealized'], holdings, ['left', 'left', 'right', 'right', 'right', 'right'])}`,
-        );
+      ctx.stdout(unverifiedBanner(verification) + pnlText(report));
     });
   });
+}
+
+/** The report for people: dollars to the cent, figures from a pre-held basis marked and explained below. */
+export function pnlText(report: PnlReport): string {
+  const marked = (text: string, basisCost: bigint): string => (basisCost > 0n ? `${text}${BASIS_MARK}` : text);
+  const row = (name: string, s: Omit<StrategyPnl, 'strategy' | 'holdings'>): string[] => [
+    name,
+    String(s.trades),
+    marked(usdText(s.realizedUsd), s.basisCostUsd),
+    usdText(s.unrealizedUsd),
+    usdText(s.feesUsd),
+    usdText(s.unmatchedProceedsUsd),
+  ];
+  // The wallet's own holdings are all at a basis: their unrealized P&L is always marked.
+  const preHeld = report.preHeld.holdings.length === 0 ? [] : [[PRE_HELD_LABEL, '—', '—', `${usdText(report.preHeld.unrealizedUsd)}${BASIS_MARK}`, '—', '—']];
+  const rows = [...report.strategies.map((s) => row(s.strategy ?? '(adopted)', s)), ...preHeld, row('total', report.total)];
+  let out = renderTable(['strategy', 'trades', 'realized', 'unrealized', 'fees', 'no known cost'], rows, ['left', 'right', 'right', 'right', 'right', 'right']);
+  const holdings = [
+    ...report.strategies.flatMap((s) => s.holdings.map((h) => holdingRow(s.strategy ?? '(adopted)', h))),
+    ...report.preHeld.holdings.map((h) => holdingRow(PRE_HELD_LABEL, h)),
+  ];
+  if (holdings.length > 0)
+    out += `\n${renderTable(['strategy', 'holding', 'amount', 'cost', 'value', 'unrealized'], holdings, ['left', 'left', 'right', 'right', 'right', 'right'])}`;
+  if (report.total.basisCostUsd > 0n || report.preHeld.holdings.length > 0) {
+    const bases = report.preHeld.holdings.map((h) => `${h.symbol} ${basisWords(h.basis)}`);
+    out +=
+      `\n${BASIS_MARK} from units the wallet held before jupbot traded them, at their basis (jupbot audit basis): ` +
+      `${usdText(report.total.basisCostUsd)} of cost taken by sales and swaps${bases.length > 0 ? `; still held: ${bases.join(', ')}` : ''}\n`;
+  }
+  return out;
+
+  function holdingRow(owner: string, h: Holding): string[] {
+    return [
+      owner,
+      h.symbol,
+      amountText(unitsToFixed(h.units, h.decimals)),
+      marked(usdText(h.costUsd), h.basisCostUsd),
+      usdText(h.valueUsd),
+      usdText(h.unrealizedUsd),
+    ];
+  }
+}
+
+/** "at $0.04 (first price seen 2026-01-01T00:00:00Z)". */
+function basisWords(basis: Basis | null): string {
+  if (basis === null) return '';
+  const source = basis.source === 'operator' ? 'set by operator' : 'first price seen';
+  return `at $${significantText(basis.priceUsd)} (${source} ${new Date(basis.at).toISOString().replace('.000Z', 'Z')})`;
 }

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { usdText } from '../audit/humanFigures.js';
+import { PRE_HELD_LABEL } from '../audit/pnlJson.js';
 import { DAY_MS } from '../strategies/snapshot.js';
 import { historyFromSamples, parsePriceFile, type PriceHistory } from '../backtest/priceFile.js';
 import { resolveSimToken } from '../backtest/simTokens.js';
@@ -38,23 +39,25 @@ export function summaryText(summary: BacktestSummary): string {
   const row = (name: string, s: Omit<StrategySummary, 'strategy'>): string[] => [
     name,
     String(s.trades),
-    usdText(s.realizedUsd),
+    `${usdText(s.realizedUsd)}${s.basisCostUsd > 0n ? '*' : ''}`,
     usdText(s.unrealizedUsd),
     usdText(s.maxDrawdownUsd),
     usdText(s.feesUsd),
     usdText(s.unmatchedProceedsUsd),
   ];
+  const preHeld = summary.preHeld === null ? [] : [[PRE_HELD_LABEL, '—', '—', `${usdText(summary.preHeld.unrealizedUsd)}*`, '—', '—', '—']];
   const days = (summary.to - summary.from) / DAY_MS;
   const head = `backtest ${new Date(summary.from).toISOString()} → ${new Date(summary.to).toISOString()} (${Number(days.toFixed(2))} days, ${summary.priceSteps} price steps, seed ${summary.seed})\n\n`;
   const table = renderTable(
     ['strategy', 'trades', 'realized', 'unrealized', 'max drawdown', 'fees', 'unmatched'],
-    [...summary.strategies.map((s) => row(s.strategy, s)), row('total', summary.total)],
+    [...summary.strategies.map((s) => row(s.strategy, s)), ...preHeld, row('total', summary.total)],
     ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
   const legend =
-    '\nrealized and unrealized P&L are first in, first out over what each strategy bought; unmatched is what a strategy\n' +
-    "sold that it had not bought (the paper wallet's opening balance): proceeds, not profit. Holdings are valued at the\n" +
-    "history's last price. Every figure exact: --json, or audit pnl --db on the database.\n";
+    '\nrealized and unrealized P&L are first in, first out over what each strategy bought, then over what the paper\n' +
+    'wallet held before (its opening balance, shared by all strategies, at the first price seen for it: marked *);\n' +
+    'unmatched is what a strategy sold beyond both: proceeds, not profit. Holdings are valued at the last price the\n' +
+    'daemon kept. Every figure exact: --json, or audit pnl --db on the database (the same figures).\n';
   const notes = summary.notes.length === 0 ? '' : `\nnotes:\n${summary.notes.map((n) => `- ${n}`).join('\n')}\n`;
   return head + table + legend + notes;
 }

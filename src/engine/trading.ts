@@ -33,6 +33,8 @@ import type { FeedSet } from './feeds/feedSet.js';
 import type { Poller } from './feeds/poller.js';
 import type { Balances } from './feeds/balances.js';
 import { recordPriceHistory } from './priceHistory.js';
+import { recordObservedBasis } from './recordObservedBasis.js';
+import { recordWalletBalances } from './recordWalletBalances.js';
 import type { OrderArrivals } from './sharing/orderArrivals.js';
 import { startReconcileLoop } from './reconcile.js';
 import { startTickLoop, type TickLoop, type TickLoopOptions } from './tick/tickLoop.js';
@@ -94,6 +96,9 @@ export function startTrading(options: TradingOptions): Trading {
       ? createBalancesFeed({ rpc, clock, wallet: options.wallet, intervalMs: config.poll.prices, log })
       : createLedgerBalancesFeed({ db, clock, intervalMs: config.poll.prices, log });
   options.watchFeed?.(balances);
+  // For the audit: what the wallet holds, then the basis of what it held before jupbot (in this
+  // order: a first reading is recorded before the basis looks for it).
+  const stopWalletRecords = [recordWalletBalances({ feed: balances, db, audit, log }), recordObservedBasis({ prices: feeds.prices, balances, db, audit, log })];
 
   const decimalsOf = decimalsResolver({ strategies: options.strategies, prices: () => feeds.prices.state().value, client });
   const orders = new TriggerOrders(db, audit);
@@ -200,6 +205,7 @@ export function startTrading(options: TradingOptions): Trading {
     async stop() {
       executor.stop();
       stopHistory();
+      for (const stopRecord of stopWalletRecords) stopRecord();
       stopUnknownIds();
       for (const stopSync of stopSyncs) stopSync();
       await Promise.all([...stopSyncs.map((s) => s.idle()), rehearsalOrders?.stop()]);

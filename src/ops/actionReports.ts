@@ -186,6 +186,13 @@ export function reportActions(options: ActionReportOptions): () => void {
         // The guarded signer logs the refusal itself, with its message.
         notify?.({ type: 'guard_refusal', strategy: action.strategy ?? undefined, code: text(data.reason) || 'GUARD_REFUSED', reason: text(data.reason) });
         return;
+      case 'wallet.balances':
+      case 'basis.observed':
+      case 'basis.set':
+        // Records kept for the auditor (what the wallet holds, the cost of what it held before jupbot):
+        // routine, written at every change of a balance, never worth an operator's attention.
+        log.debug(base, action.kind);
+        return;
       default:
         log.debug(base, action.kind);
     }

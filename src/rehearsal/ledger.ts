@@ -36,7 +36,7 @@ const OpeningRow = z.object({
   source: z.enum(['wallet', 'config']),
   opened_at: z.number().int(),
 });
-const FlowRow = z.object({ mint: z.string(), amount: Digits, sign: z.number().int() });
+const FlowRow = z.object({ mint: z.string(), amount: Digits, decimals: z.number().int(), sign: z.number().int() });
 
 /** The opening balances, or null when the ledger has not been opened yet. */
 export function readOpening(db: Db): { readonly source: OpeningSource; readonly openedAt: number; readonly balances: readonly OpeningBalance[] } | null {
@@ -79,23 +79,33 @@ export function recordCost(db: Db, intentId: string, lamports: bigint, now: numb
 
 /** Every term of the ledger as (mint, amount, sign) rows: one read, one consistent snapshot. */
 const FLOWS = `
-  SELECT mint, amount, 1 AS sign FROM rehearsal_opening
-  UNION ALL SELECT out_mint, out_amount, 1 FROM fills
-  UNION ALL SELECT in_mint, in_amount, -1 FROM fills
-  UNION ALL SELECT ?, c.lamports, -1 FROM rehearsal_costs c JOIN intents i ON i.id = c.intent_id WHERE i.state = 'confirmed'
-  UNION ALL SELECT input_mint, COALESCE(remaining_input_amount, input_amount), -1 FROM trigger_orders
+  SELECT mint, amount, decimals, 1 AS sign FROM rehearsal_opening
+  UNION ALL SELECT out_mint, out_amount, out_decimals, 1 FROM fills
+  UNION ALL SELECT in_mint, in_amount, in_decimals, -1 FROM fills
+  UNION ALL SELECT ?, c.lamports, 9, -1 FROM rehearsal_costs c JOIN intents i ON i.id = c.intent_id WHERE i.state = 'confirmed'
+  UNION ALL SELECT input_mint, COALESCE(remaining_input_amount, input_amount), input_decimals, -1 FROM trigger_orders
     WHERE intent_id IS NOT NULL AND state IN (${LIVE_ORDER_SQL}, 'expired')`;
 
 /** The ledger's balances by mint (base units), as the strategies see them in a rehearsal. */
 export function ledgerBalances(db: Db): Map<string, bigint> {
-  const out = new Map<string, bigint>();
+  return ledgerReading(db).byMint;
+}
+
+/**
+ * The ledger's balances and each mint's decimals, in one read: every term's row names its mint's
+ * decimals, so the reading can be recorded in whole tokens like a read of the chain.
+ */
+export function ledgerReading(db: Db): { byMint: Map<string, bigint>; decimals: Map<string, number> } {
+  const byMint = new Map<string, bigint>();
+  const decimals = new Map<string, number>();
   for (const row of parseRows(FlowRow, statement(db, FLOWS).all(SOL_MINT), 'rehearsal ledger')) {
     // A prediction fill's contract leg is no token of the wallet (live balances never show one): the
     // positions overlay (positionsOverlay.ts) counts contracts, the ledger only the USDC they brought.
     if (row.mint.startsWith(CONTRACT_LEG_PREFIX)) continue;
-    out.set(row.mint, (out.get(row.mint) ?? 0n) + (row.sign > 0 ? row.amount : -row.amount));
+    byMint.set(row.mint, (byMint.get(row.mint) ?? 0n) + (row.sign > 0 ? row.amount : -row.amount));
+    decimals.set(row.mint, row.decimals);
   }
-  return out;
+  return { byMint, decimals };
 }
 
 /** The network fees the confirmed rehearsed intents would have paid, in lamports. */

@@ -8,7 +8,7 @@ import type { Logger } from '../ops/log.js';
 import type { Db } from '../store/db.js';
 import type { Balances } from '../engine/feeds/balances.js';
 import { createPoller, type Poller } from '../engine/feeds/poller.js';
-import { ledgerBalances } from './ledger.js';
+import { ledgerReading } from './ledger.js';
 
 export function createLedgerBalancesFeed(options: { db: Db; clock: Clock; intervalMs: number; log?: Logger | undefined }): Poller<Balances> {
   const { db, clock } = options;
@@ -17,6 +17,6 @@ export function createLedgerBalancesFeed(options: { db: Db; clock: Clock; interv
     intervalMs: options.intervalMs,
     clock,
     log: options.log,
-    poll: () => Promise.resolve({ readAt: clock.now(), byMint: ledgerBalances(db) }),
+    poll: () => Promise.resolve({ readAt: clock.now(), ...ledgerReading(db) }),
   });
 }

@@ -10,6 +10,8 @@ export const KNOWN_ACTION_KINDS: readonly string[] = [
   'area.off',
   'area.on',
   'audit.sealed',
+  'basis.observed',
+  'basis.set',
   'daemon.started',
   'daemon.stopped',
   'feed.failed',

@@ -66,3 +66,20 @@ export function pinnedSymbols(db: Db): Map<string, { readonly symbol: string; re
   for (const row of rows) if (!out.has(row.mint)) out.set(row.mint, { symbol: row.symbol, decimals: row.decimals });
   return out;
 }
+
+const FirstFillRow = z.object({ mint: z.string(), recorded_at: z.number().int() });
+
+/** When jupbot first recorded a fill of each mint (either leg), by its clock. */
+export function firstFillRecorded(db: Db): Map<string, number> {
+  const sql = `SELECT mint, min(recorded_at) AS recorded_at
+               FROM (SELECT in_mint AS mint, recorded_at FROM fills UNION ALL SELECT out_mint, recorded_at FROM fills) GROUP BY mint`;
+  return new Map(parseRows(FirstFillRow, db.prepare(sql).all(), 'first fills').map((r) => [r.mint, r.recorded_at]));
+}
+
+const MintDecimalsRow = z.object({ mint: z.string(), decimals: z.number().int() });
+
+/** Every mint a fill names (either leg), with its decimals. */
+export function filledMints(db: Db): Map<string, number> {
+  const sql = 'SELECT DISTINCT in_mint AS mint, in_decimals AS decimals FROM fills UNION SELECT DISTINCT out_mint, out_decimals FROM fills';
+  return new Map(parseRows(MintDecimalsRow, db.prepare(sql).all(), 'filled mints').map((r) => [r.mint, r.decimals]));
+}

@@ -51,3 +51,13 @@ export function listPriceSamples(
   const sql = `SELECT mint, at, usd FROM price_samples ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, mint`;
   return parseRows(SampleRow, db.prepare(sql).all(...params), 'price samples');
 }
+
+/**
+ * Each token's newest kept price, the interval starting before `before` when given (the sample's
+ * `at` is its interval's start). One row per mint.
+ */
+export function latestPriceSamples(db: Db, before?: number): PriceSample[] {
+  // SQLite gives a bare column the values of the row max() picked: the newest sample's price.
+  const sql = `SELECT mint, max(at) AS at, usd FROM price_samples ${before === undefined ? '' : 'WHERE at < ?'} GROUP BY mint ORDER BY mint`;
+  return parseRows(SampleRow, db.prepare(sql).all(...(before === undefined ? [] : [before])), 'latest price samples');
+}

@@ -11,10 +11,18 @@ import { SOL_MINT, TOKEN_PROGRAMS } from '../../solana/programIds.js';
 import type { SolanaRpc } from '../../solana/rpc.js';
 import { createPoller, type Poller } from './poller.js';
 
+/** Lamports per SOL: the native balance and wrapped SOL are both counted in them. */
+const SOL_DECIMALS = 9;
+
 /** Base units by mint, and when the read began: a read that began before a swap ended may miss it. */
 export interface Balances {
   readonly readAt: number;
   readonly byMint: ReadonlyMap<string, bigint>;
+  /**
+   * Each mint's decimals as the read found them (a token account says its mint's), so the audit
+   * records a balance in whole tokens without asking anyone else. Every mint of `byMint` has one.
+   */
+  readonly decimals: ReadonlyMap<string, number>;
 }
 
 export interface BalancesFeedOptions {
@@ -38,12 +46,14 @@ export function createBalancesFeed(options: BalancesFeedOptions): Poller<Balance
     async poll() {
       const readAt = options.clock.now();
       const out = new Map<string, bigint>([[SOL_MINT, await rpc.getBalance(wallet)]]);
+      const decimals = new Map<string, number>([[SOL_MINT, SOL_DECIMALS]]);
       for (const program of TOKEN_PROGRAMS) {
         for (const account of await rpc.getTokenAccountsByOwner(wallet, { programId: program.toBase58() })) {
           out.set(account.mint, (out.get(account.mint) ?? 0n) + account.amount);
+          decimals.set(account.mint, account.decimals);
         }
       }
-      return { readAt, byMint: out };
+      return { readAt, byMint: out, decimals };
     },
   });
 }

@@ -1,14 +1,18 @@
 /**
  * The worked example of docs/audit.md ("P&L"), figure by figure, computed by hand: FIFO lots, fees
- * inside cost and proceeds, a swap passing its cost on, a prediction sale with no known cost.
+ * inside cost and proceeds, a swap passing its cost on, a prediction sale with no known cost; then
+ * the wallet's units held before jupbot: a sale beyond a strategy's lots at their basis, the pool
+ * shared first come first served, a swap passing a basis on, what remains as the wallet's holdings.
  */
 import { describe, expect, it } from 'vitest';
-import { computePnl } from '../../../src/audit/pnl.js';
+import type { PreHeld } from '../../../src/audit/heldBefore.js';
+import { computePnl, latestPrices } from '../../../src/audit/pnl.js';
+import { sharedPool } from '../../../src/audit/preHeldPool.js';
 import { tokenNamer } from '../../../src/audit/tokenNames.js';
 import { toTrade, tradeJson } from '../../../src/audit/trades.js';
 import { SOL_MINT, USDC_MINT } from '../../../src/solana/programIds.js';
 import type { FillRecord } from '../../../src/store/fillRecords.js';
-import { formatFixed, unitsToFixed } from '../../../src/strategies/decimal.js';
+import { formatFixed, ONE, parseFixed, unitsToFixed } from '../../../src/strategies/decimal.js';
 
 const JUP = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
 const name = tokenNamer(new Map([[JUP, { symbol: 'JUP' }]]));
@@ -116,5 +120,83 @@ describe('P&L, first in first out', () => {
     const unpriced = computePnl([toTrade(fill('x', SOL('1000000000'), JUPS('5000000')), name)], new Map());
     expect(unpriced.strategies[0]?.holdings[0]).toMatchObject({ symbol: 'JUP', priceUsd: null, valueUsd: null });
     expect(unpriced.total.unrealizedUsd).toBeNull();
+  });
+});
+
+describe('P&L of units held before jupbot', () => {
+  const T = Date.UTC(2026, 10, 1);
+  const usd = (text: string): bigint => parseFixed(text) as bigint;
+  // The first reading held 500 JUP (first price seen $0.04) and 1 SOL (the operator's basis, $120).
+  const held = (): PreHeld[] => [
+    { mint: JUP, symbol: 'JUP', decimals: 6, units: 500_000_000n, basis: { source: 'first-price', priceUsd: usd('0.04'), at: T } },
+    { mint: SOL_MINT, symbol: 'SOL', decimals: 9, units: 1_000_000_000n, basis: { source: 'operator', priceUsd: usd('120'), at: T + 30_000 } },
+  ];
+  const text = (v: bigint | null | undefined): string | null => (v === null || v === undefined ? null : formatFixed(v));
+  const holdingsOf = (
+    list: readonly {
+      symbol: string;
+      units: bigint;
+      decimals: number;
+      costUsd: bigint;
+      basisCostUsd: bigint;
+      valueUsd: bigint | null;
+      unrealizedUsd: bigint | null;
+    }[],
+  ) => list.map((h) => [h.symbol, text(unitsToFixed(h.units, h.decimals)), text(h.costUsd), text(h.basisCostUsd), text(h.valueUsd), text(h.unrealizedUsd)]);
+
+  it("works the example through: jup-exit sells 300 JUP it never bought at their basis; the rest is the wallet's", () => {
+    const all = [...trades, toTrade(fill('jup-exit', JUPS('300000000'), USDC('15000000')), name)];
+    // Closing prices: SOL as the daemon kept it ($180); JUP's last fill ($15 for 300).
+    const prices = latestPrices(all);
+    prices.set(SOL_MINT, { usd: usd('180'), tokens: ONE, priceUsd: usd('180') });
+    const report = computePnl(all, prices, undefined, undefined, sharedPool(held()));
+    const by = (name: string) => report.strategies.find((s) => s.strategy === name);
+    // 300 of the 500 pre-held JUP (cost 500 × 0.04 = 20): 12; 15 received → 3.
+    expect([text(by('jup-exit')?.realizedUsd), text(by('jup-exit')?.basisCostUsd), text(by('jup-exit')?.unmatchedProceedsUsd)]).toEqual(['3', '12', '0']);
+    // sol-tp's own lots are untouched by the pool; its SOL is now worth the kept $180.
+    expect(holdingsOf(by('sol-tp')?.holdings ?? [])).toEqual([
+      ['JUP', '600', '24', '0', '30', '6'],
+      ['SOL', '0.25', '40', '0', '45', '5'],
+    ]);
+    // What no sale took: 200 JUP (cost 8, worth 10) and 1 SOL (cost 120, worth 180).
+    expect(holdingsOf(report.preHeld.holdings)).toEqual([
+      ['JUP', '200', '8', '8', '10', '2'],
+      ['SOL', '1', '120', '120', '180', '60'],
+    ]);
+    expect(report.preHeld.holdings.map((h) => [h.basis?.source, text(h.basis?.priceUsd)])).toEqual([
+      ['first-price', '0.04'],
+      ['operator', '120'],
+    ]);
+    expect(text(report.preHeld.unrealizedUsd)).toBe('62');
+    expect({
+      trades: report.total.trades,
+      realized: text(report.total.realizedUsd),
+      unrealized: text(report.total.unrealizedUsd),
+      fees: text(report.total.feesUsd),
+      unmatched: text(report.total.unmatchedProceedsUsd),
+      basis: text(report.total.basisCostUsd),
+    }).toEqual({ trades: 7, realized: '52', unrealized: '73', fees: '0.761', unmatched: '1.8', basis: '12' });
+  });
+
+  it('shares the pool first come first served; units beyond it have no known cost', () => {
+    const first = toTrade(fill('a', JUPS('300000000'), USDC('15000000')), name);
+    const second = toTrade(fill('b', JUPS('400000000'), USDC('20000000')), name);
+    const report = computePnl([first, second], new Map(), undefined, undefined, sharedPool(held()));
+    const [a, b] = report.strategies;
+    expect([text(a?.realizedUsd), text(a?.basisCostUsd)]).toEqual(['3', '12']);
+    // b finds 200 left (cost 8): half its 400 JUP, so half its $20 has no known cost; 10 − 8 = 2.
+    expect([text(b?.realizedUsd), text(b?.basisCostUsd), text(b?.unmatchedProceedsUsd)]).toEqual(['2', '8', '10']);
+    expect(report.preHeld.holdings.map((h) => h.symbol)).toEqual(['SOL']);
+  });
+
+  it('passes the basis of pre-held units a swap gives to the lot it buys, and marks it', () => {
+    const swap = toTrade(fill('c', JUPS('100000000'), SOL('20000000')), name);
+    const sale = toTrade(fill('c', SOL('10000000'), USDC('2000000')), name);
+    const report = computePnl([swap, sale], new Map(), undefined, undefined, sharedPool(held()));
+    const c = report.strategies[0];
+    // 100 JUP at $0.04 = 4 into 0.02 SOL; half of it sold for $2: 2 − 2 = 0 realized; 0.01 SOL left at cost 2, all of it a basis.
+    expect([text(c?.realizedUsd), text(c?.basisCostUsd)]).toEqual(['0', '4']);
+    expect(holdingsOf(c?.holdings ?? [])).toEqual([['SOL', '0.01', '2', '2', null, null]]);
+    expect(c?.holdings[0]?.basis).toBeNull();
   });
 });

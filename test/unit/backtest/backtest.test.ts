@@ -99,16 +99,30 @@ describe('backtest of the example strategies over 30 days', () => {
     expect(sold.map((f) => [f.in_mint, f.in_amount, f.out_mint, f.out_amount])).toEqual([['prediction:BTC-1006-M1:no', '15000000', USDC, '8290000']]);
   });
 
-  it('the audit reads a backtest as it reads a run', async () => {
+  it('the audit reads a backtest as it reads a run: the same P&L, figure for figure', async () => {
     const pnl = await jupbot(['audit', 'pnl', '--db', join(dir, 'out', 'jupbot-paper.sqlite'), '--json']);
     expect(pnl.code).toBe(0);
-    const summary = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { total: { trades: number; realizedUsd: string; feesUsd: string } };
-    const audit = JSON.parse(pnl.stdout) as { total: { trades: number; realizedUsd: string; feesUsd: string } };
-    expect([audit.total.trades, audit.total.realizedUsd, audit.total.feesUsd]).toEqual([
-      summary.total.trades,
-      summary.total.realizedUsd,
-      summary.total.feesUsd,
-    ]);
+    interface Figures {
+      trades: number;
+      realizedUsd: string;
+      unrealizedUsd: string | null;
+      feesUsd: string;
+      unmatchedProceedsUsd: string;
+      basisCostUsd: string;
+    }
+    const pick = (f: Figures): unknown[] => [f.trades, f.realizedUsd, f.unrealizedUsd, f.feesUsd, f.unmatchedProceedsUsd, f.basisCostUsd];
+    const summary = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as {
+      total: Figures;
+      preHeld: { unrealizedUsd: string };
+      strategies: (Figures & { strategy: string })[];
+    };
+    const audit = JSON.parse(pnl.stdout) as { total: Figures; preHeld: { unrealizedUsd: string }; strategies: (Figures & { strategy: string })[] };
+    expect(pick(audit.total)).toEqual(pick(summary.total));
+    expect(audit.preHeld.unrealizedUsd).toBe(summary.preHeld.unrealizedUsd);
+    for (const s of audit.strategies)
+      expect([s.strategy, ...pick(s)]).toEqual([s.strategy, ...pick(summary.strategies.find((x) => x.strategy === s.strategy) as Figures)]);
+    // The take-profit sold 4.9999975 of the paper wallet's opening 10 SOL, at the first price seen ($150): $749.999625 of basis.
+    expect(pick(audit.total)).toEqual([44, '229.956543', '558.7581193245285836', '0.496788043321785092', '94.964589', '749.999625']);
   });
 
   it('refuses to write over an earlier backtest unless told to', async () => {

@@ -3,7 +3,7 @@
  * figures the commands print are the hand-computed ones (test/unit/audit/pnl.test.ts works them out).
  */
 import { describe, expect, it } from 'vitest';
-import { exampleDatabase } from '../audit/exampleDatabase.js';
+import { basisExampleDatabase, exampleDatabase } from '../audit/exampleDatabase.js';
 import { audit, START } from './auditHarness.js';
 
 describe('jupbot audit trades', () => {
@@ -52,6 +52,7 @@ describe('jupbot audit pnl', () => {
       feesUsd: '0.761',
       unpricedFees: 0,
       unmatchedProceedsUsd: '1.8',
+      basisCostUsd: '0',
     });
     expect(report.strategies.map((s) => [s.strategy, s.realizedUsd, s.holdings.map((h) => h.symbol)])).toEqual([
       ['nba-exit', '0', []],
@@ -60,6 +61,71 @@ describe('jupbot audit pnl', () => {
     const table = (await audit(['--db', file, 'pnl'])).stdout;
     expect(table).toMatch(/total\s+6\s+\$49\.00\s+\$8\.50\s+\$0\.76\s+\$1\.80/);
     expect(table).toMatch(/sol-tp\s+SOL\s+0\.25\s+\$40\.00\s+\$42\.50\s+\$2\.50/);
+  });
+});
+
+describe('jupbot audit pnl with units held before jupbot', () => {
+  it('realizes a sale beyond the lots at the basis, marks what a basis gave, and shows what the wallet still holds', async () => {
+    const file = basisExampleDatabase();
+    const report = JSON.parse((await audit(['--db', file, 'pnl', '--json'])).stdout) as {
+      strategies: { strategy: string; realizedUsd: string; basisCostUsd: string; unrealizedUsd: string }[];
+      preHeld: { label: string; unrealizedUsd: string; holdings: { symbol: string; costUsd: string; basis: unknown }[] };
+      total: Record<string, unknown>;
+    };
+    expect(report.strategies.map((s) => [s.strategy, s.realizedUsd, s.basisCostUsd, s.unrealizedUsd])).toEqual([
+      ['jup-exit', '3', '12', '0'],
+      ['nba-exit', '0', '0', '0'],
+      ['sol-tp', '49', '0', '11'],
+    ]);
+    expect(report.preHeld).toMatchObject({ label: 'held before jupbot', unrealizedUsd: '62' });
+    expect(report.preHeld.holdings.map((h) => [h.symbol, h.costUsd, h.basis])).toEqual([
+      ['JUP', '8', { source: 'first-price', priceUsd: '0.04', at: '2026-01-01T00:00:00.000Z' }],
+      ['SOL', '120', { source: 'operator', priceUsd: '120', at: '2026-01-01T00:00:30.000Z' }],
+    ]);
+    expect(report.total).toEqual({
+      trades: 7,
+      realizedUsd: '52',
+      unrealizedUsd: '73',
+      feesUsd: '0.761',
+      unpricedFees: 0,
+      unmatchedProceedsUsd: '1.8',
+      basisCostUsd: '12',
+    });
+    const table = (await audit(['--db', file, 'pnl'])).stdout;
+    expect(table).toMatch(/jup-exit\s+1\s+\$3\.00\*\s+\$0\.00/);
+    expect(table).toMatch(/held before jupbot\s+—\s+—\s+\$62\.00\*/);
+    expect(table).toMatch(/total\s+7\s+\$52\.00\*\s+\$73\.00\s+\$0\.76\s+\$1\.80/);
+    expect(table).toMatch(/held before jupbot\s+SOL\s+1\s+\$120\.00\*\s+\$180\.00\s+\$60\.00/);
+    expect(table).toContain(
+      '* from units the wallet held before jupbot traded them, at their basis (jupbot audit basis): $12.00 of cost taken by sales and swaps; ' +
+        'still held: JUP at $0.04 (first price seen 2026-01-01T00:00:00Z), SOL at $120 (set by operator 2026-01-01T00:00:30Z)\n',
+    );
+  });
+
+  it("gives a strategy the same figures narrowed to it as in the whole report; the wallet's holdings belong to none", async () => {
+    const file = basisExampleDatabase();
+    const narrowed = JSON.parse((await audit(['--db', file, 'pnl', '--json', '--strategy', 'jup-exit'])).stdout) as {
+      strategies: unknown[];
+      preHeld: { holdings: unknown[] };
+      total: { realizedUsd: string; basisCostUsd: string; unrealizedUsd: string };
+    };
+    expect(narrowed.strategies).toHaveLength(1);
+    expect(narrowed.preHeld.holdings).toEqual([]);
+    expect([narrowed.total.realizedUsd, narrowed.total.basisCostUsd, narrowed.total.unrealizedUsd]).toEqual(['3', '12', '0']);
+    // Narrowed to JUP: the JUP trades, and the wallet's JUP; until the sale, nothing was realized and SOL stood at its fill price.
+    const jup = JSON.parse((await audit(['--db', file, 'pnl', '--json', '--token', 'jup'])).stdout) as { preHeld: { holdings: { symbol: string }[] } };
+    expect(jup.preHeld.holdings.map((h) => h.symbol)).toEqual(['JUP']);
+    const before = JSON.parse((await audit(['--db', file, 'pnl', '--json', '--until', String(START + 6.5 * 60_000)])).stdout) as {
+      preHeld: { unrealizedUsd: string; holdings: { symbol: string; priceUsd: string }[] };
+      total: { realizedUsd: string };
+    };
+    expect(before.total.realizedUsd).toBe('49');
+    // SOL's kept price came after --until: the closing price is the last fill's before it ($170).
+    expect(before.preHeld.holdings.map((h) => [h.symbol, h.priceUsd])).toEqual([
+      ['JUP', '0.05'],
+      ['SOL', '170'],
+    ]);
+    expect(before.preHeld.unrealizedUsd).toBe('55');
   });
 });
 

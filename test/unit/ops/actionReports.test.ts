@@ -65,6 +65,34 @@ describe('reportActions', () => {
     ]);
   });
 
+  it('keeps the wallet records at debug: a balance change or a basis is never a warning or a webhook', () => {
+    const { db, clock } = freshStore();
+    const audit = new AuditLog(db, clock);
+    const out = new MemoryStream();
+    const sent: Notification[] = [];
+    const stop = reportActions({ audit, log: createLogger({ destination: out, level: 'debug' }), notify: (n) => sent.push(n) });
+    audit.append({ kind: 'wallet.balances', data: { balances: [{ mint: SOL, decimals: 9, amount: '5000000000' }], readAt: 1 } });
+    audit.append({
+      kind: 'basis.observed',
+      mint: SOL,
+      amount: '5000000000',
+      decimals: 9,
+      data: { mint: SOL, decimals: 9, units: '5000000000', priceUsd: '150', at: 1 },
+    });
+    audit.append({ kind: 'basis.set', mint: SOL, decimals: 9, data: { mint: SOL, decimals: 9, priceUsd: '120', at: 1 } });
+    stop();
+    const lines = out.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: string; msg: string });
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      ['debug', 'wallet.balances'],
+      ['debug', 'basis.observed'],
+      ['debug', 'basis.set'],
+    ]);
+    expect(sent).toEqual([]);
+  });
+
   it('writes base units in token units exactly', () => {
     expect(tokenUnits('1500000', 6)).toBe('1.5');
     expect(tokenUnits('5', 9)).toBe('0.000000005');

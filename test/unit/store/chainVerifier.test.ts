@@ -174,7 +174,7 @@ describe('verify', () => {
     const { db, log } = logOf(5);
     // STRICT forbids this; a tamperer would rebuild the table without it. Simulate with a view-free rebuild.
     db.exec(`
-      DROP TRIGGER actions_no_update; DROP TRIGGER actions_no_delete; DROP TRIGGER actions_chain_link;
+      DROP TRIGGER actions_no_update; DROP TRIGGER actions_no_delete; DROP TRIGGER actions_chain_link; DROP VIEW trades; DROP VIEW holdings;
       CREATE TABLE loose AS SELECT * FROM actions;
       DROP TABLE actions;
       ALTER TABLE loose RENAME TO actions;

@@ -26,7 +26,7 @@ function feed<T>(value: T | undefined, over: Partial<FeedState<T>> = {}): FeedSt
 }
 
 const price = (mint: string, usdPrice: number | null): [string, TokenPrice] => [mint, { mint, symbol: 'X', decimals: 9, usdPrice, priceBlockId: null }];
-const balances = (readAt = T): Balances => ({ readAt, byMint: new Map([[SOL_MINT, 5n]]) });
+const balances = (readAt = T): Balances => ({ readAt, byMint: new Map([[SOL_MINT, 5n]]), decimals: new Map([[SOL_MINT, 9]]) });
 
 describe('buildSnapshot', () => {
   it('has no snapshot without fresh balances, or with balances read before the last swap', () => {
