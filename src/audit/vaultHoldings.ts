@@ -3,7 +3,7 @@
  * token accounts for the order's vault, so the wallet's recorded balances drop when an order is
  * placed and come back when it is cancelled, though the money stayed the wallet's. Equity adds
  * each order's deposit from its creation until it ended, less what its fills took from it. An
- * OCO's two legs share one deposit and count once.
+ * OCO's two legs share one deposit and count once, until the first of them ends.
  *
  * The wallet is read on its own schedule, so the reading that shows a deposit gone (or a fill's
  * proceeds arrived) comes a little before or after the order's own instant. Counting the order from
@@ -53,8 +53,10 @@ export function vaultHoldings(db: Db): VaultHolding[] {
       groups.set(key, { ...holding, fills: [...own] });
       continue;
     }
-    // The group lasts while any leg is open.
-    const end = group.until === null || until === null ? null : Math.max(group.until, until);
+    // The legs share one deposit, and it leaves the vault when the first leg ends (one fills, or our
+    // cancel withdraws it): the other leg's end is often learned a sync later, and counting the
+    // deposit until then would show it twice, in the vault and back in the wallet.
+    const end = group.until === null ? until : until === null ? group.until : Math.min(group.until, until);
     groups.set(key, { ...group, from: Math.min(group.from, o.created_at), until: end, fills: [...group.fills, ...own].sort((a, b) => a.at - b.at) });
   }
   return [...groups.values()];
@@ -68,7 +70,8 @@ export function heldAt(holding: VaultHolding, at: number): bigint {
 }
 
 /**
- * The instant of the wallet reading nearest `at` (within ALIGN_MS) in which `mint`'s balance went
+ * The instant of the wallet reading nearest `at` (within ALIGN_MS, and always up to the first reading
+ * at or after `at`) in which `mint`'s balance went
  * `way` (a deposit leaves: down; a withdrawal or a fill's proceeds arrive: up); `at` when none.
  */
 function readingOf(snapshots: readonly BalanceSnapshot[], mint: string, at: number, way: 'down' | 'up'): number {
@@ -80,9 +83,14 @@ function readingOf(snapshots: readonly BalanceSnapshot[], mint: string, at: numb
     if ((snapshots[mid] as BalanceSnapshot).at < at - ALIGN_MS) low = mid + 1;
     else high = mid;
   }
+  // The first reading at or after the change may come later than the window (a backtest reads every
+  // step): the wallet cannot show the change before it happened, so that reading is always looked at.
+  let after = low;
+  while (after < snapshots.length && (snapshots[after] as BalanceSnapshot).at < at) after += 1;
+  const limit = Math.max(at + ALIGN_MS, snapshots[after]?.at ?? at);
   let best = at;
   let distance = Infinity;
-  for (let i = Math.max(1, low); i < snapshots.length && (snapshots[i] as BalanceSnapshot).at <= at + ALIGN_MS; i++) {
+  for (let i = Math.max(1, low); i < snapshots.length && (snapshots[i] as BalanceSnapshot).at <= limit; i++) {
     const s = snapshots[i] as BalanceSnapshot;
     const gap = Math.abs(s.at - at);
     if (gap >= distance) continue;
@@ -105,19 +113,15 @@ export function alignedToReadings(vaults: readonly VaultHolding[], snapshots: re
 }
 
 /**
- * The wallet's snapshots with what its vault orders held added (`vaults` aligned to the readings),
- * one snapshot at every instant either changed, from the wallet's first snapshot on.
+ * The wallet's snapshots with what its vault orders held added (`vaults` aligned to the readings).
+ * Only at the readings: between two of them the wallet's side is not known, and an order's change
+ * that no reading showed yet (a renewal's withdrawal and new deposit between the same two readings)
+ * would count the money twice or not at all at its own instant.
  */
 export function withVaultFunds(snapshots: readonly BalanceSnapshot[], vaults: readonly VaultHolding[]): BalanceSnapshot[] {
   const first = snapshots[0];
   if (first === undefined || vaults.length === 0) return [...snapshots];
-  const instants = new Set<number>(snapshots.map((s) => s.at));
-  for (const v of vaults) {
-    instants.add(v.from);
-    if (v.until !== null) instants.add(v.until);
-    for (const f of v.fills) instants.add(f.at);
-  }
-  const times = [...instants].filter((at) => at >= first.at).sort((a, b) => a - b);
+  const times = snapshots.map((s) => s.at);
   const out: BalanceSnapshot[] = [];
   let next = 0;
   let wallet = first;

@@ -1,9 +1,12 @@
 /** Equity from snapshots and kept prices, vault deposits aligned to the readings that show them, and series thinned for drawing. */
+import { AuditLog } from '../../../src/store/audit.js';
+import { Journal } from '../../../src/store/journal.js';
+import { TriggerOrders } from '../../../src/store/triggerOrders.js';
 import { describe, expect, it } from 'vitest';
 import { equitySeries, valueUsd } from '../../../src/audit/equitySeries.js';
 import { keptPrices, priceAt, type PriceTrack } from '../../../src/audit/keptPrices.js';
 import { thinPoints } from '../../../src/audit/thinPoints.js';
-import { alignedToReadings, heldAt, type VaultHolding, withVaultFunds } from '../../../src/audit/vaultHoldings.js';
+import { alignedToReadings, heldAt, type VaultHolding, vaultHoldings, withVaultFunds } from '../../../src/audit/vaultHoldings.js';
 import type { BalanceSnapshot } from '../../../src/audit/walletSnapshots.js';
 import { formatFixed, parseFixed } from '../../../src/strategies/decimal.js';
 import { SOL_MINT, USDC_MINT } from '../../../src/solana/programIds.js';
@@ -97,23 +100,68 @@ describe('vault holdings', () => {
     expect([999, 1_000, 3_999, 4_000, 8_999, 9_000].map((at) => heldAt(order, at))).toEqual([0n, 5n, 5n, 3n, 3n, 0n]);
   });
 
-  it('counts each change from the nearest wallet reading within ten minutes in which the token moved that way, else from its own instant', () => {
+  it('counts each change from the wallet reading that shows it (near it, or the first one after it), and only at readings', () => {
     const readings = [
       snapshot(0, { [SOL_MINT]: [9, 10n], [USDC_MINT]: [6, 0n] }),
       snapshot(900, { [SOL_MINT]: [9, 5n], [USDC_MINT]: [6, 0n] }), // the deposit left, just before the order's own instant
       snapshot(4_500, { [SOL_MINT]: [9, 5n], [USDC_MINT]: [6, 7n] }), // the fill's proceeds arrived
-      snapshot(700_000, { [SOL_MINT]: [9, 8n], [USDC_MINT]: [6, 7n] }), // the rest came back, but too late to be the end's reading
+      snapshot(700_000, { [SOL_MINT]: [9, 8n], [USDC_MINT]: [6, 7n] }), // the rest came back: the first reading after the end
     ];
     const [aligned] = alignedToReadings([order], readings);
-    expect(aligned).toEqual({ ...order, from: 900, until: 9_000, fills: [{ at: 4_500, units: 2n }] });
+    expect(aligned).toEqual({ ...order, from: 900, until: 700_000, fills: [{ at: 4_500, units: 2n }] });
+    // Between the end and the reading that shows the money back, the vault still counts it: no dip
+    // to 5 SOL that the wallet never had.
     const combined = withVaultFunds(readings, [aligned as VaultHolding]);
     expect(combined.map((s) => [s.at, s.balances.get(SOL_MINT)?.units])).toEqual([
       [0, 10n],
       [900, 10n],
       [4_500, 8n],
-      [9_000, 5n],
       [700_000, 8n],
     ]);
+  });
+
+  it('counts an OCO deposit once, until the first of its legs ends', () => {
+    const { db, clock } = freshStore();
+    const log = new AuditLog(db, clock);
+    const orders = new TriggerOrders(db, log);
+    new Journal(db, log, clock).plan({ id: 'tp/oco', strategy: 'tp', kind: 'place-vault-order', params: {} });
+    const t0 = clock.now();
+    for (const id of ['leg-tp', 'leg-sl'])
+      orders.upsert(
+        {
+          id,
+          family: 'price',
+          orderType: 'oco',
+          state: 'open',
+          rawState: 'open',
+          inputMint: SOL_MINT,
+          outputMint: USDC_MINT,
+          inputAmount: '5',
+          remaining: '5',
+          inputUsed: null,
+          outputAmount: null,
+          triggerMint: SOL_MINT,
+          condition: null,
+          triggerPriceUsd: null,
+          slippageBps: null,
+          trailingBps: null,
+          expiresAt: null,
+          depositSignature: null,
+          raw: `{"id":"${id}"}`,
+          createdAt: t0,
+          updatedAt: t0,
+        },
+        { intentId: 'tp/oco', strategy: 'tp', inputDecimals: 9, outputDecimals: 6, depositSignature: null },
+        t0,
+      );
+    // Our cancel withdrew the deposit at +9 s; the other leg's end was learned a sync (15 min) later.
+    clock.setWallTime(t0 + 9_000);
+    orders.setState('leg-tp', 'cancelled', clock.now());
+    log.append({ kind: 'order.cancelled', data: { orderId: 'leg-tp' } });
+    clock.setWallTime(t0 + 900_000);
+    orders.setState('leg-sl', 'cancelled', clock.now());
+    log.append({ kind: 'order.cancelled', data: { orderId: 'leg-sl' } });
+    expect(vaultHoldings(db).map((v) => [v.deposit, v.from - t0, (v.until ?? 0) - t0])).toEqual([[5n, 0, 9_000]]);
   });
 });
 
