@@ -6,28 +6,27 @@
 import { z } from 'zod';
 import type { Db } from './db.js';
 import { parseRows } from './parseRows.js';
+import { TriggerOrderRow } from './triggerOrderRow.js';
 
-const Digits = z.string().regex(/^\d+$/);
-
-const OrderRow = z.object({
-  id: z.string(),
-  family: z.enum(['price', 'dca']),
-  order_type: z.string(),
-  state: z.string(),
-  strategy: z.string().nullable(),
-  intent_id: z.string().nullable(),
-  adopted: z.union([z.literal(0), z.literal(1)]),
-  input_mint: z.string(),
-  input_decimals: z.number().int(),
-  output_mint: z.string(),
-  output_decimals: z.number().int(),
-  input_amount: Digits,
-  remaining_input_amount: Digits.nullable(),
-  output_amount: Digits.nullable(),
-  trigger_price_usd: z.string().nullable(),
-  expires_at: z.number().int().nullable(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
+const OrderRow = TriggerOrderRow.pick({
+  id: true,
+  family: true,
+  order_type: true,
+  state: true,
+  strategy: true,
+  intent_id: true,
+  adopted: true,
+  input_mint: true,
+  input_decimals: true,
+  output_mint: true,
+  output_decimals: true,
+  input_amount: true,
+  remaining_input_amount: true,
+  output_amount: true,
+  trigger_price_usd: true,
+  expires_at: true,
+  created_at: true,
+  updated_at: true,
 });
 export type OrderRecord = z.output<typeof OrderRow>;
 

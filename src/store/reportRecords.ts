@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Db } from './db.js';
 import { parseRow, parseRows } from './parseRows.js';
+import { BaseUnits, TriggerOrderRow } from './triggerOrderRow.js';
 import { LIVE_ORDER_SQL } from './triggerOrders.js';
 
 const ModeRow = z.object({ mode: z.string().nullable() });
@@ -32,31 +33,29 @@ export function plannedReasons(db: Db): Map<string, { readonly reason: string | 
   return out;
 }
 
-const Digits = z.string().regex(/^\d+$/);
-
-const TriggerRow = z.object({
-  id: z.string(),
-  intent_id: z.string().nullable(),
-  strategy: z.string().nullable(),
-  adopted: z.union([z.literal(0), z.literal(1)]),
-  family: z.enum(['price', 'dca']),
-  order_type: z.string(),
-  state: z.string(),
-  input_mint: z.string(),
-  input_decimals: z.number().int(),
-  output_mint: z.string(),
-  output_decimals: z.number().int(),
-  input_amount: Digits,
-  remaining_input_amount: Digits.nullable(),
-  trigger_mint: z.string().nullable(),
-  trigger_condition: z.string().nullable(),
-  trigger_price_usd: z.string().nullable(),
-  tp_price_usd: z.string().nullable(),
-  sl_price_usd: z.string().nullable(),
-  trailing_bps: z.number().int().nullable(),
-  expires_at: z.number().int().nullable(),
-  deposit_signature: z.string().nullable(),
-  created_at: z.number().int(),
+const TriggerRow = TriggerOrderRow.pick({
+  id: true,
+  intent_id: true,
+  strategy: true,
+  adopted: true,
+  family: true,
+  order_type: true,
+  state: true,
+  input_mint: true,
+  input_decimals: true,
+  output_mint: true,
+  output_decimals: true,
+  input_amount: true,
+  remaining_input_amount: true,
+  trigger_mint: true,
+  trigger_condition: true,
+  trigger_price_usd: true,
+  tp_price_usd: true,
+  sl_price_usd: true,
+  trailing_bps: true,
+  expires_at: true,
+  deposit_signature: true,
+  created_at: true,
 });
 export type TriggerRecord = z.output<typeof TriggerRow>;
 
@@ -69,13 +68,7 @@ export function liveTriggerRecords(db: Db): TriggerRecord[] {
   return parseRows(TriggerRow, db.prepare(sql).all(), 'live trigger orders');
 }
 
-const LegRow = z.object({
-  id: z.string(),
-  order_type: z.string(),
-  trigger_condition: z.string().nullable(),
-  input_mint: z.string(),
-  trigger_mint: z.string().nullable(),
-});
+const LegRow = TriggerOrderRow.pick({ id: true, order_type: true, trigger_condition: true, input_mint: true, trigger_mint: true });
 
 /** Every price order's trigger side, by id: which leg of an order a vault fill came from. */
 export function orderLegs(db: Db): Map<string, z.output<typeof LegRow>> {
@@ -113,20 +106,18 @@ export function newestRecordAt(db: Db): number | null {
   return parseRow(NewestRow, db.prepare(sql).get(), 'newest record').at;
 }
 
-const VaultRow = z.object({
-  id: z.string(),
-  intent_id: z.string().nullable(),
-  deposit_signature: z.string().nullable(),
-  order_type: z.string(),
-  live: z.union([z.literal(0), z.literal(1)]),
-  input_mint: z.string(),
-  input_decimals: z.number().int(),
-  input_amount: Digits,
-  output_mint: z.string(),
-  expires_at: z.number().int().nullable(),
-  created_at: z.number().int(),
-  ended_at: z.number().int().nullable(),
-});
+const VaultRow = TriggerOrderRow.pick({
+  id: true,
+  intent_id: true,
+  deposit_signature: true,
+  order_type: true,
+  input_mint: true,
+  input_decimals: true,
+  input_amount: true,
+  output_mint: true,
+  expires_at: true,
+  created_at: true,
+}).extend({ live: z.union([z.literal(0), z.literal(1)]), ended_at: z.number().int().nullable() });
 export type VaultOrderRecord = z.output<typeof VaultRow>;
 
 /**
@@ -147,7 +138,7 @@ export function vaultOrderRecords(db: Db): VaultOrderRecord[] {
   return parseRows(VaultRow, db.prepare(sql).all(), 'vault orders');
 }
 
-const OrderFillRow = z.object({ order_id: z.string(), at: z.number().int(), in_amount: Digits });
+const OrderFillRow = z.object({ order_id: z.string(), at: z.number().int(), in_amount: BaseUnits });
 
 /** What each fill of a vault order took from it, oldest first. */
 export function orderFillRecords(db: Db): z.output<typeof OrderFillRow>[] {
