@@ -36,21 +36,31 @@ export function tradeMatches(trade: Trade, filter: PnlFilter): boolean {
   return filter.token === undefined || matchesToken(filter.token, trade.token) || matchesToken(filter.token, trade.counter);
 }
 
-export function databasePnl(db: Db, filter: PnlFilter = {}, listeners: { onRealized?: RealizedListener; onPosition?: PositionListener } = {}): PnlReport {
+/**
+ * `options.trades`: every fill of the database as a trade, oldest first, when the caller has read
+ * them already (the report, the backtest summary): they are not read and converted twice. Only
+ * without `filter.until`, which narrows what is read.
+ */
+export function databasePnl(
+  db: Db,
+  filter: PnlFilter = {},
+  options: { onRealized?: RealizedListener; onPosition?: PositionListener; trades?: readonly Trade[] } = {},
+): PnlReport {
   const name = tokenNamer(pinnedSymbols(db));
-  const all = listFills(db, { until: filter.until }).map((fill) => toTrade(fill, name));
+  const all =
+    options.trades !== undefined && filter.until === undefined ? options.trades : listFills(db, { until: filter.until }).map((fill) => toTrade(fill, name));
   const prices = closingPrices(db, all, filter.until);
   const pool = sharedPool(preHeldLots(db, name));
   const narrowed = filter.since !== undefined || filter.strategy !== undefined || filter.token !== undefined;
-  const full = computePnl(all, prices, narrowed ? undefined : listeners.onRealized, narrowed ? undefined : listeners.onPosition, pool);
+  const full = computePnl(all, prices, narrowed ? undefined : options.onRealized, narrowed ? undefined : options.onPosition, pool);
   if (!narrowed) return full;
   const token = filter.token;
   const shown = filter.strategy !== undefined ? [] : pool.remaining().filter((r) => token === undefined || matchesToken(token, r.lot));
   return computePnl(
     all.filter((t) => tradeMatches(t, filter)),
     prices,
-    listeners.onRealized,
-    listeners.onPosition,
+    options.onRealized,
+    options.onPosition,
     allocatedPool(pool.taken, shown),
   );
 }

@@ -124,7 +124,7 @@ export function reportData(db: Db, now: number, clock: 'daemon' | 'wall' = 'daem
       headHash: chain.headHash,
       firstBreak: chain.ok ? null : (firstProblem(chain) ?? null),
     },
-    pnl: pnlJson(databasePnl(db)),
+    pnl: pnlJson(databasePnl(db, {}, { trades })),
     equity: {
       source: wallet.source,
       nowUsd: equity.points.length === 0 ? null : formatFixed((equity.points[equity.points.length - 1] as { usd: Fixed }).usd),

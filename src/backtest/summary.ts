@@ -99,7 +99,7 @@ export function summarize(db: Db, history: PriceHistory, run: { from: number; to
   const name = tokenNamer(pinnedSymbols(db));
   const trades = listFills(db).map((fill) => toTrade(fill, name));
   const steps: Step[] = [];
-  const report = databasePnl(db, {}, { onPosition: (strategy, at, realized, positions) => steps.push({ at, strategy, realized, positions }) });
+  const report = databasePnl(db, {}, { trades, onPosition: (strategy, at, realized, positions) => steps.push({ at, strategy, realized, positions }) });
   const byName = new Map(report.strategies.map((s) => [s.strategy ?? '(adopted)', s]));
   const loaded = loadedStrategies(db, run.files);
   const names = [...new Set([...loaded.names, ...byName.keys()])].sort();
