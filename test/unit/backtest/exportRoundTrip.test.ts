@@ -53,7 +53,7 @@ describe('prices export → backtest --prices', () => {
     expect(read).toHaveLength(kept.length);
     for (const sample of kept) {
       const point = read.find((p) => p.at === sample.at && p.mint === sample.mint);
-      expect(point, `${sample.mint} at ${sample.at}`).toBeDefined();
+      expect(typeof point?.usd, `${sample.mint} at ${sample.at}`).toBe('bigint');
       const usd = point?.usd as bigint;
       // Within half of 1e-18 of the exact kept text: the reader's precision, and nothing lost beyond it.
       const { units, places } = exact(sample.usd);
