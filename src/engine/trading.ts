@@ -38,6 +38,7 @@ import { recordWalletBalances } from './recordWalletBalances.js';
 import type { OrderArrivals } from './sharing/orderArrivals.js';
 import { startReconcileLoop } from './reconcile.js';
 import { startTickLoop, type TickLoop, type TickLoopOptions } from './tick/tickLoop.js';
+import { decisionRecords } from './tick/decisionRecords.js';
 import { reportUnknownPredictionIds } from './unknownPredictionIds.js';
 import { vaultOrderViews } from './tick/vaultOrderViews.js';
 import { strategyLimits } from '../strategies/strategyLimits.js';
@@ -131,7 +132,7 @@ export function startTrading(options: TradingOptions): Trading {
           swap: swapPolicy,
           maxVaultSlippageBps,
         });
-  const executor = createExecutor({ journal, rpc, clock, handlers: set.handlers, routes: set.routes, log });
+  const executor = createExecutor({ journal, db, audit, rpc, clock, handlers: set.handlers, routes: set.routes, log });
 
   const abort = new AbortController();
   // The first tick waits for the first balances read (ok or failed): deciding before it would only skip.
@@ -149,10 +150,8 @@ export function startTrading(options: TradingOptions): Trading {
   });
   const ticks = startTickLoop({
     clock,
-    db,
-    journal,
-    audit,
     executor,
+    records: decisionRecords(db, audit, clock),
     log,
     strategies: options.strategies,
     sources: () => ({
@@ -166,6 +165,11 @@ export function startTrading(options: TradingOptions): Trading {
       tradingStatus: feeds.tradingStatus.state(),
     }),
     refreshBalances: () => balances.pollSoon(),
+    // A decision waits for a price read (and, after it acted, for fresh balances): each wakes a tick.
+    wakeOn: (wake) => {
+      const offs = [feeds.prices.events.on('updated', wake), balances.events.on('updated', wake)];
+      return () => offs.forEach((off) => off());
+    },
     intervalMs: config.poll.prices,
     ready: Promise.all([reconcile.ready, firstBalances]),
     signal: abort.signal,

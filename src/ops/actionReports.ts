@@ -9,7 +9,7 @@ import type { AuditLog } from '../store/audit.js';
 import type { Logger } from './log.js';
 import type { Notification } from './notify.js';
 import { formatDuration } from '../config/duration.js';
-import { MAX_RETRIES, retryDelay, retryNumber, SLOW_RETRY_MS, withoutRetry } from '../engine/tick/retries.js';
+import { MAX_RETRIES, retryDelay, retryNumber, SLOW_RETRY_MS, withoutRetry } from '../engine/executor/attempts.js';
 import { retriesRule } from '../errorCatalogue.js';
 import { tokenNamer, USD_MINTS, type TokenNamer } from '../audit/tokenNames.js';
 import { humanAmount, humanUsd, tokenUnits } from './humanNumbers.js';
@@ -253,7 +253,7 @@ export function goneFundsWords(data: Data, name: TokenNamer): string {
   }
 }
 
-/** What follows a failed or cancelled intent, in the words of the retry rules (src/engine/tick/retries.ts). */
+/** What follows a failed or cancelled intent, in the words of the retry rules (src/engine/executor/attempts.ts). */
 /**
  * What follows a failed intent, in words. An exit rule (a price order, a prediction exit) is never
  * disarmed: while it still fires it tries again, with backoff. A DCA run retries the codes where a

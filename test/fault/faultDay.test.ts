@@ -18,7 +18,7 @@ const SEED = process.env['FAULT_DAY_SEED'] ?? 'fault-day';
 /**
  * With this seed a 502 burst at 12:00 fails the quote of the 12:00 DCA run; reconciliation cancels
  * the planned intent as stale, and the tick loop plans its retry while the run is still on time
- * (retries.ts `runRetries`). Before that fix the faulted day bought five times instead of six.
+ * (executor/attempts.ts `runRetries`). Before that fix the faulted day bought five times instead of six.
  */
 const finalStateTest = it;
 

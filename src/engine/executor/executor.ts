@@ -49,10 +49,15 @@ import { resolveInFlight, resolveUnidentified } from './inFlight.js';
 import { createTransactionFinder, pendingTransactionId } from './transactionId.js';
 import { type IntentRoutes, planOf } from './intentKind.js';
 import { createWalletTurn } from './walletTurn.js';
-import type { Intent, IntentKind } from '../../strategies/intents.js';
+import { createIntake, type Intake } from './intake.js';
+import type { AuditLog } from '../../store/audit.js';
+import type { Db } from '../../store/db.js';
 
 export interface ExecutorOptions {
   readonly journal: Journal;
+  /** The journal's database and audit log: what the intake reads (attempts, ended orders) and records (deferrals). */
+  readonly db: Db;
+  readonly audit: AuditLog;
   readonly rpc: SolanaRpc;
   readonly clock: Clock;
   readonly handlers: readonly IntentHandler[];
@@ -65,12 +70,8 @@ export interface ExecutorOptions {
   readonly sendsPerDrive?: number | undefined;
 }
 
-export interface Executor {
+export interface Executor extends Intake {
   readonly events: TypedEmitter<ExecutorEvents>;
-  /** The journal entry of a decided intent, or undefined when no kind here takes it (the caller defers it). */
-  planOf(intent: Intent): PlanInput | undefined;
-  /** Whether intents of `kind` are executed here. */
-  handles(kind: IntentKind): boolean;
   /** Journals the intent (idempotent by id) without acting. */
   plan(input: PlanInput): IntentRow;
   /** Journals the intent, then drives it as far as it can go now. Planning an existing id acts on the existing row. */
@@ -378,10 +379,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
     return run;
   }
 
-  function plan(input: PlanInput): IntentRow {
-    const { row, created } = journal.plan(input);
-    if (created) events.emit('planned', { row });
-    return row;
+  function journalOnce(input: PlanInput): { row: IntentRow; created: boolean } {
+    const planned = journal.plan(input);
+    if (planned.created) events.emit('planned', { row: planned.row });
+    return planned;
   }
 
   const routes = options.routes ?? new Map();
@@ -414,15 +415,24 @@ export function createExecutor(options: ExecutorOptions): Executor {
     return resolved;
   }
 
-  return {
-    events,
+  const intake = createIntake({
+    journal,
+    db: options.db,
+    audit: options.audit,
+    clock: options.clock,
+    log,
     planOf: (intent) => planOf(routes, intent),
     handles: (kind) => routes.has(kind),
-    plan,
-    async execute(input) {
-      const row = plan(input);
-      return FINAL.has(row.state) ? row : drive(row.id);
-    },
+    plan: journalOnce,
+    drive,
+    stopped: () => stopper.signal.aborted,
+  });
+
+  return {
+    ...intake,
+    events,
+    plan: (input) => journalOnce(input).row,
+    execute: (input) => drive(journalOnce(input).row.id),
     drive,
     recoverFills,
     stop() {

@@ -13,7 +13,8 @@ import type { IntentRow } from '../../store/journal.js';
 import type { Hold } from '../../strategies/intents.js';
 import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import { exitRules } from '../../strategies/priceOrderExits.js';
-import { DEGRADED_AFTER, type NextAttempt } from './retries.js';
+import { DEGRADED_AFTER, type NextAttempt } from '../executor/attempts.js';
+import type { Taken } from '../executor/intake.js';
 
 /** The rules a strategy arms, by their ids in intents and holds. */
 export function armedRules(strategy: LoadedStrategy): string[] {
@@ -119,6 +120,15 @@ export class RuleHealth {
         data: { ...degradation, nextTryAt: attempt.kind === 'wait' ? attempt.at : null, final: attempt.kind === 'final' },
       });
     }
+  }
+
+  /** What the executor made of one decision of `strategy` (a deferred one has no rule state). */
+  took(strategy: string, taken: Taken, protective: boolean): void {
+    if (taken.outcome === 'deferred') return;
+    this.attempted(strategy, taken.rule, taken.slot, taken.attempt, protective);
+    if (taken.outcome !== 'done' || !taken.driven || taken.row === null) return;
+    this.executed(strategy, taken.rule, taken.slot, taken.row);
+    if (taken.retry !== null) this.attempted(strategy, taken.rule, taken.slot, taken.retry, protective);
   }
 
   /** The executor drove an attempt of a decision as far as it goes now. */

@@ -17,7 +17,7 @@
 import type { IntentRow } from '../../store/intentRow.js';
 import { type Fixed, mulFixed, unitsToFixed } from '../../strategies/decimal.js';
 import { DAY_MS } from '../../strategies/snapshot.js';
-import { withoutRetry } from './retries.js';
+import { triggerOf } from '../executor/attempts.js';
 
 export interface StrategyProgress {
   readonly handled: ReadonlySet<string>;
@@ -25,18 +25,6 @@ export interface StrategyProgress {
   readonly filledRules: ReadonlySet<string>;
   readonly lastScheduledRun?: number;
   readonly notional: { readonly day: number; readonly usedUsd: Fixed };
-}
-
-/** The trigger part of a journal id (a retry's `~rN` dropped: it fills its original's slot), or null when the id is not in the intents.ts shape. */
-export function triggerOf(row: Pick<IntentRow, 'id' | 'strategy' | 'rule'>): string | null {
-  if (row.strategy === null || row.rule === null) return null;
-  const head = `${row.strategy}/`;
-  if (!row.id.startsWith(head)) return null;
-  const rest = row.id.slice(head.length);
-  const slash = rest.indexOf('/');
-  if (slash < 0) return null;
-  const tail = withoutRetry(rest.slice(slash + 1));
-  return tail.startsWith(`${row.rule}/`) ? tail.slice(row.rule.length + 1) : null;
 }
 
 /**

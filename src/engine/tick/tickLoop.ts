@@ -1,53 +1,28 @@
 /**
- * The decide loop: every `intervalMs` on the injected clock — and only once reconciliation's first
- * pass has settled — one snapshot from the feeds, then for every loaded
- * strategy decide() and:
- *
- * - an intent of a kind the executor takes (`executor.planOf`: each kind's route sits with the
- *   handler that executes it): handed to the executor, which journals it first (idempotent by id: a
- *   repeated tick, a restart or a hot reload finds the row instead of making another) and drives it;
- * - any other intent has no handler in this setup (vault kinds without the Trigger login): it is NOT
- *   journaled (a planned row would be resumed by reconciliation with nobody to finish it), but
- *   recorded once per intent id — a log line and an `intent.deferred` action — and counted in status.
+ * The decide loop: snapshot → decide → take. Once reconciliation's first pass has settled, a tick
+ * runs each time a feed a decision waits for publishes (the price feed's read: a stop sees a price
+ * at most one poll old), and on the injected clock at most `intervalMs` after the last one for the
+ * time-based rules. Each tick builds one snapshot from the feeds and, for every loaded strategy,
+ * calls decide() and hands each intent to the executor (`executor.take`: the route, the attempts,
+ * deferral and the write-ahead drive are the executor's, executor/intake.ts).
  *
  * Ticks never overlap: intents are driven inside the tick, and the next tick waits for them. Every
  * executed intent may move balances (a swap, a deposit, a withdrawal, a sale), so they must be read
  * again before anything is decided on them: the strategies after the one that acted wait for the
- * next tick.
+ * next tick, which the fresh balances read wakes.
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
-import type { AuditLog } from '../../store/audit.js';
-import type { Db } from '../../store/db.js';
-import { FINAL_INTENT_STATES } from '../../store/intentRow.js';
-import type { Journal } from '../../store/journal.js';
 import { decide } from '../../strategies/decide.js';
-import type { Hold, Intent } from '../../strategies/intents.js';
+import type { Hold } from '../../strategies/intents.js';
 import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 import type { Executor } from '../executor/executor.js';
-import type { PlanInput } from '../../store/journal.js';
+import type { Taken } from '../executor/intake.js';
 import { buildSnapshot, type SnapshotSources } from './buildSnapshot.js';
-import { strandedWithdrawals } from './strandedWithdrawals.js';
-import { nextAttempt, runRetries, withoutRetry } from './retries.js';
-import { armedRules, RuleHealth, type StrategyHealth } from './ruleHealth.js';
-import { StrategyMemory } from './strategyMemory.js';
-import { StrategyStates } from '../../store/strategyStates.js';
-import { hasAction } from '../../store/actionQueries.js';
-import { strategyRecords, type StrategyRecords } from '../../store/strategyRecords.js';
-import { journalProgress, notionalToday, type JournalProgress, type StrategyProgress, triggerOf } from './strategyProgress.js';
-import type { Fixed } from '../../strategies/decimal.js';
-
-/** What the journal says of a strategy, derived once per read of its records (they are replaced when the journal changes). */
-const progressByRecords = new WeakMap<StrategyRecords, JournalProgress>();
-
-function progressOf(records: StrategyRecords, now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress {
-  let journal = progressByRecords.get(records);
-  if (journal === undefined) progressByRecords.set(records, (journal = journalProgress(records.rows, records.filled, records.ended)));
-  const { swapsByDay, ...rest } = journal;
-  return { ...rest, notional: notionalToday(swapsByDay, now, priceOf) };
-}
+import type { DecisionRecords } from './decisionRecords.js';
+import { armedRules, type StrategyHealth } from './ruleHealth.js';
 
 export interface TickEvents {
   /** One tick ran. `skipped` says why nothing was decided (no fresh balances), else null. */
@@ -64,15 +39,24 @@ export interface TickEvents {
 
 export interface TickLoopOptions {
   readonly clock: Clock;
-  readonly db: Db;
-  readonly journal: Journal;
-  readonly audit: AuditLog;
+  /** Takes each decided intent: its route, attempts, deferral and drive are the executor's (executor/intake.ts). */
   readonly executor: Executor;
+  /** Each strategy's progress and memory, the rules' health, the loop's failures (decisionRecords.ts). */
+  readonly records: DecisionRecords;
   readonly strategies: () => ReadonlyMap<string, LoadedStrategy>;
   /** The feeds' states, read at each tick. */
   readonly sources: () => SnapshotSources;
   /** Asks the balances feed to poll now (after a swap). */
   readonly refreshBalances?: (() => void) | undefined;
+  /**
+   * Subscribes `wake` to what a decision waits for (the price feed publishing a read, fresh balances);
+   * returns the unsubscribe. A tick runs at once after each (never two at a time).
+   */
+  readonly wakeOn?: ((wake: () => void) => () => void) | undefined;
+  /**
+   * The longest a decision waits without a wake: time-based rules (a DCA run's instant, a retry's
+   * backoff, an order's renewal window, a game clock) are decided on this clock when no feed publishes.
+   */
   readonly intervalMs: number;
   /** Reconciliation's first pass: no tick before it settles. */
   readonly ready: Promise<unknown>;
@@ -108,63 +92,22 @@ export interface TickLoop {
   readonly done: Promise<void>;
 }
 
-const instants = new WeakMap<object, number | null>();
-
-/** A scheduled run's instant, from its journal id (`…/run/<ISO>`); read once per row object (rows are reused until the journal changes). */
-function instantOf(row: Parameters<typeof triggerOf>[0]): number | null {
-  let at = instants.get(row);
-  if (at === undefined) {
-    const trigger = triggerOf(row);
-    const parsed = trigger === null ? Number.NaN : Date.parse(trigger);
-    instants.set(row, (at = Number.isFinite(parsed) ? parsed : null));
-  }
-  return at;
-}
-
-const DEFER_REASON = 'no handler executes this intent kind in this setup (vault orders need the Trigger login): not journaled, not executed';
-
 export function startTickLoop(options: TickLoopOptions): TickLoop {
-  const { clock, db, audit, executor, log, signal } = options;
+  const { clock, executor, records, log, signal } = options;
+  const { memory, health } = records;
   const events = new TypedEmitter<TickEvents>();
-  const memory = new StrategyMemory({
-    store: new StrategyStates(db),
-    // "+20%" is relative to this: the audit log says what it was and when it was fixed.
-    onArmed: ({ strategy, ...armed }) => audit.append({ kind: 'strategy.armed', strategy, data: armed }),
-  });
-  const health = new RuleHealth({ audit, now: () => clock.now() });
-  const deferredIds = new Set<string>();
-  const reportedFinal = new Set<string>();
   /** By strategy: the `logOnce` holds (rule/key) of its last decision, already logged. */
   const noticed = new Map<string, ReadonlySet<string>>();
-  const deferredByKind: Record<string, number> = {};
   let ticks = 0;
   let lastTickAt: number | null = null;
   let lastSkipped: string | null = null;
   let planned = 0;
-  let lastSwapAt = 0;
+  /** When an intent last may have moved balances: a decision waits for a balances read after it. */
+  let balancesMovedAt = 0;
   /** The strategy that acted last (names order the loop), for the round robin. */
   let lastActed = '';
   let running: Promise<void> | undefined;
   let blocked: string | null = null;
-
-  function defer(strategy: LoadedStrategy, intent: Intent): void {
-    if (deferredIds.has(intent.id)) return;
-    deferredIds.add(intent.id);
-    deferredByKind[intent.kind] = (deferredByKind[intent.kind] ?? 0) + 1;
-    // Once per id across restarts too: the audit log already holds the first record.
-    if (hasAction(db, 'intent.deferred', intent.id)) return;
-    audit.append({
-      kind: 'intent.deferred',
-      strategy: strategy.name,
-      intentId: intent.id,
-      data: { kind: intent.kind, code: 'NO_HANDLER', reason: DEFER_REASON, intent: intent.reason, evidence: intent.evidence },
-    });
-    log?.warn(
-      { strategy: strategy.name, intentId: intent.id, kind: intent.kind },
-      `${strategy.name}: ${intent.kind} deferred: ${DEFER_REASON} (${intent.reason})`,
-    );
-    events.emit('deferred', { intentId: intent.id, strategy: strategy.name, kind: intent.kind, reason: DEFER_REASON });
-  }
 
   /** Logs each `logOnce` hold the first time a decision of `strategy` has it (again after one without it). */
   function notice(strategy: string, holds: readonly Hold[]): void {
@@ -181,65 +124,24 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   }
 
   /**
-   * Journals and drives `input` (or its retry); returns whether anything was executed (balances may
-   * have moved): not when the executor left the row untouched. `protective`: the rule protects a
-   * position (an exit, a withdrawal), so no failure disarms it (retries.ts).
+   * Reports what the executor made of an intent of `strategy`; returns whether balances may have
+   * moved. `protective`: the rule protects a position, so no failure disarms it (executor/attempts.ts).
    */
-  async function act(strategy: { readonly name: string }, input: PlanInput, ended: ReadonlySet<string> = new Set(), protective = true): Promise<boolean> {
-    const attempt = nextAttempt(options.journal, input, clock.now(), (row) => ended.has(row.id), protective);
-    const rule = input.rule ?? withoutRetry(input.id);
-    health.attempted(strategy.name, rule, input.id, attempt, protective);
-    if (attempt.kind !== 'plan') {
-      // A failed decision: said once per failed row, not every tick.
-      if (!reportedFinal.has(attempt.last.id)) {
-        reportedFinal.add(attempt.last.id);
-        const why = attempt.kind === 'wait' ? `retrying after ${new Date(attempt.at).toISOString()}` : 'not retried';
-        log?.warn(
-          { strategy: strategy.name, intentId: attempt.last.id, code: attempt.last.errorCode },
-          `${strategy.name}: ${attempt.last.state} intent (${attempt.last.errorCode ?? 'no code'}): ${why}`,
-        );
-      }
+  function report(strategy: string, result: Taken, protective: boolean): boolean {
+    health.took(strategy, result, protective);
+    if (result.outcome === 'deferred') {
+      if (result.recorded) events.emit('deferred', { intentId: result.intentId, strategy, kind: result.kind, reason: result.reason });
       return false;
     }
-    const next = attempt.input;
-    // The executor journals first; the id makes it idempotent, so this is the real guard against twice.
-    const before = options.journal.get(next.id);
-    if (before === undefined) planned += 1;
-    if (before !== undefined && FINAL_INTENT_STATES.has(before.state)) {
-      events.emit('planned', { intentId: next.id, strategy: strategy.name, created: false });
-      return false;
-    }
-    let touched = true;
-    try {
-      const after = await executor.execute(next);
-      health.executed(strategy.name, rule, input.id, after);
-      // Failed now: what the retry logic makes of it (when it is tried again) is what the rule is doing.
-      if (after.state === 'failed' || after.state === 'cancelled')
-        health.attempted(
-          strategy.name,
-          rule,
-          input.id,
-          nextAttempt(options.journal, input, clock.now(), (row) => ended.has(row.id), protective),
-          protective,
-        );
-      // Left exactly as it was (a handler backing off): nothing was sent, no balance moved.
-      touched = before === undefined || after.state !== before.state || after.updatedAt !== before.updatedAt;
-      events.emit('planned', { intentId: next.id, strategy: strategy.name, created: before === undefined });
-      events.emit('executed', { intentId: next.id, strategy: strategy.name, state: after.state });
-    } catch (error) {
-      // The executor records its own failures; this is the database or a bug. Reconciliation retries.
-      log?.error(
-        { strategy: strategy.name, intentId: next.id, err: error },
-        `${strategy.name}: executing intent failed: ${errorMessage(error)}; reconciliation picks it up`,
-      );
-      audit.append({ kind: 'error', strategy: strategy.name, intentId: next.id, data: { during: 'tick', message: errorMessage(error) } });
-    } finally {
-      if (touched) {
-        lastSwapAt = clock.now();
-        options.refreshBalances?.();
-      }
-    }
-    return touched;
+    if (result.outcome !== 'done') return false;
+    const id = result.attempt.input.id;
+    if (result.created) planned += 1;
+    events.emit('planned', { intentId: id, strategy, created: result.created });
+    if (result.driven && result.row !== null) events.emit('executed', { intentId: id, strategy, state: result.row.state });
+    if (!result.touched) return false;
+    balancesMovedAt = clock.now();
+    options.refreshBalances?.();
+    return true;
   }
 
   async function runTick(): Promise<void> {
@@ -248,13 +150,13 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     memory.retain(new Set(loaded.keys()));
     health.retain(new Set(loaded.keys()));
     for (const name of [...noticed.keys()]) if (!loaded.has(name)) noticed.delete(name);
-    const built = buildSnapshot(options.sources(), lastSwapAt);
+    const built = buildSnapshot(options.sources(), balancesMovedAt);
     ticks += 1;
     lastTickAt = now;
     if (!built.ok) {
       if (built.reason !== lastSkipped) log?.info({ reason: built.reason }, `not deciding: ${built.reason}; decides again once the feeds answer`);
       lastSkipped = built.reason;
-      if (lastSwapAt > 0) options.refreshBalances?.();
+      if (balancesMovedAt > 0) options.refreshBalances?.();
       events.emit('tick', { at: now, strategies: loaded.size, intents: 0, holds: 0, skipped: built.reason });
       return;
     }
@@ -263,12 +165,12 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     let intents = 0;
     let holds = 0;
     let acted = false;
+    const stopping = (): boolean => executor.stopped || signal.aborted;
     // Funds an expired (or stuck) order left in the vault come back before anything is decided on balances.
-    if (executor.handles('cancel-vault-order') && (options.paused?.vaultOrders() ?? null) === null) {
-      for (const withdrawal of strandedWithdrawals(db)) {
-        const input = executor.planOf(withdrawal);
-        if (executor.stopped || signal.aborted || input === undefined) break;
-        if (await act({ name: withdrawal.key.strategy }, input)) acted = true;
+    if ((options.paused?.vaultOrders() ?? null) === null) {
+      for (const withdrawal of executor.withdrawals()) {
+        if (stopping()) break;
+        if (report(withdrawal.key.strategy, await executor.take(withdrawal.key.strategy, withdrawal), true)) acted = true;
       }
     }
     // Round robin: the tick after one in which a strategy acted starts with the strategy after it, so
@@ -277,16 +179,14 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     const first = order.findIndex((s) => s.name > lastActed);
     const rotated = lastActed === '' || first <= 0 ? order : [...order.slice(first), ...order.slice(0, first)];
     for (const strategy of acted ? [] : rotated) {
-      if (executor.stopped || signal.aborted) break;
+      if (stopping()) break;
       const paused = options.paused?.strategy(strategy) ?? null;
       if (paused !== null) {
         // Nothing it could ask for would be answered: no decision, and the rules say why.
         health.paused(strategy.name, armedRules(strategy), paused);
         continue;
       }
-      const records = strategyRecords(db, strategy.name);
-      const { rows, ended } = records;
-      const progress = progressOf(records, now, (mint) => snapshot.prices.get(mint)?.usd);
+      const progress = records.progress(strategy.name, now, (mint) => snapshot.prices.get(mint)?.usd);
       const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
       memory.scheduled(strategy.name, decision.scheduledThrough);
       health.decided(strategy.name, armedRules(strategy), decision.holds);
@@ -298,20 +198,12 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       events.emit('decided', { strategy: strategy.name, intents: decision.intents.length, holds: decision.holds });
       for (const intent of decision.intents) {
         // Stopping: nothing new is journaled (what is already journaled is reconciliation's).
-        if (executor.stopped || signal.aborted) break;
+        if (stopping()) break;
         intents += 1;
-        const input = executor.planOf(intent);
-        if (input === undefined) {
-          defer(strategy, intent);
-          continue;
-        }
-        if (await act(strategy, input, ended, protective)) acted = true;
+        if (report(strategy.name, await executor.take(strategy.name, intent, { protective }), protective)) acted = true;
       }
-      if (strategy.spec.kind === 'dca' && !acted) {
-        for (const retry of runRetries(options.journal, rows, strategy.spec.on_time_within, now, instantOf)) {
-          if (executor.stopped || signal.aborted) break;
-          if (await act(strategy, retry, new Set(), false)) acted = true;
-        }
+      if (strategy.spec.kind === 'dca' && !acted && !stopping()) {
+        for (const taken of await executor.retryRuns(strategy.name, strategy.spec.on_time_within)) if (report(strategy.name, taken, false)) acted = true;
       }
       health.passed(strategy.name);
       // The balances moved: the strategies after this one decide next tick, on a fresh read.
@@ -324,12 +216,39 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     events.emit('tick', { at: now, strategies: loaded.size, intents, holds, skipped: null });
   }
 
+  /** A wake came since the current tick began: the next one runs at once. */
+  let woken = false;
+  let wakeUp: (() => void) | null = null;
+  function wake(): void {
+    woken = true;
+    wakeUp?.();
+  }
+
+  /** Until a wake, the signal, or the monotonic instant `due` (the time-based rules' clock). */
+  async function nextWake(due: number): Promise<void> {
+    if (woken || signal.aborted) return;
+    const timer = new AbortController();
+    const stop = (): void => timer.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.race([
+        // Rejects when aborted, by the wake or the signal: either way the wait is over.
+        clock.sleep(Math.max(0, due - clock.monotonic()), timer.signal).catch(() => undefined),
+        new Promise<void>((resolve) => (wakeUp = resolve)),
+      ]);
+    } finally {
+      wakeUp = null;
+      signal.removeEventListener('abort', stop);
+      timer.abort();
+    }
+  }
+
   function tick(): Promise<void> {
     running ??= runTick()
       .catch((error: unknown) => {
         log?.error({ err: error }, `tick failed: ${errorMessage(error)}; the next tick runs as usual`);
         try {
-          audit.append({ kind: 'error', data: { during: 'tick', message: errorMessage(error) } });
+          records.error('tick', errorMessage(error));
         } catch {
           // The database itself is failing (or closed): the log line above is all that can be kept.
         }
@@ -346,23 +265,26 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       // Not knowing what the last process left is not a reason to guess: no trading until a restart.
       blocked = `first reconcile pass failed: ${errorMessage(error)}`;
       log?.error({ err: error }, `${blocked}; not deciding anything until a restart (the audit log has the error)`);
-      audit.append({ kind: 'error', data: { during: 'reconcile', message: blocked } });
+      records.error('reconcile', blocked);
       return;
     }
-    while (!signal.aborted) {
-      await tick();
-      try {
-        await clock.sleep(options.intervalMs, signal);
-      } catch {
-        return;
+    const unsubscribe = options.wakeOn?.(wake) ?? (() => undefined);
+    try {
+      while (!signal.aborted) {
+        woken = false;
+        const began = clock.monotonic();
+        await tick();
+        await nextWake(began + options.intervalMs);
       }
+    } finally {
+      unsubscribe();
     }
   })();
 
   return {
     events,
     tick,
-    status: () => ({ ticks, lastTickAt, lastSkipped, blocked, planned, deferred: { ...deferredByKind }, strategies: health.status() }),
+    status: () => ({ ticks, lastTickAt, lastSkipped, blocked, planned, deferred: executor.deferred(), strategies: health.status() }),
     done,
   };
 }

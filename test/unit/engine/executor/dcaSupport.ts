@@ -71,6 +71,8 @@ export function dcaWorld(seed = 'dca'): DcaWorld {
       const dca = createDcaPlaceHandler(deps);
       const executor = createExecutor({
         journal: stack.journal,
+        db: stack.db,
+        audit: stack.audit,
         rpc,
         clock: w.clock,
         handlers: [createVaultPlaceHandler({ ...deps, maxSlippageBps: 300 }), createVaultCancelHandler(deps), dca],

@@ -63,7 +63,7 @@ export function bootFull(w: VaultWorld, seed = 'patch-renew', options: { maxSlip
   const place = createVaultPlaceHandler({ authed, rpc, signer, journal, orders, clock: w.clock, decimalsOf: (mint) => (mint === SOL ? 9 : 6), maxSlippageBps });
   const cancel = createVaultRenewHandler(createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock }), w.clock);
   const patch = createVaultPatchHandler({ authed, journal, orders, clock: w.clock, maxSlippageBps });
-  const executor = createExecutor({ journal, rpc, clock: w.clock, handlers: [place, cancel, patch] });
+  const executor = createExecutor({ journal, db, audit, rpc, clock: w.clock, handlers: [place, cancel, patch] });
   return { db, audit, journal, orders, authed, rpc, executor, routes };
 }
 

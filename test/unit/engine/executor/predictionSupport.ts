@@ -75,7 +75,7 @@ export function predictionWorld(seed = 'prediction'): PredictionWorld {
       });
       const deps = { client, rpc, signer, journal, clock: w.clock };
       const handlers = [createPredictionSellHandler(deps), createPredictionPartialSellHandler(deps), createPredictionClaimHandler(deps)];
-      const executor = createExecutor({ journal, rpc, clock: w.clock, handlers });
+      const executor = createExecutor({ journal, db, audit, rpc, clock: w.clock, handlers });
       return { db, audit, journal, client, executor, routes };
     },
     positions: (client) => getAllPositions(client, { ownerPubkey: w.wallet.address }),

@@ -138,7 +138,7 @@ export function world(seed = 'executor', funds: { sol?: bigint; usdc?: bigint } 
       const rpc = createSolanaRpc({ url: 'http://sim.local/rpc?api-key=secret-rpc-key', clock, fetch });
       const signer = createRpcGuardedSigner({ wallet, audit, rpc, clock, ...options.guard });
       const handler = createSwapHandler({ client, rpc, signer, clock, decimalsOf: (mint) => DECIMALS[mint] ?? 6 });
-      const executor = createExecutor({ journal, rpc, clock, handlers: [handler], maxAttempts: options.maxAttempts });
+      const executor = createExecutor({ journal, db, audit, rpc, clock, handlers: [handler], maxAttempts: options.maxAttempts });
       return { db, audit, journal, client, rpc, executor, routes, urls };
     },
     swapsLanded() {

@@ -82,7 +82,7 @@ export function vaultWorld(seed = 'vault'): VaultWorld {
         maxSlippageBps: options.maxSlippageBps ?? DEFAULT_STRATEGY_LIMITS.maxVaultSlippageBps,
       });
       const cancel = createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock });
-      const executor = createExecutor({ journal, rpc, clock: w.clock, handlers: [handler, cancel] });
+      const executor = createExecutor({ journal, db, audit, rpc, clock: w.clock, handlers: [handler, cancel] });
       return { db, audit, journal, orders, authed, executor, handler, routes };
     },
     deposits() {

@@ -44,12 +44,15 @@ function handler(kind: string, n: number, log: string[], gate?: { started: () =>
 describe('our own transactions take turns with our own checks', () => {
   it('a signed intent is not submitted while another intent is being built and checked: it waits for the end of that check', async () => {
     const { db, clock } = freshStore();
-    const journal = new Journal(db, new AuditLog(db, clock), clock);
+    const audit = new AuditLog(db, clock);
+    const journal = new Journal(db, audit, clock);
     const log: string[] = [];
     const started = deferred();
     const open = deferred();
     const executor = createExecutor({
       journal,
+      db,
+      audit,
       rpc: {} as SolanaRpc,
       clock,
       handlers: [handler('renew', 1, log, { started: started.resolve, open: open.promise }), handler('dca', 2, log)],

@@ -3,7 +3,8 @@ import type { Balances } from '../../../../src/engine/feeds/balances.js';
 import type { FeedState } from '../../../../src/engine/feeds/poller.js';
 import type { TokenPrice } from '../../../../src/jupiter/tokens.js';
 import { buildSnapshot, usdFixed } from '../../../../src/engine/tick/buildSnapshot.js';
-import { strategyProgress, triggerOf } from '../../../../src/engine/tick/strategyProgress.js';
+import { strategyProgress } from '../../../../src/engine/tick/strategyProgress.js';
+import { triggerOf } from '../../../../src/engine/executor/attempts.js';
 import type { IntentRow } from '../../../../src/store/journal.js';
 import { SOL_MINT, USDC_MINT, usd } from '../../strategies/helpers.js';
 

@@ -5,7 +5,7 @@
  * against the simulator.
  */
 import { describe, expect, it } from 'vitest';
-import { RETRY_AFTER_MS } from '../../../../src/engine/tick/retries.js';
+import { RETRY_AFTER_MS } from '../../../../src/engine/executor/attempts.js';
 import { HEADER } from '../../strategies/helpers.js';
 import { SOL, USDC, world } from '../executor/support.js';
 import { strategies } from './support.js';

@@ -7,6 +7,9 @@ import { createBalancesFeed } from '../../../../src/engine/feeds/balances.js';
 import { createPricesFeed } from '../../../../src/engine/feeds/prices.js';
 import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
 import type { Executor } from '../../../../src/engine/executor/executor.js';
+import { createIntake } from '../../../../src/engine/executor/intake.js';
+import { decisionRecords } from '../../../../src/engine/tick/decisionRecords.js';
+import type { Clock } from '../../../../src/clock.js';
 import { intentRoutes, type AnyIntentRoute, type IntentRoute, type IntentRoutes, planOf } from '../../../../src/engine/executor/intentKind.js';
 import { swapRoute } from '../../../../src/engine/executor/swap/swap.js';
 import { vaultCancelPlan } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
@@ -93,10 +96,8 @@ export async function runOn<S extends TickParts>(
   });
   const ticks = startTickLoop({
     clock: w.clock,
-    db: stack.db,
-    journal: stack.journal,
-    audit: stack.audit,
-    executor: routed(stack.executor, intentRoutes(swapRoute, ...(options.vaultOrders ? VAULT_ROUTES : []), ...(options.routes ?? []))),
+    executor: routed(stack, w.clock, intentRoutes(swapRoute, ...(options.vaultOrders ? VAULT_ROUTES : []), ...(options.routes ?? []))),
+    records: decisionRecords(stack.db, stack.audit, w.clock),
     strategies: () => loaded,
     sources: () => ({ prices: prices.state(), balances: balances.state(), vaultOrders: vaultOrderViews(stack.db) }),
     refreshBalances: () => balances.pollSoon(),
@@ -138,11 +139,22 @@ export function count(r: Running, name: keyof TickEvents): number {
 }
 
 /** The stack's executor, taking the given intent kinds (a test chooses which kinds its tick loop may journal). */
-function routed(executor: Executor, routes: IntentRoutes): Executor {
-  return {
-    events: executor.events,
+function routed(stack: TickParts, clock: Clock, routes: IntentRoutes): Executor {
+  const { executor, journal, db, audit } = stack;
+  const intake = createIntake({
+    journal,
+    db,
+    audit,
+    clock,
     planOf: (intent) => planOf(routes, intent),
     handles: (kind) => routes.has(kind),
+    plan: (input) => journal.plan(input),
+    drive: (id) => executor.drive(id),
+    stopped: () => executor.stopped,
+  });
+  return {
+    ...intake,
+    events: executor.events,
     plan: (input) => executor.plan(input),
     execute: (input) => executor.execute(input),
     drive: (id) => executor.drive(id),

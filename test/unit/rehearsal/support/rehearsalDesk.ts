@@ -150,7 +150,7 @@ export function rehearsalDesk(options: { readonly maxVaultSlippageBps?: number; 
     swap: { excludeRouters: [], maxSlippageBps: 300 },
     maxVaultSlippageBps: options.maxVaultSlippageBps ?? 300,
   });
-  const executor = createExecutor({ journal, rpc: {} as SolanaRpc, clock, handlers: set.handlers, routes: set.routes });
+  const executor = createExecutor({ journal, db, audit, rpc: {} as SolanaRpc, clock, handlers: set.handlers, routes: set.routes });
   const events = new TypedEmitter<FeedEvents<PriceMap>>();
   const keeper = startRehearsalOrders({ db, journal, audit, client, clock, prices: { events } as unknown as Poller<PriceMap> });
   return Object.assign(desk, {

@@ -60,6 +60,31 @@ export function withoutRetry(id: string): string {
   return id.replace(RETRY_SUFFIX, '');
 }
 
+/** The trigger part of a journal id (a retry's `~rN` dropped: it fills its original's slot), or null when the id is not in the intents.ts shape. */
+export function triggerOf(row: Pick<IntentRow, 'id' | 'strategy' | 'rule'>): string | null {
+  if (row.strategy === null || row.rule === null) return null;
+  const head = `${row.strategy}/`;
+  if (!row.id.startsWith(head)) return null;
+  const rest = row.id.slice(head.length);
+  const slash = rest.indexOf('/');
+  if (slash < 0) return null;
+  const tail = withoutRetry(rest.slice(slash + 1));
+  return tail.startsWith(`${row.rule}/`) ? tail.slice(row.rule.length + 1) : null;
+}
+
+const instants = new WeakMap<object, number | null>();
+
+/** A scheduled run's instant, from its journal id (`…/run/<ISO>`); read once per row object (rows are reused until the journal changes). */
+export function runInstantOf(row: Pick<IntentRow, 'id' | 'strategy' | 'rule'>): number | null {
+  let at = instants.get(row);
+  if (at === undefined) {
+    const trigger = triggerOf(row);
+    const parsed = trigger === null ? Number.NaN : Date.parse(trigger);
+    instants.set(row, (at = Number.isFinite(parsed) ? parsed : null));
+  }
+  return at;
+}
+
 /** `failures`: attempts of this decision that failed in a row, newest last (0 when the latest did not). */
 export type NextAttempt =
   /** Plan (or find) this input: the original or a retry of it. */

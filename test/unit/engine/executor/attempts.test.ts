@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRIES, nextAttempt, RETRY_AFTER_MS, retryDelay, retryId, runRetries, SLOW_RETRY_MS, withoutRetry } from '../../../../src/engine/tick/retries.js';
-import { triggerOf } from '../../../../src/engine/tick/strategyProgress.js';
+import {
+  MAX_RETRIES,
+  nextAttempt,
+  RETRY_AFTER_MS,
+  retryDelay,
+  retryId,
+  runRetries,
+  SLOW_RETRY_MS,
+  withoutRetry,
+} from '../../../../src/engine/executor/attempts.js';
+import { triggerOf } from '../../../../src/engine/executor/attempts.js';
 import type { IntentRow, PlanInput } from '../../../../src/store/journal.js';
 
 const ID = 'tp/abcdef123456/stop_loss/g0';

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ManualClock } from '../../../../src/clock.js';
+import type { Executor } from '../../../../src/engine/executor/executor.js';
+import type { Balances } from '../../../../src/engine/feeds/balances.js';
+import type { FeedState } from '../../../../src/engine/feeds/poller.js';
+import { decisionRecords } from '../../../../src/engine/tick/decisionRecords.js';
+import { startTickLoop, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
+import type { TokenPrice } from '../../../../src/jupiter/tokens.js';
+import { AuditLog } from '../../../../src/store/audit.js';
+import { TypedEmitter } from '../../../../src/typedEmitter.js';
+import { freshStore } from '../../store/helpers.js';
+
+const INTERVAL = 10_000;
+
+function feedState<T>(name: string, value: T, at: number): FeedState<T> {
+  return { name, value, at, ageMs: 0, fresh: true, lastError: null, consecutiveFailures: 0, intervalMs: INTERVAL, polling: false, paused: null };
+}
+
+/** An executor that takes nothing: these tests are about when the loop runs, not what it decides. */
+const idleExecutor = {
+  stopped: false,
+  withdrawals: () => [],
+  take: () => Promise.reject(new Error('nothing is decided here')),
+  retryRuns: () => Promise.resolve([]),
+  deferred: () => ({}),
+} as unknown as Executor;
+
+describe('the decide loop wakes when a feed publishes', () => {
+  const stops: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const stop of stops.splice(0)) await stop();
+  });
+
+  function start(wakeOn: boolean): { clock: ManualClock; feed: TypedEmitter<{ updated: null }>; loop: TickLoop; at: number[] } {
+    const { db, clock } = freshStore();
+    const feed = new TypedEmitter<{ updated: null }>();
+    const abort = new AbortController();
+    const balances: Balances = { byMint: new Map(), decimals: new Map(), readAt: 1 };
+    const loop = startTickLoop({
+      clock,
+      executor: idleExecutor,
+      records: decisionRecords(db, new AuditLog(db, clock), clock),
+      strategies: () => new Map(),
+      sources: () => ({ prices: feedState('prices', new Map<string, TokenPrice>(), clock.now()), balances: feedState('balances', balances, clock.now()) }),
+      wakeOn: wakeOn ? (wake) => feed.on('updated', wake) : undefined,
+      intervalMs: INTERVAL,
+      ready: Promise.resolve(),
+      signal: abort.signal,
+    });
+    const at: number[] = [];
+    loop.events.on('tick', (t) => at.push(t.at - start0));
+    const start0 = clock.now();
+    stops.push(async () => {
+      abort.abort();
+      await loop.done;
+      db.close();
+    });
+    return { clock, feed, loop, at };
+  }
+
+  it('a publish runs a tick at once, not at the loop’s next interval', async () => {
+    const { clock, feed, loop, at } = start(true);
+    await loop.events.next('tick');
+    await clock.advance(3_000);
+    const woken = loop.events.next('tick');
+    feed.emit('updated', null);
+    await woken;
+    // The tick after the publish ran at 3 s: the decision saw the price the instant it was read.
+    expect(at).toEqual([0, 3_000]);
+    // Without a publish, the time-based clock runs the next one an interval after the last.
+    const timed = loop.events.next('tick');
+    await clock.advance(INTERVAL);
+    await timed;
+    expect(at).toEqual([0, 3_000, 13_000]);
+  });
+
+  it('without a subscription the loop runs on its own clock only', async () => {
+    const { clock, feed, loop, at } = start(false);
+    await loop.events.next('tick');
+    await clock.advance(3_000);
+    feed.emit('updated', null);
+    await clock.advance(6_999);
+    expect(at).toEqual([0]);
+    const timed = loop.events.next('tick');
+    await clock.advance(1);
+    await timed;
+    expect(at).toEqual([0, 10_000]);
+  });
+
+  it('publishes that arrive together run one tick, never two at once', async () => {
+    const { clock, feed, loop, at } = start(true);
+    await loop.events.next('tick');
+    await clock.advance(1_000);
+    // Three publishes before the loop gets to run: one tick for all of them.
+    const next = loop.events.next('tick');
+    feed.emit('updated', null);
+    feed.emit('updated', null);
+    feed.emit('updated', null);
+    await next;
+    await clock.advance(0);
+    expect(at).toEqual([0, 1_000]);
+    expect(loop.status().ticks).toBe(2);
+  });
+});
