@@ -165,11 +165,9 @@ export function startTrading(options: TradingOptions): Trading {
       tradingStatus: feeds.tradingStatus.state(),
     }),
     refreshBalances: () => balances.pollSoon(),
-    // A decision waits for a price read (and, after it acted, for fresh balances): each wakes a tick.
-    wakeOn: (wake) => {
-      const offs = [feeds.prices.events.on('updated', wake), balances.events.on('updated', wake)];
-      return () => offs.forEach((off) => off());
-    },
+    // A decision waits for a price read: each wakes a tick. Not the balances read an action asks
+    // for: an intent left in flight would wake the next tick at once, and that one the next.
+    wakeOn: (wake) => feeds.prices.events.on('updated', wake),
     intervalMs: config.poll.prices,
     ready: Promise.all([reconcile.ready, firstBalances]),
     signal: abort.signal,

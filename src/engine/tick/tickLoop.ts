@@ -9,7 +9,7 @@
  * Ticks never overlap: intents are driven inside the tick, and the next tick waits for them. Every
  * executed intent may move balances (a swap, a deposit, a withdrawal, a sale), so they must be read
  * again before anything is decided on them: the strategies after the one that acted wait for the
- * next tick, which the fresh balances read wakes.
+ * next tick.
  */
 import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
@@ -49,8 +49,9 @@ export interface TickLoopOptions {
   /** Asks the balances feed to poll now (after a swap). */
   readonly refreshBalances?: (() => void) | undefined;
   /**
-   * Subscribes `wake` to what a decision waits for (the price feed publishing a read, fresh balances);
-   * returns the unsubscribe. A tick runs at once after each (never two at a time).
+   * Subscribes `wake` to what a decision waits for (the price feed publishing a read); returns the
+   * unsubscribe. A tick runs at once after each (never two at a time). A feed that publishes
+   * because of a tick (the balances read an action asks for) must not wake it: that would loop.
    */
   readonly wakeOn?: ((wake: () => void) => () => void) | undefined;
   /**
