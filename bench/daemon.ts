@@ -16,7 +16,10 @@
  *   flat: the slope over the last 12 hours), the peak RSS, and where the memory is at the start and
  *   at the end (bench/memoryBreakdown.ts); BENCH_HEAP_SNAPSHOT=FILE also writes a heap snapshot at
  *   the end, for bench/heapSummary.ts;
- * - the real time the run took.
+ * - the real time the run took;
+ * - then the latency phase (bench/priceToIntent.ts): the time from a simulated price crossing a
+ *   strategy's trigger to its `intent.planned`, over 100 crossings at random instants on a clock
+ *   stepped 100 ms at a time; p50, p99 and max in ms beside `poll.prices` (target: p99 ≤ poll + 100 ms).
  *
  * The simulator runs in a child process on its own ManualClock, advanced in step through
  * `POST /__sim/advance`, so the figures are the daemon's alone. Calls are counted by wrapping
@@ -24,6 +27,7 @@
  * means the daemon has nothing left to do for this step.
  *
  *   npm run bench:daemon -- [hours, default 24] [strategies, default 1000] [mints, default 200]
+ *   npm run bench:daemon -- latency [crossings, default 100]     (the latency phase alone)
  *
  * That bundles this file with esbuild into dist/bench/ and runs it with plain node and the memory
  * settings `npm start` uses (MALLOC_ARENA_MAX=2, --optimize-for-size, --enable-source-maps):
@@ -49,6 +53,8 @@ import { createLogger } from '../src/ops/log.js';
 import { createRandom } from '../src/random.js';
 import { describeBreakdown, mb, memoryBreakdown } from './memoryBreakdown.js';
 import { syntheticTokens, TOKEN_CATALOG } from '../src/sim/tokenCatalog.js';
+import { countingFetch, ONE_ORDER } from './countingFetch.js';
+import { describePriceToIntent, priceToIntent } from './priceToIntent.js';
 
 const SEED = 'bench-daemon';
 const START = Date.UTC(2026, 0, 5, 0, 0, 0);
@@ -77,59 +83,6 @@ async function startSimulator(extraTokens: number): Promise<{ url: string; stop:
     child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
   });
   return { url: url.trim(), stop: () => child.kill('SIGTERM') };
-}
-
-/** Counts the daemon's HTTP calls by route and knows when none is in flight. */
-function countingFetch(original: typeof globalThis.fetch): { fetch: typeof globalThis.fetch; calls: Map<string, number>; idle: () => Promise<void> } {
-  const calls = new Map<string, number>();
-  let inFlight = 0;
-  let waiters: (() => void)[] = [];
-  const wrapped: typeof globalThis.fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const route = routeOf(url, init);
-    calls.set(route, (calls.get(route) ?? 0) + 1);
-    inFlight++;
-    try {
-      const res = await original(input, init);
-      // Read whole here, so "nothing in flight" also means "no answer still streaming in".
-      const body = await res.arrayBuffer();
-      const empty = [101, 204, 205, 304].includes(res.status);
-      return new Response(empty ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
-    } finally {
-      inFlight--;
-      if (inFlight === 0) for (const wake of waiters.splice(0)) wake();
-    }
-  };
-  const idle = async (): Promise<void> => {
-    // Quiet for a few loop turns in a row: whatever an answer set off has started its next call, or is done.
-    for (let quiet = 0; quiet < 4;) {
-      if (inFlight > 0) {
-        quiet = 0;
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      } else {
-        quiet++;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-  };
-  waiters = [];
-  return { fetch: wrapped, calls, idle };
-}
-
-const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-/** A history read of one order's mint, newest created first: the executor's read-back (src/jupiter/recentHistory.ts), not a feed's. */
-export const ONE_ORDER = ' (one order: its mint, newest created)';
-
-/**
- * A call's label: `rpc method` for the RPC; else the method (GET left out) and path with order ids
- * as `{id}`, history reads of one order marked {@link ONE_ORDER}.
- */
-function routeOf(url: URL, init: RequestInit | undefined): string {
-  if (url.pathname === '/rpc' && typeof init?.body === 'string') return `rpc ${(JSON.parse(init.body) as { method?: string }).method ?? '?'}`;
-  const method = init?.method ?? 'GET';
-  const path = url.pathname.replace(ID, '{id}');
-  const oneOrder = path.startsWith('/trigger/v2/orders/history') && url.searchParams.get('sort') === 'created_at' ? ONE_ORDER : '';
-  return `${method === 'GET' ? '' : `${method} `}${path}${oneOrder}`;
 }
 
 /**
@@ -224,7 +177,16 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
 
+/** Crossings of the latency phase unless the command line says otherwise. */
+const CROSSINGS = 100;
+
+async function latencyPhase(crossings: number): Promise<void> {
+  console.log('');
+  for (const line of describePriceToIntent(await priceToIntent(crossings))) console.log(line);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'latency') return await latencyPhase(Number(process.argv[3] ?? CROSSINGS));
   const hours = Number(process.argv[2] ?? 24);
   const strategyCount = Number(process.argv[3] ?? 1000);
   const mintCount = Number(process.argv[4] ?? 200);
@@ -538,6 +500,7 @@ async function main(): Promise<void> {
     sim.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  await latencyPhase(CROSSINGS);
 }
 
 /** Starting prices and decimals of every simulated token, as the child's simulator has them. */

@@ -1,40 +1,27 @@
-import { type Clock, realTimeOf } from './clock.js';
-import { reusedFor } from './ops/reusedFor.js';
-import { version } from './version.js';
-import { forwardActions, type DaemonEvents } from './daemonEvents.js';
+import type { Clock } from './clock.js';
+import type { DaemonEvents } from './daemonEvents.js';
 import type { Config } from './config/config.js';
-import { startEngine, type Engine } from './engine/engine.js';
-import { unfinishedIntents, unfinishedText, type UnfinishedIntents } from './engine/unfinishedIntents.js';
+import { startEngine, type Engine, type EngineStop } from './engine/engine.js';
+import { unfinishedText } from './engine/unfinishedIntents.js';
 import type { Logger } from './ops/log.js';
-import { createMetrics, type Metrics } from './ops/metrics.js';
-import { meterActions } from './ops/actionMetrics.js';
-import { reportActions } from './ops/actionReports.js';
-import { startupScreen } from './ops/startupScreen.js';
-import { engineTokenNamer } from './engine/engineTokenNames.js';
-import { createNotifier, type Notifier } from './ops/notify.js';
-import { createOutageMonitor, type OutageMonitor } from './ops/outage.js';
-import { startOpsServer, type OpsServer } from './ops/opsServer.js';
-import { databaseReadiness } from './ops/databaseReadiness.js';
+import type { Metrics } from './ops/metrics.js';
+import type { Notifier } from './ops/notify.js';
+import type { OutageMonitor } from './ops/outage.js';
 import { Redactor } from './ops/redact.js';
 import { createRandom, type Random } from './random.js';
-import { PAPER_API_KEY, type PaperWorld } from './paper/paperWorld.js';
-import { AuditLog } from './store/audit.js';
+import type { PaperWorld } from './paper/paperWorld.js';
 import type { Db } from './store/db.js';
 import { openStore } from './store/migrate.js';
-import { reportData } from './audit/reportData.js';
-import { renderReport } from './audit/reportHtml.js';
-import { statusFigures } from './audit/statusFigures.js';
 import { hasAnyAction } from './store/actionQueries.js';
 import { archiveDatabase } from './store/archiveDatabase.js';
 import { takeDaemonLocks, type DaemonLocks } from './daemonLocks.js';
 import type { LockFs } from './store/lockFile.js';
 import { widerThanPrivate } from './store/permissions.js';
-import { watchWrites, writeFaultOf, type WriteHealth } from './store/writeHealth.js';
+import type { WriteHealth } from './store/writeHealth.js';
 import { errorMessage, type JupbotError } from './errors.js';
 import { instanceId } from './store/instanceId.js';
 import { storeFailure } from './store/storeFailure.js';
 import type { WalletError } from './solana/walletError.js';
-import { isLoopbackHost } from './config/fieldSchemas.js';
 import { ignoredKey } from './solana/loadWallet.js';
 import { databaseFile } from './store/paths.js';
 import { TypedEmitter } from './typedEmitter.js';
@@ -65,22 +52,19 @@ export interface DaemonDeps {
   readonly exclusiveWallet?: boolean;
 }
 
-/** How often the live report refreshes, and how long one rendering is served. */
-const LIVE_REPORT_MS = 30_000;
-
 export interface Daemon {
   readonly events: TypedEmitter<DaemonEvents>;
   /** Base URL of the operations server (/healthz, /readyz, /metrics, /status). */
   readonly opsUrl: string;
   /** Paper mode: the embedded simulator's base URL and seed; null in live mode. */
   readonly simulator: { readonly url: string; readonly seed: string } | null;
-  /** The Prometheus registry behind /metrics; the engine attaches its client and feeds, the executor reports intents. */
+  /** The Prometheus registry behind /metrics; the client, the feeds and the audit log's actions report to it. */
   readonly metrics: Metrics;
   /** Webhook notifications (`notify.webhooks`); fire-and-forget, never throws. */
   readonly notifier: Notifier;
-  /** "Down longer than notify.down_after" alerts, one per outage: feeds and the login report here. */
+  /** "Down longer than notify.down_after" alerts, one per outage: feeds, the login and the database report here. */
   readonly outages: OutageMonitor;
-  /** The strategies, wallet login and feeds. */
+  /** Everything the composition root built and runs: the strategies, the wallet's login, the feeds, trading. */
   readonly engine: Engine;
   /**
    * The database: its file, the daemon's connection (for reads; a write through it bypasses the
@@ -100,14 +84,11 @@ export interface Daemon {
   readonly done: Promise<void>;
 }
 
-/** How long a stop waits for its own webhook. */
-const NOTIFY_GRACE_MS = 5_000;
-
 /**
- * The composition root: takes the data directory's and the wallet's locks, opens and migrates the
- * database (its writes watched: store/writeHealth.ts), starts the embedded simulator in paper mode,
- * starts the engine (strategies with hot reload, the wallet's Trigger login, the feeds), records
- * the start and stop in the audit log and serves the operations endpoints.
+ * Starts the daemon: takes the data directory's and the wallet's locks, opens and migrates the
+ * database (in paper mode with its world: a new world starts a new database), then hands over to
+ * the composition root (engine/engine.ts), which builds and starts everything else. At the stop it
+ * closes what it opened once the root has stopped what it built.
  * In paper mode `deps.clock` should already be scaled by `sim.speed` (the CLI does this), so the
  * daemon and its simulated world share one time.
  */
@@ -163,163 +144,37 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
     }
   }
-  const startedAt = clock.now();
-  const metrics = createMetrics();
-  // Webhook payloads are scrubbed like log lines: a secret that reaches a message never leaves the machine.
-  const notifier = createNotifier({
-    webhooks: config.notify.webhooks,
-    clock,
-    log,
-    redactor,
-    fetch: deps.fetch,
-    onResult: metrics.notification,
-    // A rehearsal's "filled" must never read as a real trade in a chat channel.
-    ...(config.mode === 'rehearsal' ? { source: 'jupbot REHEARSAL' } : {}),
-  });
-  const outages = createOutageMonitor({ clock, notify: (n) => notifier.notify(n), thresholdMs: config.notify.down_after });
-  // Every write from here on is watched (the audit log's and the journal's statements included): a
-  // full, read-only or failing disk fails /readyz, is logged once and alerts like a feed outage.
-  const writes = watchWrites(store.db, {
-    file,
-    clock,
-    onChange(fault, previous) {
-      if (fault !== null) {
-        log.error({ err: fault.error, database: file }, `database writes fail: ${fault.error.message}; /readyz fails until a write succeeds`);
-        outages.down('database', fault.error.message);
-      } else {
-        log.info({ database: file, failures: previous?.failures }, `database ${file} can be written again (${previous?.failures ?? 0} write(s) had failed)`);
-        outages.up('database');
-      }
-    },
-  });
-  const audit = new AuditLog(store.db, clock);
-  let simulator: { url: string; seed: string } | null = null;
-  let engine: Engine | undefined;
-  // Trades, order changes and failures as log lines and webhooks, from the audit log as it is written.
-  const stopReports = reportActions({ audit, log, notify: (n) => notifier.notify(n), tokenName: engineTokenNamer(() => engine) });
-  const stopMetering = meterActions({ audit, db: store.db, metrics });
-  const stopForwarding = forwardActions(audit, events);
-
-  // Someone else trades the wallet (engine/sharing/): the daemon stops itself and ends with the error.
   let halt: { readonly error: WalletError; readonly reason: string } | null = null;
   let haltNow: (() => void) | null = null;
-  const onWalletShared = (error: WalletError, summary: string): void => {
-    if (halt !== null) return;
-    halt = { error, reason: `${error.code}: another trader on wallet ${locks.wallet.address}: ${summary}` };
-    haltNow?.();
-  };
-
-  let ops: OpsServer | undefined;
   let running: Engine;
   try {
-    engine = await startEngine({
+    running = await startEngine({
       config,
       clock,
       random,
       log,
       redactor,
-      db: store.db,
-      audit,
-      metrics,
-      outages,
+      store: { db: store.db, file, version: store.version, applied: store.applied },
       wallet: locks.wallet,
       instanceId: instance,
-      onWalletShared,
+      paper,
+      events,
+      // Someone else trades the wallet (engine/sharing/): the daemon stops itself and ends with the error.
+      onWalletShared(error, summary) {
+        if (halt !== null) return;
+        halt = { error, reason: `${error.code}: another trader on wallet ${locks.wallet.address}: ${summary}` };
+        haltNow?.();
+      },
       // A backtest's wallet trades only in its own world: nobody else can trade it.
       watchWallet: deps.exclusiveWallet !== false,
-      apiBaseUrl: paper?.url ?? config.api.base_url,
-      apiKey: paper ? PAPER_API_KEY : config.api.key?.reveal(),
-      fetch: deps.network,
-      onWallet: paper ? (address) => paper?.fund(address) : undefined,
-    });
-    const started = engine;
-    // Orders, fills and today's P&L read the whole history: computed at most every 10 s, however often asked.
-    const figures = reusedFor(10_000, clock, () => statusFigures(store.db, clock.now()));
-    ops = await startOpsServer({
-      listen: config.http.listen,
-      clock,
-      checks: [databaseReadiness(store.db, file, writes), ...started.readiness()],
-      metrics,
-      onRefused: metrics.opsRefused,
-      // The live report: the same page as `jupbot report`, read from the daemon's own connection. It
-      // verifies the whole chain, synchronously: rendered at most once per refresh, however many
-      // browsers ask, so the page costs the decide loop one rendering per refresh at most.
-      pages: { '/': reusedFor(LIVE_REPORT_MS, clock, () => renderReport(reportData(store.db, clock.now()), { refreshSeconds: LIVE_REPORT_MS / 1000 })) },
-      documents: {
-        '/status': (): Record<string, unknown> => ({
-          version,
-          mode: config.mode,
-          instanceId: instance,
-          startedAt,
-          schemaVersion: store.version,
-          simulator: simulator,
-          ...started.status(),
-          audit: audit.head,
-          ...figures(),
-        }),
-      },
-    });
-    running = started;
-    simulator = paper && { url: paper.url, seed: paper.seed };
-    audit.append({
-      kind: 'daemon.started',
-      data: {
-        version,
-        mode: config.mode,
-        instanceId: instance,
-        config: config.source.file,
-        schemaVersion: store.version,
-        migrationsApplied: store.applied,
-        simulator,
-        wallet: running.wallet,
-      },
+      fetch: deps.fetch,
+      network: deps.network,
     });
   } catch (error) {
-    await engine?.stop();
-    await ops?.close();
-    stopReports();
-    stopMetering();
-    stopForwarding();
-    outages.close();
-    notifier.close();
     await paper?.close();
     closeStore();
     locks.release();
-    // A start that failed for the disk's sake (full, read-only) says so, with its own exit code.
-    throw writeFaultOf(error, file) ?? error;
-  }
-  const screen = startupScreen({
-    version,
-    node: process.version,
-    schemaVersion: store.version,
-    config,
-    wallet: running.wallet,
-    simulator,
-    database: file,
-    opsUrl: ops.url,
-    strategies: [...running.strategies.active.keys()],
-    rejected: running.strategies.rejected().map((r) => ({ file: r.file, problem: r.problems[0] ?? '', kept: r.kept })),
-  });
-  log.info(
-    {
-      mode: config.mode,
-      instance,
-      wallet: running.wallet,
-      database: file,
-      ops: ops.url,
-      schemaVersion: store.version,
-      simulator,
-      config: config.source.file,
-      screen: screen.lines,
-    },
-    screen.headline,
-  );
-  notifier.notify({ type: 'lifecycle', action: 'started', detail: `${config.mode} mode, wallet ${running.wallet}` });
-  if (!isLoopbackHost(config.http.listen.host)) {
-    log.warn(
-      { listen: `${config.http.listen.host}:${config.http.listen.port}` },
-      `ops endpoints listen on ${ops.url}, beyond this machine (http.allow_remote): /status and /metrics have no authentication`,
-    );
+    throw error;
   }
 
   let resolveDone!: () => void;
@@ -327,40 +182,16 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   let stopping: Promise<void> | undefined;
   const stop = (reason = 'stop requested'): Promise<void> => {
     stopping ??= (async () => {
-      let unfinished: UnfinishedIntents | undefined;
-      let unrecorded = '';
+      let stopped: EngineStop | undefined;
       try {
-        await running.stop();
-        unfinished = unfinishedIntents(running.trading.journal.pending());
-        stopReports();
-        stopMetering();
-        stopForwarding();
-        outages.close();
-        // The stop is worth telling: give its webhook a few seconds of real time, never more.
-        notifier.notify({ type: 'lifecycle', action: 'stopped', detail: reason });
-        const grace = new AbortController();
-        await Promise.race([
-          notifier.idle(),
-          realTimeOf(clock)
-            .sleep(NOTIFY_GRACE_MS, grace.signal)
-            .catch(() => undefined),
-        ]);
-        grace.abort();
-        notifier.close();
-        await ops.close();
+        stopped = await running.stop(reason);
         await paper?.close();
-        try {
-          audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt, unfinished: unfinished.byState } });
-        } catch (error) {
-          // The disk failed (full, read-only): the stop goes on, and `writes` keeps the fault for the exit code.
-          const fault = writeFaultOf(error, file);
-          if (fault === null) throw error;
-          unrecorded = ` (not recorded in the audit log: ${fault.message})`;
-        }
       } finally {
         // Each step on its own: a database or lock the disk will not let go of must not keep the stop from ending.
         closeStore();
         locks.release();
+        const unfinished = stopped?.unfinished;
+        const unrecorded = stopped?.unrecorded ? ` (not recorded in the audit log: ${stopped.unrecorded})` : '';
         log.info({ reason, unfinished: unfinished?.byState }, `jupbot stopped: ${reason}${unfinished ? `; ${unfinishedText(unfinished)}` : ''}${unrecorded}`);
         events.emit('stopped', { reason });
         resolveDone();
@@ -379,21 +210,21 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   queueMicrotask(() =>
     events.emit('started', {
       database: file,
-      opsUrl: ops.url,
+      opsUrl: running.opsUrl,
       schemaVersion: store.version,
       migrationsApplied: store.applied,
-      simulator,
+      simulator: running.simulator,
     }),
   );
   return {
     events,
-    opsUrl: ops.url,
-    simulator,
-    metrics,
-    notifier,
-    outages,
+    opsUrl: running.opsUrl,
+    simulator: running.simulator,
+    metrics: running.metrics,
+    notifier: running.notifier,
+    outages: running.outages,
     engine: running,
-    store: { file, db: store.db, writes },
+    store: { file, db: store.db, writes: running.writes },
     instanceId: instance,
     halted: () => halt?.error ?? null,
     stop,

@@ -1,170 +1,114 @@
-import type { Clock } from '../clock.js';
-import type { Config } from '../config/config.js';
+/**
+ * The daemon's composition root: the one place that builds every part of a running daemon and
+ * wires the parts to each other. The daemon (src/daemon.ts) takes the locks, opens the store (and
+ * paper mode's world) and hands over here; every other file builds one part.
+ *
+ * In order: the ops pieces (metrics, webhooks, outage alerts, the database's write health, the
+ * audit log with its reports), the one rate-limited Jupiter client and the Solana RPC, the guard
+ * with the signer (or, in a rehearsal, the guard alone) and the Trigger login, the strategy watcher,
+ * the API areas and every feed; then the journal, the handler set and the executor, the records the
+ * audit reads (wallet balances, observed basis, price history), the mirror syncs; the first
+ * strategy scan before anything polls; then the operations server, the feeds, reconciliation and
+ * the decide loop, and the wallet's history.
+ *
+ * Intervals reuse `config.poll` rather than adding keys: balances and ticks follow `poll.prices`
+ * (a decision needs both fresh), reconciliation follows `poll.orders` (it polls the state of what
+ * was sent). A planned intent older than STALE_PRICE_MS when reconciliation finds it is cancelled:
+ * the price it was decided on is gone.
+ */
+import { forwardActions } from '../daemonEvents.js';
 import { searchTokens } from '../jupiter/tokens.js';
-import { createJupiterClient, type JupiterClient } from '../jupiter/transport.js';
-import { createTriggerSession, type TriggerSession } from '../jupiter/session.js';
-import type { Logger } from '../ops/log.js';
+import { createTriggerSession } from '../jupiter/session.js';
+import { meterActions } from '../ops/actionMetrics.js';
+import { reportActions } from '../ops/actionReports.js';
+import { announceStart } from '../ops/announceStart.js';
+import { startDaemonOpsServer } from '../ops/daemonOpsServer.js';
 import { auditFeed } from '../ops/feedAudit.js';
-import type { Metrics } from '../ops/metrics.js';
-import type { ReadinessCheck } from '../ops/opsServer.js';
-import type { OutageMonitor } from '../ops/outage.js';
-import type { Redactor } from '../ops/redact.js';
-import type { Random } from '../random.js';
-import { createVenueBook } from '../solana/venueBook.js';
-import { createRpcGuardedSigner, createRpcTransactionGuard } from '../solana/guardedSigner.js';
-import { createSolanaRpc, type SolanaRpc } from '../solana/rpc.js';
-import type { Wallet } from '../solana/wallet.js';
-import { WatchOnlyWallet } from '../solana/watchOnlyWallet.js';
+import { watchDatabaseWrites } from '../ops/databaseWrites.js';
+import { createMetrics } from '../ops/metrics.js';
+import { createNotifier } from '../ops/notify.js';
+import { notifyLast } from '../ops/notifyLast.js';
+import type { OpsServer } from '../ops/opsServer.js';
+import { createOutageMonitor } from '../ops/outage.js';
 import { openLedger } from '../rehearsal/openLedger.js';
-import type { AuditLog } from '../store/audit.js';
-import type { Db } from '../store/db.js';
+import { rehearsalPositions } from '../rehearsal/positionsOverlay.js';
+import { startRehearsalOrders } from '../rehearsal/rehearsalOrders.js';
+import { createSolanaRpc } from '../solana/rpc.js';
+import { WatchOnlyWallet } from '../solana/watchOnlyWallet.js';
+import { AuditLog } from '../store/audit.js';
+import { Journal } from '../store/journal.js';
 import { StrategyVersions } from '../store/strategyVersions.js';
 import { TokenPins } from '../store/tokenPins.js';
+import { TriggerOrders } from '../store/triggerOrders.js';
+import { writeFaultOf } from '../store/writeHealth.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
+import { STALE_PRICE_MS } from '../strategies/snapshot.js';
+import { strategyLimits } from '../strategies/strategyLimits.js';
+import { version } from '../version.js';
+import { createEngineAreas } from './areas/engineAreas.js';
 import { cachedSearch } from './cachedSearch.js';
-import { createFeedSet, type FeedSet } from './feeds/feedSet.js';
-import { StrategyWatcher } from './strategyWatcher.js';
+import { decimalsResolver } from './decimalsResolver.js';
+import { createEngineClient } from './engineClient.js';
+import { createEngineGuard } from './engineGuard.js';
+import type { Engine, EngineInputs, EngineStop } from './engineParts.js';
+import { strategiesReadiness, triggerLoginReadiness } from './engineReadiness.js';
+import { engineTokenNamer } from './engineTokenNames.js';
+import { createExecutor } from './executor/executor.js';
+import { createFeedSet } from './feeds/feedSet.js';
 import { feedReadinessChecks } from './feeds/readiness.js';
-import type { Poller } from './feeds/poller.js';
+import { startDcaOrderSync } from './mirror/dcaOrderSync.js';
+import { startVaultOrderSync } from './mirror/orderSync.js';
+import { createModeHandlerSet } from './modeHandlerSet.js';
+import { recordPriceHistory } from './priceHistory.js';
+import { startReconcileLoop } from './reconcile.js';
+import { recordObservedBasis } from './recordObservedBasis.js';
+import { recordWalletBalances } from './recordWalletBalances.js';
 import { jupiterPrograms } from './sharing/foreignTransaction.js';
 import { OrderArrivals } from './sharing/orderArrivals.js';
-import { createWalletHistoryFeed, type WalletHistoryRead } from './sharing/walletHistory.js';
+import { createWalletHistoryFeed } from './sharing/walletHistory.js';
 import { createWalletSharing } from './sharing/walletSharing.js';
-import { startTrading, type Trading } from './trading.js';
-import type { WalletError } from '../solana/walletError.js';
-import { strategyLimits } from '../strategies/strategyLimits.js';
-import { createEngineAreas, type EngineAreas } from './areas/engineAreas.js';
+import { eventsInUse, marketsInUse, mintsInUse } from './strategyInterest.js';
+import { StrategyWatcher } from './strategyWatcher.js';
+import { startTickLoop } from './tick/tickLoop.js';
+import { decisionRecords } from './tick/decisionRecords.js';
+import { vaultOrderViews } from './tick/vaultOrderViews.js';
+import { unfinishedIntents } from './unfinishedIntents.js';
+import { reportUnknownPredictionIds } from './unknownPredictionIds.js';
 
-export interface EngineOptions {
-  readonly config: Config;
-  readonly clock: Clock;
-  readonly random: Random;
-  readonly log: Logger;
-  readonly redactor: Redactor;
-  readonly db: Db;
-  readonly audit: AuditLog;
-  readonly metrics: Metrics;
-  readonly outages: OutageMonitor;
-  /**
-   * The wallet, loaded (with every check, its secret registered for scrubbing) and locked by the
-   * daemon; in rehearsal mode the watched address alone, which cannot sign.
-   */
-  readonly wallet: Wallet | WatchOnlyWallet;
-  /** The data directory's instance id (store/instanceId.ts), named in what the wallet watch reports. */
-  readonly instanceId: string;
-  /**
-   * Someone else trades the wallet (engine/sharing/walletSharing.ts): new intents have already been
-   * refused; the daemon stops and ends with `error`. `summary` names the evidence in a few words.
-   */
-  readonly onWalletShared?: ((error: WalletError, summary: string) => void) | undefined;
-  /** Watch the wallet's history for trades this daemon did not make (unless `wallet.shared`). A backtest does not. @default true */
-  readonly watchWallet?: boolean | undefined;
-  /** The Jupiter API root: the simulator's in paper mode, `api.base_url` in live mode. */
-  readonly apiBaseUrl: string;
-  readonly apiKey?: string | undefined;
-  /**
-   * Called with the wallet's address once it is loaded, before anything polls or trades. Paper mode
-   * funds the wallet in its freshly started simulated world here.
-   */
-  readonly onWallet?: ((address: string) => void) | undefined;
-  /** The Solana RPC (tests inject one); by default the simulator's in paper mode, `rpc.url` live. */
-  readonly rpc?: SolanaRpc | undefined;
-  /** How the Jupiter client and the RPC reach their servers (a backtest answers in process). @default globalThis.fetch */
-  readonly fetch?: typeof globalThis.fetch | undefined;
-}
+export type { Engine, EngineInputs, EngineStop } from './engineParts.js';
 
-/** What runs between the daemon's start and stop: the strategies, the wallet's login and the feeds. */
-export interface Engine {
-  readonly wallet: string;
-  readonly client: JupiterClient;
-  /** The Trigger V2 login; null in a rehearsal, which holds no key to log in with. */
-  readonly session: TriggerSession | null;
-  readonly strategies: StrategyWatcher;
-  readonly feeds: FeedSet;
-  /** The API areas: what the strategies need, what the key may use (engine/areas/). */
-  readonly areas: EngineAreas;
-  /** The journal, executor, balances, reconciliation and the decide loop. */
-  readonly trading: Trading;
-  /** The wallet's transactions, judged for trades this daemon did not make; null with `wallet.shared: true`. */
-  readonly walletHistory: Poller<WalletHistoryRead> | null;
-  /** JSON-safe state for `/status`. */
-  status(): Record<string, unknown>;
-  /** Checks for `/readyz`: every feed fresh (or paused), the Trigger login not failing (or not needed), no other trader on the wallet. */
-  readiness(): ReadinessCheck[];
-  /** Stops polling and watching; waits for work in hand. */
-  stop(): Promise<void>;
-}
-
-/** Every mint a running strategy trades, for the prices feed (deduplicated by the feed's batching). */
-function mintsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] {
-  const mints = new Set<string>();
-  for (const strategy of strategies.values()) {
-    for (const token of Object.values(strategy.tokens)) if (token) mints.add(token.mint);
-  }
-  return [...mints].sort();
-}
-
-/** Prediction markets running strategies name (the markets of positions held are polled too). */
-function marketsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] {
-  const markets = new Set<string>();
-  for (const { spec } of strategies.values()) {
-    if (spec.kind === 'prediction-exit' && spec.positions.market !== undefined) markets.add(spec.positions.market);
-  }
-  return [...markets].sort();
-}
-
-/** Prediction events whose scores a running strategy's rules read. */
-function eventsInUse(strategies: ReadonlyMap<string, LoadedStrategy>): string[] {
-  const events = new Set<string>();
-  for (const { spec } of strategies.values()) {
-    if (spec.kind === 'prediction-exit' && spec.positions.event !== undefined) events.add(spec.positions.event);
-  }
-  return [...events].sort();
-}
-
-/**
- * Builds and starts the engine's long-running parts on one rate-limited Jupiter client, for the
- * wallet the daemon loaded and locked: the guarded signer, the Trigger session, the strategy
- * watcher (hot reload, versions and pins in the database) and the feeds for what those strategies
- * need, then trading (trading.ts): reconciliation first, then the
- * decide loop, which executes swap intents and defers the kinds that have no handler yet.
- */
-export async function startEngine(options: EngineOptions): Promise<Engine> {
-  const { config, clock, random, log, redactor, db, audit, metrics, outages } = options;
+/** Builds every part, wires them and starts them; the start and, at `stop`, the stop are recorded in the audit log. */
+export async function startEngine(inputs: EngineInputs): Promise<Engine> {
+  const { config, clock, random, log, redactor, wallet, paper } = inputs;
+  const { db, file } = inputs.store;
   const startedAt = clock.now();
-  const client = createJupiterClient({
-    baseUrl: options.apiBaseUrl,
-    apiKey: options.apiKey,
-    requestsPerSecond: config.api.requests_per_second,
+  const metrics = createMetrics();
+  // Webhook payloads are scrubbed like log lines: a secret that reaches a message never leaves the machine.
+  const notifier = createNotifier({
+    webhooks: config.notify.webhooks,
     clock,
-    random,
-    logger: log,
-    redactor,
-    timeoutMs: config.api.timeout,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-  const detachClient = metrics.attachClient(client);
-  const { wallet } = options;
-  options.onWallet?.(wallet.address);
-  // The simulator serves the RPC next to the APIs; live mode has its own node.
-  const rpc =
-    options.rpc ?? createSolanaRpc({ url: config.mode === 'paper' ? `${options.apiBaseUrl}/rpc` : config.rpc.url, clock, redactor, fetch: options.fetch });
-  // Route venues newer than the bundled table, from the aggregator's on-chain IDL (read once now).
-  const venues = createVenueBook({ rpc, clock, log, db });
-  await venues.start();
-  const guardOptions = {
-    audit,
     log,
-    rpc,
-    clock,
-    predictionPrograms: config.prediction.program_ids,
-    platformFeeAccounts: config.guard.platform_fee_accounts,
-    maxFeeBps: config.guard.max_fee_bps,
-    venues,
-  };
-  // A rehearsal holds the guard alone: with no key, there is no signer and no Trigger login.
+    redactor,
+    fetch: inputs.fetch,
+    onResult: metrics.notification,
+    // A rehearsal's "filled" must never read as a real trade in a chat channel.
+    ...(config.mode === 'rehearsal' ? { source: 'jupbot REHEARSAL' } : {}),
+  });
+  const outages = createOutageMonitor({ clock, notify: (n) => notifier.notify(n), thresholdMs: config.notify.down_after });
+  // Every write from here on is watched (the audit log's and the journal's statements included): a
+  // full, read-only or failing disk fails /readyz, is logged once and alerts like a feed outage.
+  const writes = watchDatabaseWrites(db, { file, clock, log, outages });
+  const audit = new AuditLog(db, clock);
+  const client = createEngineClient({ config, paper, clock, random, log, redactor, network: inputs.network });
+  const detachClient = metrics.attachClient(client);
+  // Paper mode funds the wallet in its freshly started simulated world, before anything polls or trades.
+  paper?.fund(wallet.address);
+  // The simulator serves the RPC next to the APIs; live mode has its own node.
+  const rpc = createSolanaRpc({ url: paper ? `${paper.url}/rpc` : config.rpc.url, clock, redactor, fetch: inputs.network });
+  // The guard, and the signer over it: a rehearsal holds the guard alone, with no key, no signer and no Trigger login.
+  const guard = createEngineGuard({ config, wallet, rpc, db, audit, clock, log });
+  const { signer, execution } = guard;
   const signing = wallet instanceof WatchOnlyWallet ? null : wallet;
-  const signer = signing === null ? null : createRpcGuardedSigner({ ...guardOptions, wallet: signing });
   const session =
     signing === null
       ? null
@@ -178,6 +122,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           redactor,
           signer: signer ?? undefined,
         });
+  const rehearsal = 'rehearsal' in execution ? execution.rehearsal : null;
+
   const search = cachedSearch((query) => searchTokens(client, { query }), clock);
   const strategies = new StrategyWatcher({
     dir: config.strategies_dir,
@@ -190,8 +136,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     audit,
     log,
   });
+  const activeStrategies = (): ReadonlyMap<string, LoadedStrategy> => strategies.active;
   // Every answer of the client says whether the key may use its area; nothing is polled that no strategy needs.
   const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies });
+  const paused = { strategy: (s: LoadedStrategy) => areas.gate.strategyPaused(s), vaultOrders: () => areas.gate.areaOff('trigger') };
   const feeds = createFeedSet({
     client,
     authed: session?.authed,
@@ -202,68 +150,63 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     mints: () => mintsInUse(strategies.active),
     eventIds: () => eventsInUse(strategies.active),
     marketIds: () => marketsInUse(strategies.active),
+    // A rehearsal's balances are its ledger's; live and paper read the chain.
+    balances: rehearsal === null ? { from: 'chain', rpc, wallet: wallet.address } : { from: 'ledger', db },
     metrics,
     outages,
     paused: (area) => areas.gate.feedPaused(area),
   });
+  const balances = feeds.balances;
+  // Trades, order changes and failures as log lines, webhooks, metrics and events, from the audit log as it is written.
+  const stopAuditReaders = [
+    reportActions({ audit, log, notify: (n) => notifier.notify(n), tokenName: engineTokenNamer(() => ({ strategies, feeds })) }),
+    meterActions({ audit, db, metrics }),
+    forwardActions(audit, inputs.events),
+  ];
   areas.onChange(() => feeds.recheck());
+  const stopFeedAudits = feeds.all.map((feed) => auditFeed(feed, audit, clock));
 
-  for (const feed of feeds.all) auditFeed(feed, audit, clock);
-  const abort = new AbortController();
-  // The first scan completes before the feeds start, so their first poll already covers the strategies.
-  await strategies.poll();
-  if (strategies.active.size === 0) {
-    // Most likely a wrong strategies_dir: say so rather than idle silently for weeks.
-    log.warn({ dir: config.strategies_dir }, 'no valid strategy in strategies_dir: nothing will trade until one is added');
-  }
-  const watching = strategies.run(abort.signal);
-  areas.start(abort.signal);
-  feeds.start(abort.signal);
-  const watchFeed = <T>(feed: Poller<T>): void => {
-    const detach = [metrics.attachFeed(feed), outages.watchFeed(feed), auditFeed(feed, audit, clock)];
-    void feed.done.then(() => detach.forEach((off) => off()));
-  };
+  const journal = new Journal(db, audit, clock);
+  // For the audit: what the wallet holds, then the basis of what it held before jupbot (in this
+  // order: a first reading is recorded before the basis looks for it), and the prices seen.
+  const stopRecords = [
+    recordWalletBalances({ feed: balances, db, audit, log }),
+    recordObservedBasis({ prices: feeds.prices, balances, db, audit, log }),
+    recordPriceHistory({ feed: feeds.prices, markets: feeds.markets, db, clock, everyMs: config.history.sample_every, keepMs: config.history.keep, log }),
+    reportUnknownPredictionIds({ markets: feeds.markets, strategies: activeStrategies, log }),
+    ...stopFeedAudits,
+  ];
+  const decimalsOf = decimalsResolver({ strategies: activeStrategies, prices: () => feeds.prices.state().value, client });
+  const orders = new TriggerOrders(db, audit);
+  const set = createModeHandlerSet({ execution, config, client, authed: session?.authed, rpc, db, journal, orders, audit, clock, log, decimalsOf });
+  const executor = createExecutor({ journal, db, audit, rpc, clock, handlers: set.handlers, routes: set.routes, log });
   // Someone else trading this wallet: a Trigger order created while we run, or Jupiter trades signed
-  // with its key that the journal did not make (engine/sharing/). Once seen, the executor takes no
-  // new intent (nothing can be decided before trading starts).
-  let stopDeciding = (): void => undefined;
+  // with its key that the journal did not make (engine/sharing/). Once seen, the executor takes no new intent.
   const sharing = createWalletSharing({
     wallet: wallet.address,
-    instanceId: options.instanceId,
+    instanceId: inputs.instanceId,
     dataDir: config.data_dir,
     shared: config.wallet.shared,
     startedAt,
     audit,
     onStop(error, summary) {
       // Nothing new from this moment; the daemon's stop follows.
-      stopDeciding();
-      options.onWalletShared?.(error, summary);
+      executor.stop();
+      inputs.onWalletShared?.(error, summary);
     },
   });
   const arrivals = new OrderArrivals({ startedAt, onArrival: (order) => sharing.report({ kind: 'order', ...order }) });
-  // The rehearsal ledger opens before anything decides: strategies see its balances from the first tick.
-  if (signer === null) await openLedger({ db, audit, clock, log, rpc, wallet: wallet.address, declared: config.rehearsal.balances, search });
-  const trading = startTrading({
-    config,
-    clock,
-    log,
-    db,
-    audit,
-    client,
-    authed: session?.authed,
-    execution: signer === null ? { rehearsal: createRpcTransactionGuard({ ...guardOptions, address: wallet.address }) } : { signer },
-    wallet: wallet.address,
-    rpc,
-    strategies: () => strategies.active,
-    feeds,
-    arrivals,
-    watchFeed,
-    paused: { strategy: (s) => areas.gate.strategyPaused(s), vaultOrders: () => areas.gate.areaOff('trigger') },
-  });
-  stopDeciding = () => trading.executor.stop();
+  // Fills of our vault orders, recorded once, each time the order feeds read history; orders we did
+  // not place are adopted (recorded, never touched); ours that history stops listing are judged gone.
+  const sync = { orders, journal, clock, log, audit, decimalsOf, authed: session?.authed, rpc, arrivals };
+  const stopSyncs = set.vault
+    ? [feeds.orders && startVaultOrderSync({ feed: feeds.orders, ...sync }), feeds.dca && startDcaOrderSync({ feed: feeds.dca, ...sync })].filter(
+        (s) => s !== null,
+      )
+    : [];
   // A rehearsal trades nothing: whoever else trades the wallet is none of its business.
   const walletHistory =
-    config.wallet.shared || options.watchWallet === false || signer === null
+    config.wallet.shared || inputs.watchWallet === false || rehearsal !== null
       ? null
       : createWalletHistoryFeed({
           rpc,
@@ -275,74 +218,198 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           log,
           onForeign: (transaction) => sharing.report({ kind: 'transaction', ...transaction }),
         });
-  if (walletHistory) {
-    watchFeed(walletHistory);
-    walletHistory.start(abort.signal);
-  }
-  log.debug({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');
+  const stopHistoryWatch = walletHistory ? [metrics.attachFeed(walletHistory), outages.watchFeed(walletHistory), auditFeed(walletHistory, audit, clock)] : [];
+  /** What the audit's readers and the feeds' watchers hold: let go once nothing more is written. */
+  const detachReaders = (): void => {
+    for (const stop of [...stopHistoryWatch, ...stopAuditReaders]) stop();
+  };
 
-  return {
+  try {
+    // Route venues newer than the bundled table, from the aggregator's on-chain IDL (read once, before anything trades).
+    await guard.venues.start();
+    // The first scan completes before the feeds start, so their first poll already covers the strategies.
+    await strategies.poll();
+    if (strategies.active.size === 0) {
+      // Most likely a wrong strategies_dir: say so rather than idle silently for weeks.
+      log.warn({ dir: config.strategies_dir }, 'no valid strategy in strategies_dir: nothing will trade until one is added');
+    }
+    // The rehearsal ledger opens before its balances feed first reads it: strategies see its balances from the first tick.
+    if (rehearsal !== null) await openLedger({ db, audit, clock, log, rpc, wallet: wallet.address, declared: config.rehearsal.balances, search });
+  } catch (error) {
+    for (const stop of [...stopRecords, ...stopSyncs]) stop();
+    detachReaders();
+    areas.close();
+    detachClient();
+    client.close();
+    outages.close();
+    notifier.close();
+    throw error;
+  }
+
+  // Stopped in two steps: the decide loop, reconciliation and what they drive first, then what they decide on.
+  const abort = new AbortController();
+  const watch = new AbortController();
+  const watching = strategies.run(watch.signal);
+  areas.start(watch.signal);
+  // The first tick waits for the first balances read (ok or failed): deciding before it would only skip.
+  const firstBalances = Promise.race([balances.events.next('updated'), balances.events.next('failed'), balances.events.next('stopped')]);
+  feeds.start(watch.signal);
+  walletHistory?.start(watch.signal);
+  // A rehearsal's vault orders live in its database: its own keeper fills them on the prices Trigger watches.
+  const rehearsalOrders = rehearsal === null ? null : startRehearsalOrders({ db, journal, audit, client, clock, log, prices: feeds.prices });
+  const reconcile = startReconcileLoop({
+    journal,
+    executor,
+    clock,
+    audit,
+    log,
+    intervalMs: config.poll.orders,
+    staleAfterMs: STALE_PRICE_MS,
+    signal: abort.signal,
+  });
+  const ticks = startTickLoop({
+    clock,
+    executor,
+    records: decisionRecords(db, audit, clock),
+    log,
+    strategies: activeStrategies,
+    sources: () => ({
+      prices: feeds.prices.state(),
+      balances: balances.state(),
+      // A rehearsal's strategies see the positions it holds: the real ones less what it sold or claimed.
+      positions: rehearsal === null ? feeds.positions?.state() : rehearsalPositions(db, feeds.positions?.state()),
+      vaultOrders: vaultOrderViews(db),
+      markets: feeds.markets.state(),
+      scores: feeds.scores.state(),
+      tradingStatus: feeds.tradingStatus.state(),
+    }),
+    refreshBalances: () => balances.pollSoon(),
+    // A decision waits for a price read: each wakes a tick. Not the balances read an action asks
+    // for: an intent left in flight would wake the next tick at once, and that one the next.
+    wakeOn: (wake) => feeds.prices.events.on('updated', wake),
+    intervalMs: config.poll.prices,
+    ready: Promise.all([reconcile.ready, firstBalances]),
+    signal: abort.signal,
+    paused,
+  });
+  const stopParts = async (): Promise<void> => {
+    // Trading first: no new intent and no new call while the feeds it decides on are still there.
+    executor.stop();
+    for (const stop of [...stopRecords, ...stopSyncs]) stop();
+    await Promise.all([...stopSyncs.map((s) => s.idle()), rehearsalOrders?.stop()]);
+    abort.abort(new Error('engine stopping'));
+    await Promise.allSettled([ticks.done, reconcile.done]);
+    watch.abort(new Error('engine stopping'));
+    await Promise.allSettled([watching, feeds.done, walletHistory?.done, areas.done()]);
+    areas.close();
+    detachClient();
+    client.close();
+    detachReaders();
+    outages.close();
+  };
+  const simulator = paper && { url: paper.url, seed: paper.seed };
+
+  let ops: OpsServer | undefined;
+  let stopping: Promise<EngineStop> | undefined;
+  const engine: Engine = {
     wallet: wallet.address,
     client,
     session,
     strategies,
     feeds,
     areas,
-    trading,
+    trading: { journal, rpc, executor, ticks },
     walletHistory,
+    metrics,
+    notifier,
+    outages,
+    audit,
+    writes,
+    get opsUrl() {
+      return ops?.url ?? '';
+    },
+    simulator,
     status: () => ({
       wallet: wallet.address,
       areas: areas.status(),
       session: session?.health() ?? null,
       strategies: [...strategies.active.values()].map((s) => ({ name: s.name, kind: s.spec.kind, file: s.file, hash: s.hash })),
       feeds: feeds.status(),
-      trading: trading.status(),
+      trading: { ...ticks.status(), balances: feeds.balancesStatus() },
     }),
-    readiness: () => [
-      ...feeds.readiness(),
-      // Decisions need fresh balances as much as fresh prices: a stale balance holds every strategy.
-      ...feedReadinessChecks(walletHistory ? [trading.balances, walletHistory] : [trading.balances]),
-      {
-        // A strategy whose decision keeps failing (a stop that cannot sell) is not ready, and says which and why.
-        name: 'strategies',
-        probe: () => {
-          const degraded = Object.entries(trading.ticks.status().strategies).filter(([, h]) => h.degraded !== null);
-          if (degraded.length === 0) return { ok: true };
-          return {
-            ok: false,
-            detail: degraded
-              .map(
-                ([name, h]) =>
-                  `${name}: rule ${h.degraded?.rule ?? '?'} failed ${h.degraded?.failures ?? 0} times in a row (${h.degraded?.code ?? 'no code'})${h.degraded?.protective ? ', still trying' : ''}`,
-              )
-              .join('; '),
-          };
-        },
-      },
-      areas.gate.readiness(),
-      {
-        name: 'trigger-login',
-        probe: () => {
-          // No vault strategy, or a key without Trigger: the login is not attempted, and not waited for.
-          if (session === null) return { ok: true, detail: 'not attempted: a rehearsal holds no key to log in with' };
-          const paused = areas.gate.feedPaused('trigger');
-          if (paused !== null) return { ok: true, detail: `not attempted: ${paused}` };
-          const health = session.health();
-          return health.consecutiveFailures === 0
-            ? { ok: true }
-            : { ok: false, detail: `${health.consecutiveFailures} failed login(s): ${health.lastError?.message ?? 'unknown'}` };
-        },
-      },
-      sharing.readiness(),
-    ],
-    async stop() {
-      // Trading first: no new call starts while the feeds it decides on are still there.
-      await trading.stop();
-      abort.abort(new Error('engine stopping'));
-      await Promise.allSettled([watching, feeds.done, walletHistory?.done, areas.done()]);
-      areas.close();
-      detachClient();
-      client.close();
-    },
+    stop: (reason) =>
+      (stopping ??= (async (): Promise<EngineStop> => {
+        await stopParts();
+        const unfinished = unfinishedIntents(journal.pending());
+        // The stop is worth telling: its webhook gets a few seconds of real time, never more.
+        await notifyLast(notifier, clock, { type: 'lifecycle', action: 'stopped', detail: reason });
+        await ops?.close();
+        try {
+          audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt, unfinished: unfinished.byState } });
+          return { unfinished, unrecorded: null };
+        } catch (error) {
+          // The disk failed (full, read-only): the stop goes on, and `writes` keeps the fault for the exit code.
+          const fault = writeFaultOf(error, file);
+          if (fault === null) throw error;
+          return { unfinished, unrecorded: fault.message };
+        }
+      })()),
   };
+  try {
+    ops = await startDaemonOpsServer({
+      config,
+      clock,
+      db,
+      file,
+      writes,
+      metrics,
+      identity: { instanceId: inputs.instanceId, startedAt, schemaVersion: inputs.store.version, simulator },
+      status: () => engine.status(),
+      auditHead: () => audit.head,
+      checks: [
+        ...feeds.readiness(),
+        ...feedReadinessChecks(walletHistory ? [walletHistory] : []),
+        strategiesReadiness(ticks),
+        areas.gate.readiness(),
+        triggerLoginReadiness(session, areas.gate),
+        sharing.readiness(),
+      ],
+    });
+    audit.append({
+      kind: 'daemon.started',
+      data: {
+        version,
+        mode: config.mode,
+        instanceId: inputs.instanceId,
+        config: config.source.file,
+        schemaVersion: inputs.store.version,
+        migrationsApplied: inputs.store.applied,
+        simulator,
+        wallet: wallet.address,
+      },
+    });
+  } catch (error) {
+    await stopParts();
+    await ops?.close();
+    notifier.close();
+    // A start that failed for the disk's sake (full, read-only) says so, with its own exit code.
+    throw writeFaultOf(error, file) ?? error;
+  }
+  log.debug({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');
+  announceStart(log, {
+    version,
+    node: process.version,
+    schemaVersion: inputs.store.version,
+    config,
+    wallet: wallet.address,
+    simulator,
+    database: file,
+    opsUrl: engine.opsUrl,
+    instanceId: inputs.instanceId,
+    strategies: [...strategies.active.keys()],
+    rejected: strategies.rejected().map((r) => ({ file: r.file, problem: r.problems[0] ?? '', kept: r.kept })),
+  });
+  notifier.notify({ type: 'lifecycle', action: 'started', detail: `${config.mode} mode, wallet ${wallet.address}` });
+
+  return engine;
 }

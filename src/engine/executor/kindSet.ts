@@ -1,7 +1,7 @@
 /**
  * Every intent kind the daemon executes, listed once: each family module pairs its routes with its
  * handler, so a kind can never be routed to the journal without a handler to finish it (or handled
- * but never routed). trading.ts builds this set; the end-to-end tests build the very same one.
+ * but never routed). the composition root (engine/engine.ts) builds this set; the tests build the very same one.
  *
  * Without an authed Trigger client (no wallet login), the vault and DCA kinds are absent: their
  * intents are deferred by the tick loop, never journaled.

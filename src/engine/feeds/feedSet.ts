@@ -1,7 +1,8 @@
 /**
  * All the daemon's feeds in one place, built from `config.poll` and wired to metrics, outage alerts
- * and readiness: what the composition root calls once. Order feeds exist only with an authed client
- * (a wallet logged in to Trigger), the positions feed only with a wallet.
+ * and readiness. Order feeds exist only with an authed client (a wallet logged in to Trigger), the
+ * positions feed only with a wallet. The balances feed reads the chain through the RPC (live, paper)
+ * or, in a rehearsal, its ledger: the source is an option, the feed is like every other.
  *
  * Every feed reads one API area (`FEED_AREAS`); `paused(area)` says why that area's feeds must not poll
  * now (nothing loaded needs it, or the key was refused it: engine/areas/), and they send nothing then.
@@ -21,6 +22,16 @@ import { feedReadinessChecks, feedStatus } from './readiness.js';
 import { createScoresFeed, type ScoreMap } from './scores.js';
 import { createMarketsFeed, type MarketMap } from './markets.js';
 import { createTradingStatusFeed } from './tradingStatus.js';
+import { createBalancesFeed, type Balances } from './balances.js';
+import { createLedgerBalancesFeed } from '../../rehearsal/ledgerBalancesFeed.js';
+import type { SolanaRpc } from '../../solana/rpc.js';
+import type { Db } from '../../store/db.js';
+
+/**
+ * Where the wallet's balances are read: the chain, through the RPC (live and paper mode), or the
+ * rehearsal ledger in the database (a rehearsal spends nothing of the real wallet's).
+ */
+export type BalancesSource = { readonly from: 'chain'; readonly rpc: SolanaRpc; readonly wallet: string } | { readonly from: 'ledger'; readonly db: Db };
 
 export interface FeedSetOptions {
   readonly client: JupiterClient;
@@ -38,6 +49,8 @@ export interface FeedSetOptions {
   readonly eventIds: () => Iterable<string>;
   /** Prediction market ids strategies name (`positions.market`); the markets of positions held are added. */
   readonly marketIds?: (() => Iterable<string>) | undefined;
+  /** Where the balances feed reads, every `poll.prices`: a decision needs fresh balances as much as fresh prices. */
+  readonly balances: BalancesSource;
 
   /** `metrics.attachFeed`, for feed ages and failures. */
   readonly metrics?: { attachFeed(feed: MeteredFeed): () => void } | undefined;
@@ -66,12 +79,18 @@ export interface FeedSet {
   readonly dca: Poller<OrderSnapshot<DcaHistoryItem>> | null;
   readonly markets: Poller<MarketMap>;
   readonly tradingStatus: Poller<boolean>;
-  /** Every feed that exists, in a fixed order. */
+  readonly balances: Poller<Balances>;
+  /** Every feed that exists, in a fixed order (balances last). */
   readonly all: readonly Poller<unknown>[];
   /** One `/readyz` check per feed (`feed:<name>`). */
   readiness(): ReadinessCheck[];
-  /** A JSON-safe summary per feed for `/status`. */
+  /**
+   * A JSON-safe summary per feed for `/status`, but the balances feed's: `/status` has always
+   * shown that one apart, with how many mints it read (`balancesStatus`).
+   */
   status(): Record<string, unknown>[];
+  /** The balances feed's summary for `/status`: its state, and how many mints the last read found (null before one). */
+  balancesStatus(): Record<string, unknown>;
   /** Starts every feed; they stop when `signal` aborts. */
   start(signal: AbortSignal): void;
   /** Paused feeds look at once whether they may poll again (a strategy was loaded, an area answers again). */
@@ -109,7 +128,12 @@ export function createFeedSet(options: FeedSetOptions): FeedSet {
   const tradingStatus = createTradingStatusFeed({ client, clock, log, intervalMs: poll.scores, paused: prediction });
   const orders = authed === undefined ? null : createPriceOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders, paused: trigger });
   const dca = authed === undefined ? null : createDcaOrdersFeed({ client: authed, clock, log, intervalMs: poll.orders, paused: trigger });
-  const all = [prices, markets, scores, positions, tradingStatus, orders, dca].filter(
+  const source = options.balances;
+  const balances =
+    source.from === 'chain'
+      ? createBalancesFeed({ rpc: source.rpc, clock, wallet: source.wallet, intervalMs: poll.prices, log })
+      : createLedgerBalancesFeed({ db: source.db, clock, intervalMs: poll.prices, log });
+  const all = [prices, markets, scores, positions, tradingStatus, orders, dca, balances].filter(
     (f): f is NonNullable<typeof f> => f !== null,
   ) as readonly Poller<unknown>[];
   for (const feed of all) {
@@ -127,9 +151,14 @@ export function createFeedSet(options: FeedSetOptions): FeedSet {
     dca,
     markets,
     tradingStatus,
+    balances,
     all,
     readiness: () => feedReadinessChecks(all),
-    status: () => feedStatus(all),
+    status: () => feedStatus(all.filter((feed) => feed !== balances)),
+    balancesStatus: () => {
+      const { value, ...feed } = balances.state();
+      return { ...feed, mints: value?.byMint.size ?? null };
+    },
     start(signal) {
       if (started) throw new Error('feeds already started');
       started = true;

@@ -105,7 +105,7 @@ async function readyz(daemon: Daemon): Promise<{ status: number; database: Check
 /** Resolves once every feed (and the balances) has polled successfully: the daemon is then ready. */
 async function feedsPolled(daemon: Daemon): Promise<void> {
   // A feed nothing needs (no strategy here) is paused: it never polls.
-  const feeds = [...daemon.engine.feeds.all, daemon.engine.trading.balances].filter((feed) => feed.state().paused === null);
+  const feeds = daemon.engine.feeds.all.filter((feed) => feed.state().paused === null);
   await Promise.all(
     feeds.map((feed) =>
       feed.state().at !== null

@@ -6,7 +6,15 @@ import { withBearer } from '../../../../src/jupiter/index.js';
 import { createMetrics } from '../../../../src/ops/metrics.js';
 import type { Notification } from '../../../../src/ops/notify.js';
 import { createOutageMonitor } from '../../../../src/ops/outage.js';
-import { SOL, startFeedHarness, USDC } from './simSupport.js';
+import { recordOpening } from '../../../../src/rehearsal/ledger.js';
+import { createSolanaRpc } from '../../../../src/solana/rpc.js';
+import { AuditLog } from '../../../../src/store/audit.js';
+import { freshStore } from '../../store/helpers.js';
+import { SOL, simFetch, startFeedHarness, USDC, type FeedHarness } from './simSupport.js';
+
+/** The chain as the balances feed reads it: the simulator's RPC, in process. */
+const chainOf = (h: FeedHarness, wallet: string) =>
+  ({ from: 'chain', rpc: createSolanaRpc({ url: 'http://sim.local/rpc', clock: h.clock, fetch: simFetch(h.sim) }), wallet }) as const;
 
 const stop = new AbortController();
 afterEach(() => stop.abort());
@@ -30,11 +38,12 @@ describe('createFeedSet', () => {
       wallet: owner,
       mints: () => mints.keys(),
       eventIds: () => eventIds,
+      balances: chainOf(h, owner),
       metrics,
       outages,
     });
-    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'markets', 'scores', 'positions', 'trading-status', 'orders', 'dca']);
-    expect(feeds.readiness().map((c) => c.probe().ok)).toEqual([false, false, false, false, false, false, false]);
+    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'markets', 'scores', 'positions', 'trading-status', 'orders', 'dca', 'balances']);
+    expect(feeds.readiness().map((c) => c.probe().ok)).toEqual([false, false, false, false, false, false, false, false]);
 
     const firsts = Promise.all(feeds.all.map((f) => f.events.next('updated')));
     feeds.start(stop.signal);
@@ -47,9 +56,15 @@ describe('createFeedSet', () => {
       ['feed:trading-status', true],
       ['feed:orders', true],
       ['feed:dca', true],
+      ['feed:balances', true],
     ]);
     expect(feeds.positions?.state().value).toHaveLength(2);
     expect(feeds.status()[0]).toMatchObject({ name: 'prices', consecutiveFailures: 0, fresh: true, intervalMs: 10_000 });
+    // The paper wallet holds SOL and USDC on chain, read every poll.prices; /status shows it apart, with its mint count.
+    expect(feeds.balances.state().value?.byMint.get(USDC)).toBe(1_000_000_000n);
+    expect(feeds.status().map((f) => f['name'])).not.toContain('balances');
+    expect(feeds.balancesStatus()).toMatchObject({ name: 'balances', fresh: true, intervalMs: 10_000, mints: feeds.balances.state().value?.byMint.size });
+    expect(await metrics.scrape()).toContain('jupbot_feed_fresh{feed="balances"} 1');
 
     // Scores fail for 2 minutes: one "down" after 60 s, one "recovered" after.
     const fault = h.sim.control.injectFault({ path: '/prediction/v1/events/scores', kind: 'status', status: 503 });
@@ -94,6 +109,7 @@ describe('createFeedSet', () => {
       mints: () => [SOL],
       eventIds: () => [],
       marketIds: () => ['BTC-1006-M1'],
+      balances: chainOf(h, owner),
       metrics,
       paused: (area) => off.get(area) ?? null,
     });
@@ -111,6 +127,8 @@ describe('createFeedSet', () => {
       ['feed:trading-status', { ok: true, detail: `paused: ${off.get('prediction') ?? ''}` }],
       ['feed:orders', { ok: true, detail: 'paused: the trigger area is off' }],
       ['feed:dca', { ok: true, detail: 'paused: the trigger area is off' }],
+      // The balances feed reads the chain, in no API area: nothing pauses it.
+      ['feed:balances', { ok: true }],
     ]);
     expect(await metrics.scrape()).toContain('jupbot_feed_fresh{feed="positions"} 1');
 
@@ -126,17 +144,26 @@ describe('createFeedSet', () => {
     await feeds.done;
   });
 
-  it('has no order or positions feed without an authed client or a wallet', () => {
+  it('has no order or positions feed without an authed client or a wallet; a rehearsal reads its balances from the ledger', async () => {
     const h = startFeedHarness();
+    const { db, clock } = freshStore();
+    recordOpening(db, new AuditLog(db, clock), 'config', [{ mint: USDC, amount: 250_000_000n, decimals: 6 }], clock.now());
     const feeds = createFeedSet({
       client: h.client,
       clock: h.clock,
       poll: { prices: 1_000, scores: 1_000, positions: 1_000, orders: 1_000 },
       mints: () => [],
       eventIds: () => [],
+      balances: { from: 'ledger', db },
     });
-    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'markets', 'scores', 'trading-status']);
+    expect(feeds.all.map((f) => f.name)).toEqual(['prices', 'markets', 'scores', 'trading-status', 'balances']);
     expect(feeds.orders).toBeNull();
     expect(feeds.positions).toBeNull();
+    const read = feeds.balances.events.next('updated');
+    const stopped = new AbortController();
+    feeds.start(stopped.signal);
+    expect((await read).value.byMint).toEqual(new Map([[USDC, 250_000_000n]]));
+    stopped.abort();
+    await feeds.done;
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The guard's effects check while the wallet's balances move under it, end to end through the
- * engine's real stack (startTrading over the simulator): SOL leaving the wallet from elsewhere (the
+ * engine's real stack (the composition root over the simulator): SOL leaving the wallet from elsewhere (the
  * owner spending from another device, a transaction of ours landing) between the check's read of
  * our accounts and its simulation. The simulator's `transfer` fault lands it there. And a renewal's
  * funds are never left in the vault while a replacement takes fresh ones.

@@ -1,30 +1,30 @@
 /**
- * The engine's trading stack, built by the daemon's own startTrading (src/engine/trading.ts) over
- * the in-process simulator on a ManualClock and a real SQLite file, with the feed set engine.ts
- * builds (prices, markets, scores, positions, trading status, price and DCA orders). Only the
- * sockets differ: the Jupiter client and the RPC talk to `sim.dispatch` in process.
+ * The daemon's own composition root (startEngine, src/engine/engine.ts) over the in-process
+ * simulator on a ManualClock and a real SQLite file: the same clients, guard, Trigger login, feeds,
+ * journal, executor, reconciliation, decide loop and mirror syncs the daemon runs, with the
+ * strategies written to a strategies directory for its watcher. Only the sockets differ: the Jupiter
+ * client and the RPC talk to `sim.dispatch` in process (the operations server listens on a free
+ * loopback port), and no lock is taken.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseConfigText } from '../../../../src/config/loadConfig.js';
+import type { DaemonEvents } from '../../../../src/daemonEvents.js';
+import { startEngine } from '../../../../src/engine/engine.js';
 import type { Executor } from '../../../../src/engine/executor/executor.js';
-import { createFeedSet, type FeedSet } from '../../../../src/engine/feeds/feedSet.js';
+import type { FeedSet } from '../../../../src/engine/feeds/feedSet.js';
 import type { TickEvents, TickLoop } from '../../../../src/engine/tick/tickLoop.js';
-import { startTrading } from '../../../../src/engine/trading.js';
-import { createJupiterClient } from '../../../../src/jupiter/index.js';
-import { withBearer } from '../../../../src/jupiter/transport.js';
 import { createLogger, type Logger } from '../../../../src/ops/log.js';
 import { Redactor } from '../../../../src/ops/redact.js';
 import { createRandom } from '../../../../src/random.js';
-import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
-import { createSolanaRpc } from '../../../../src/solana/rpc.js';
-import { AuditLog } from '../../../../src/store/audit.js';
+import type { AuditLog } from '../../../../src/store/audit.js';
 import type { Db } from '../../../../src/store/db.js';
 import type { Journal } from '../../../../src/store/journal.js';
 import { openStore } from '../../../../src/store/migrate.js';
 import { TriggerOrders } from '../../../../src/store/triggerOrders.js';
 import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.js';
+import { TypedEmitter } from '../../../../src/typedEmitter.js';
 import { track } from '../../store/helpers.js';
 import { simFetch, type World } from '../executor/support.js';
 
@@ -33,42 +33,28 @@ export const TRADING_INTERVAL = 10_000;
 
 export interface TradingStack {
   db: Db;
+  /** The audit log the engine writes through. */
   audit: AuditLog;
   journal: Journal;
+  /** The order mirror, read from the same database. */
   orders: TriggerOrders;
   executor: Executor;
   feeds: FeedSet;
   ticks: TickLoop;
   /** Every tick-loop event, in order. */
   seen: { name: keyof TickEvents; payload: TickEvents[keyof TickEvents] }[];
+  /** Writes `strategy` to the strategies directory and has the watcher rescan it: a hot reload, at once. */
+  edit(strategy: LoadedStrategy): Promise<void>;
   /** Advances the clock one interval at a time until `n` more ticks have run (feeds poll on the way). */
   tick(n?: number): Promise<TickEvents['tick'][]>;
-  /** Stops everything as startTrading's stop() does, then closes the database (a process end). */
+  /** Stops everything as the daemon's stop does, then closes the database (a process end). */
   stop(): Promise<void>;
 }
 
-/** engine.ts's `mintsInUse` / `marketsInUse` / `eventsInUse` (not exported there). */
-function interest(strategies: ReadonlyMap<string, LoadedStrategy>): { mints: string[]; markets: string[]; events: string[] } {
-  const mints = new Set<string>();
-  const markets = new Set<string>();
-  const events = new Set<string>();
-  for (const { spec, tokens } of strategies.values()) {
-    for (const token of Object.values(tokens)) if (token) mints.add(token.mint);
-    if (spec.kind === 'prediction-exit' && spec.positions.market !== undefined) markets.add(spec.positions.market);
-    if (spec.kind === 'prediction-exit' && spec.positions.event !== undefined) events.add(spec.positions.event);
-  }
-  return { mints: [...mints].sort(), markets: [...markets].sort(), events: [...events].sort() };
-}
-
-/**
- * Boots a "process" on the world's database file and starts trading: feeds first (engine.ts starts
- * them before startTrading), then everything startTrading starts. Resolves once every feed has a
- * value and the first tick has run, so a test starts from a settled state.
- */
 export interface TradingStackOptions {
   /** The engine's logger (default: silent). */
   readonly log?: Logger;
-  /** Wraps the Jupiter client's fetch: a test can change what the API answers. */
+  /** Wraps what the clients talk to the simulator through: a test can change what the API answers. */
   readonly jupiterFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
   /** More config, as YAML lines after the test's own `poll` line (a `guard` section, say). */
   readonly config?: string;
@@ -76,6 +62,11 @@ export interface TradingStackOptions {
   readonly fetch?: typeof globalThis.fetch;
 }
 
+/**
+ * Boots a "process" on the world's database file: the composition root with `loaded` as the files
+ * of its strategies directory. Resolves once every feed the strategies need has a value and a tick
+ * has run on them, so a test starts from a settled state.
+ */
 export async function startTradingStack(
   w: World,
   loaded: ReadonlyMap<string, LoadedStrategy>,
@@ -83,79 +74,63 @@ export async function startTradingStack(
   options: TradingStackOptions = {},
 ): Promise<TradingStack> {
   const { clock } = w;
-  const { db } = openStore(w.file, { clock });
+  const store = openStore(w.file, { clock });
+  const { db } = store;
   track(db);
-  const audit = new AuditLog(db, clock);
   const fetch = options.fetch ?? simFetch(w.sim);
-  // A generous rate: the limiter would otherwise park polls on the manual clock between advances.
-  const client = createJupiterClient({
-    baseUrl: 'http://sim.local',
-    apiKey: 'trading-test-key',
-    requestsPerSecond: 1000,
-    clock,
-    random: createRandom('trading'),
-    fetch: options.jupiterFetch ? options.jupiterFetch(fetch) : fetch,
-  });
-  const authed = withBearer(client, () => Promise.resolve(w.sim.control.triggerToken(w.wallet.address)));
-  const abort = new AbortController();
-
-  // engine.ts: the feed set, started before trading.
-  const uses = (): ReturnType<typeof interest> => interest(loaded);
-  const feeds = createFeedSet({
-    client,
-    authed,
-    clock,
-    poll: { prices: intervalMs, scores: intervalMs, positions: intervalMs, orders: intervalMs },
-    wallet: w.wallet.address,
-    mints: () => uses().mints,
-    eventIds: () => uses().events,
-    marketIds: () => uses().markets,
-  });
-  const firstValues = Promise.all(feeds.all.map((f) => f.events.next('updated')));
-  feeds.start(abort.signal);
-
-  // The daemon's own composition from here on; every poll and the tick share one interval.
-  const seconds = intervalMs / 1000;
+  const dir = mkdtempSync(join(tmpdir(), 'jupbot-trading-'));
+  const strategiesDir = join(dir, 'strategies');
+  mkdirSync(strategiesDir);
+  for (const strategy of loaded.values()) writeFileSync(join(strategiesDir, basename(strategy.file)), strategy.text);
+  // Every poll and the tick share one interval; the watcher rescans its files far less often.
+  const every = `${intervalMs / 1000}s`;
   const config = parseConfigText(
-    `poll: { prices: ${seconds}s, orders: ${seconds}s }\n${options.config ?? ''}`,
-    'trading-test.yaml',
+    `mode: paper\nstrategies_dir: "${strategiesDir}"\ndata_dir: "${dir}"\nhttp: { listen: "127.0.0.1:0" }\n` +
+      `poll: { prices: ${every}, orders: ${every}, scores: ${every}, positions: ${every}, strategies: 1h }\n${options.config ?? ''}`,
+    join(dir, 'trading-test.yaml'),
     {},
-    mkdtempSync(join(tmpdir(), 'jupbot-trading-')),
+    dir,
   );
-  const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock, fetch });
-  const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock });
   const log = options.log ?? createLogger({ level: 'silent', redactor: new Redactor() });
-  await firstValues;
-  const trading = startTrading({
+  const engine = await startEngine({
     config,
     clock,
+    random: createRandom('trading'),
     log,
-    db,
-    audit,
-    client,
-    authed,
-    execution: { signer },
-    wallet: w.wallet.address,
-    rpc,
-    strategies: () => loaded,
-    feeds,
+    redactor: new Redactor(),
+    store: { db, file: w.file, version: store.version, applied: store.applied },
+    wallet: w.wallet,
+    instanceId: 'trading-test',
+    // The world is the test's: nothing to fund, nothing to close.
+    paper: { url: 'http://sim.local', seed: 'trading-test', restored: true, fund: () => undefined, close: () => Promise.resolve() },
+    events: new TypedEmitter<DaemonEvents>(),
+    // The tests move funds from elsewhere on purpose: no other trader to look for.
+    watchWallet: false,
+    network: options.jupiterFetch ? options.jupiterFetch(fetch) : fetch,
   });
-  const { journal, executor, ticks } = trading;
-  const orders = new TriggerOrders(db, audit);
-
+  const { feeds } = engine;
+  const { journal, executor, ticks } = engine.trading;
   const seen: TradingStack['seen'] = [];
   for (const name of ['tick', 'planned', 'executed', 'deferred'] as const) ticks.events.on(name, (payload) => seen.push({ name, payload }));
-  await ticks.events.next('tick');
+  // Feeds of an area no strategy needs are paused and never poll: the others each have a value, then a tick runs on them.
+  const polling = feeds.all.filter((feed) => feed.state().paused === null && feed.state().at === null);
+  await Promise.all(polling.map((feed) => feed.events.next('updated')));
+  if (ticks.status().ticks === 0) await ticks.events.next('tick');
+  await ticks.tick();
 
   return {
     db,
-    audit,
+    audit: engine.audit,
     journal,
-    orders,
+    orders: new TriggerOrders(db, engine.audit),
     executor,
     feeds,
     ticks,
     seen,
+    async edit(strategy) {
+      writeFileSync(join(strategiesDir, basename(strategy.file)), strategy.text);
+      await engine.strategies.poll();
+    },
     async tick(n = 1) {
       const out: TickEvents['tick'][] = [];
       for (let i = 0; i < n; i++) {
@@ -166,9 +141,7 @@ export async function startTradingStack(
       return out;
     },
     async stop() {
-      await trading.stop();
-      abort.abort(new Error('engine stopping'));
-      await feeds.done;
+      await engine.stop('test over');
       db.close();
     },
   };

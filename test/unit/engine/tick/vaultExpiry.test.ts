@@ -21,7 +21,7 @@ expires_after: 2h
 renew_before: 10m
 `;
 
-/** The vault tick stack plus the orders feed and its sync, as trading.ts wires them. */
+/** The vault tick stack plus the orders feed and its sync, as the composition root (engine.ts) wires them. */
 async function run(w: VaultWorld, loaded: Awaited<ReturnType<typeof strategies>>) {
   const stack = w.bootVault();
   const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: simFetch(w.sim) });

@@ -1,6 +1,6 @@
 /**
  * Orders the Trigger API lost ("a lost world"), end to end through the engine's real stack
- * (startTrading over the simulator): the orders feed stops listing them, the sync counts the reads,
+ * (the composition root over the simulator): the orders feed stops listing them, the sync counts the reads,
  * a complete read of history decides, and the order is marked gone with its evidence, reported at
  * warn and to the webhooks, while the rule that placed it places a new one — once. A page the API did
  * not return on one poll proves nothing.

@@ -124,8 +124,8 @@ describe('vault leg slippage, through the decide loop', () => {
     await s.tick(2);
     expect(bodies(sent, 'PATCH')).toEqual([]);
 
-    // The hot reload's effect: the same rules, the stop's slippage raised.
-    loaded.set('sol-ladder', await load(ladder(200), 'ladder.yaml', LIMITS));
+    // A hot reload: the same rules, the stop's slippage raised.
+    await s.edit(await load(ladder(200), 'ladder.yaml', LIMITS));
     await s.tick(2);
     expect(bodies(sent, 'PATCH')).toEqual([
       { orderType: 'oco', slSlippageBps: 200 },
