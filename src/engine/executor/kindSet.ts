@@ -5,6 +5,9 @@
  *
  * Without an authed Trigger client (no wallet login), the vault and DCA kinds are absent: their
  * intents are deferred by the tick loop, never journaled.
+ *
+ * The daemon takes every kind. A test may name the journal kinds it is about (`kinds`): it then gets
+ * the daemon's very handlers and routes for those, not a hand-built copy that could drift from them.
  */
 import type { Clock } from '../../clock.js';
 import type { AuthedJupiterClient, JupiterClient } from '../../jupiter/transport.js';
@@ -39,6 +42,8 @@ export interface HandlerSetDeps {
   readonly swap?: SwapPolicy | undefined;
   /** The most slippage a vault price order or one of its legs may carry (`guard.max_vault_slippage_bps`, else `guard.max_slippage_bps`). */
   readonly maxVaultSlippageBps: number;
+  /** Only these journal kinds (tests wire the ones they exercise); every kind when absent. A name not in the set throws. */
+  readonly kinds?: readonly string[] | undefined;
 }
 
 export interface HandlerSet {
@@ -60,17 +65,33 @@ const VAULT_KINDS: readonly ExecutableKind<VaultHandlerOptions & VaultPatchHandl
 
 export function createHandlerSet(deps: HandlerSetDeps): HandlerSet {
   const { client, rpc, signer, journal, orders, clock, decimalsOf } = deps;
+  const vaultKinds = deps.authed === undefined ? [] : VAULT_KINDS;
+  const wanted = chosen([...OPEN_KINDS, ...vaultKinds], deps.kinds, deps.authed !== undefined);
   const open = { client, rpc, signer, journal, clock, decimalsOf, policy: deps.swap ?? DEFAULT_SWAP_POLICY };
-  const built: { handler: IntentHandler; routes: ExecutableKind<never>['routes'] }[] = OPEN_KINDS.map((kind) => build(kind, open));
+  const built: { handler: IntentHandler; routes: ExecutableKind<never>['routes'] }[] = OPEN_KINDS.filter(wanted).map((kind) => build(kind, open));
   if (deps.authed !== undefined) {
     const vault = { authed: deps.authed, rpc, signer, journal, orders, clock, decimalsOf, maxSlippageBps: deps.maxVaultSlippageBps };
-    built.push(...VAULT_KINDS.map((kind) => build(kind, vault)));
+    built.push(...VAULT_KINDS.filter(wanted).map((kind) => build(kind, vault)));
   }
   return {
     handlers: built.map((b) => b.handler),
     routes: intentRoutes(...built.flatMap((b) => b.routes)),
-    vault: deps.authed !== undefined,
+    vault: vaultKinds.some(wanted),
   };
+}
+
+/** Every kind's route, without handlers: how the daemon journals each decided intent (tests plan through it). */
+export function allKindRoutes(): IntentRoutes {
+  return intentRoutes(...[...OPEN_KINDS, ...VAULT_KINDS].flatMap((kind) => kind.routes));
+}
+
+/** Whether a kind is in the set: all of them, or those named (each name must be one of `available`). */
+function chosen(available: readonly ExecutableKind<never>[], names: readonly string[] | undefined, authed: boolean): (kind: ExecutableKind<never>) => boolean {
+  if (names === undefined) return () => true;
+  const missing = names.filter((name) => !available.some((kind) => kind.kind === name));
+  if (missing.length > 0)
+    throw new Error(`no ${missing.join(', ')} kind in the handler set${authed ? '' : ' (the vault kinds need an authed Trigger client)'}`);
+  return (kind) => names.includes(kind.kind);
 }
 
 function build<D>(kind: ExecutableKind<D>, deps: D): { handler: IntentHandler; routes: ExecutableKind<D>['routes'] } {

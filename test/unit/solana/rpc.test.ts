@@ -4,7 +4,8 @@ import { Redactor } from '../../../src/ops/redact.js';
 import { ScaledClock } from '../../../src/scaledClock.js';
 import { createSimulator } from '../../../src/sim/simulator.js';
 import { createSolanaRpc, RpcError } from '../../../src/solana/rpc.js';
-import { simFetch, USDC } from '../engine/executor/support.js';
+import { USDC } from '../../support/mints.js';
+import { simFetch } from '../../support/simFetch.js';
 
 const URL_WITH_KEY = 'https://rpc.example.com/?api-key=very-secret-rpc-key';
 const WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';

@@ -4,12 +4,13 @@ import { cancelVaultOrderRoute } from '../../../../src/engine/executor/vault/can
 import { placeVaultOrderRoute } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
 import { reconcile } from '../../../../src/engine/reconcile.js';
 import { getAllDcaHistory } from '../../../../src/jupiter/trigger.js';
-import { actions, type DcaStack, dcaCancelIntent, dcaVaultIntent, dcaWorld, USDC } from './dcaSupport.js';
+import { dcaCancelIntent, dcaVaultIntent } from '../../../support/intentPlans.js';
+import { actions } from '../../../support/journalRows.js';
+import { USDC } from '../../../support/mints.js';
+import { simDca, withdrawals } from '../../../support/simViews.js';
+import { type StackKind, testStack } from '../../../support/testStack.js';
 
-function crash(s: DcaStack): void {
-  s.executor.stop();
-  s.db.close();
-}
+const DCA: StackKind[] = ['place-vault-order', 'cancel-vault-order', 'place-dca-vault-order'];
 
 describe('vault cancel handler: DCA orders, two steps', () => {
   it('one route plans cancels of both families; the place route wraps vaultPlacePlan', () => {
@@ -35,8 +36,7 @@ describe('vault cancel handler: DCA orders, two steps', () => {
   });
 
   it('"cannot cancel while depositing" leaves it planned; a later pass cancels once and refunds the rest', async () => {
-    const w = dcaWorld('dca-cancel');
-    const s = w.bootDca();
+    const s = testStack({ kinds: DCA, seed: 'dca-cancel' });
     const placed = await s.executor.execute(dcaVaultIntent());
     const orderId = placed.orderId ?? '';
     const early = await s.executor.execute(dcaCancelIntent(orderId));
@@ -45,18 +45,18 @@ describe('vault cancel handler: DCA orders, two steps', () => {
       expect.objectContaining({ code: 'TRIGGER_BAD_REQUEST' }),
     ]);
 
-    await w.sim.control.advance(1_000);
-    const report = await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock });
+    await s.sim.control.advance(1_000);
+    const report = await reconcile({ journal: s.journal, executor: s.executor, clock: s.clock });
     expect(report.outcomes[early.id]).toBe('confirmed');
     const row = s.journal.require(early.id);
     expect(row.cancelRequestId).not.toBeNull();
     expect(s.routes).toContain('/trigger/v2/orders/dca/cancel/{id}');
     expect(s.routes).toContain('/trigger/v2/orders/dca/confirm-cancel/{id}');
-    expect(w.simDca()).toEqual([expect.objectContaining({ id: orderId, state: 'cancelled', roundsFilled: 1 })]);
+    expect(simDca(s)).toEqual([expect.objectContaining({ id: orderId, state: 'cancelled', roundsFilled: 1 })]);
     expect(s.orders.get(orderId)?.state).toBe('cancelled');
     expect(actions(s.db, 'order.cancelled')).toHaveLength(1);
     expect(JSON.parse(actions(s.db, 'cancel.requested')[0]?.data ?? '{}')).toMatchObject({ family: 'dca', refundAmount: '40000000', roundsRemaining: 2 });
-    expect(w.withdrawals(USDC)).toBe(1);
+    expect(withdrawals(s, USDC)).toBe(1);
 
     // The round filled before the cancel is still recorded by the next read (the order is no longer live).
     const items = await getAllDcaHistory(s.authed);
@@ -67,48 +67,46 @@ describe('vault cancel handler: DCA orders, two steps', () => {
   });
 
   it('a crash between the steps: the restart confirms the same bytes, step 1 is not asked again, one withdrawal', async () => {
-    const w = dcaWorld('dca-cancel-crash');
-    const first = w.bootDca();
+    const first = testStack({ kinds: DCA, seed: 'dca-cancel-crash' });
     const placed = await first.executor.execute(dcaVaultIntent());
-    await w.sim.control.advance(1_000);
+    await first.sim.control.advance(1_000);
     first.executor.events.on('signed', ({ row }) => {
       if (row.kind === 'cancel-vault-order') first.executor.stop();
     });
     const stuck = await first.executor.execute(dcaCancelIntent(placed.orderId ?? ''));
     expect(stuck.state).toBe('signed');
     expect(stuck.cancelRequestId).not.toBeNull();
-    expect(w.simDca()[0]?.state).toBe('withdrawing');
-    crash(first);
+    expect(simDca(first)[0]?.state).toBe('withdrawing');
+    first.crash();
 
-    const second = w.bootDca();
-    const report = await reconcile({ journal: second.journal, executor: second.executor, clock: w.clock });
+    const second = first.restart();
+    const report = await reconcile({ journal: second.journal, executor: second.executor, clock: second.clock });
     expect(report.outcomes[stuck.id]).toBe('confirmed');
     const row = second.journal.require(stuck.id);
     expect(row.signature).toBe(stuck.signature);
     expect(row.cancelRequestId).toBe(stuck.cancelRequestId);
     expect(second.routes).not.toContain('/trigger/v2/orders/dca/cancel/{id}');
-    expect(w.simDca()[0]?.state).toBe('cancelled');
-    expect(w.withdrawals(USDC)).toBe(1);
+    expect(simDca(first)[0]?.state).toBe('cancelled');
+    expect(withdrawals(first, USDC)).toBe(1);
     await second.executor.drive(stuck.id);
-    expect(w.withdrawals(USDC)).toBe(1);
+    expect(withdrawals(first, USDC)).toBe(1);
     expect(actions(second.db, 'order.cancelled')).toHaveLength(1);
   });
 
   it('a crash after step 1, before signing: the restart asks step 1 again (it supersedes), one withdrawal', async () => {
-    const w = dcaWorld('dca-cancel-step1');
-    const first = w.bootDca();
+    const first = testStack({ kinds: DCA, seed: 'dca-cancel-step1' });
     const placed = await first.executor.execute(dcaVaultIntent());
-    await w.sim.control.advance(1_000);
+    await first.sim.control.advance(1_000);
     const plan = dcaCancelIntent(placed.orderId ?? '');
     first.executor.plan(plan);
     first.journal.recordTriggerIds(plan.id, { cancelRequestId: 'lost-in-crash' }, 'cancel.requested', {});
-    crash(first);
+    first.crash();
 
-    const second = w.bootDca();
+    const second = first.restart();
     const row = await second.executor.drive(plan.id);
     expect(row.state).toBe('confirmed');
     expect(row.cancelRequestId).not.toBe('lost-in-crash');
-    expect(w.simDca()[0]?.state).toBe('cancelled');
-    expect(w.withdrawals(USDC)).toBe(1);
+    expect(simDca(first)[0]?.state).toBe('cancelled');
+    expect(withdrawals(first, USDC)).toBe(1);
   });
 });

@@ -6,11 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_STRANGER, VENUE_DRAIN_LAMPORTS } from '../../../../src/sim/hostile.js';
 import { SystemWallet } from '../../../../src/sim/ledger.js';
-import { actionKinds, dcaIntent, plan, world } from './support.js';
+import type { Db } from '../../../../src/store/db.js';
+import { dcaIntent, plan } from '../../../support/intentPlans.js';
+import { actionKinds } from '../../../support/journalRows.js';
+import { swapsLanded } from '../../../support/simViews.js';
+import { testStack } from '../../../support/testStack.js';
 
 const STRANGER = HOSTILE_STRANGER.toBase58();
 
-function refusals(db: ReturnType<ReturnType<typeof world>['boot']>['db']): string[] {
+function refusals(db: Db): string[] {
   return (db.prepare("SELECT data FROM actions WHERE kind = 'guard.refused' ORDER BY id").all() as { data: string }[]).map(
     (r) => (JSON.parse(r.data) as { reason: string }).reason,
   );
@@ -18,44 +22,42 @@ function refusals(db: ReturnType<ReturnType<typeof world>['boot']>['db']): strin
 
 describe('a draining route while our balances move', () => {
   it('a stranger paying in exactly what the venue takes, between the read and the simulation, hides nothing: refused EFFECT_SOL_EXCEEDS_BUDGET', async () => {
-    const w = world('effects-race-drain');
-    const s = w.boot();
-    w.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant: 'venue-drain', count: 1 });
-    w.sim.control.injectFault({
+    const s = testStack({ kinds: ['swap'], seed: 'effects-race-drain' });
+    s.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant: 'venue-drain', count: 1 });
+    s.sim.control.injectFault({
       path: '/rpc',
       rpcMethod: 'simulateTransaction',
       kind: 'transfer',
-      transfer: { from: SystemWallet.treasury, to: w.wallet.address, amount: VENUE_DRAIN_LAMPORTS.toString() },
+      transfer: { from: SystemWallet.treasury, to: s.wallet.address, amount: VENUE_DRAIN_LAMPORTS.toString() },
       count: 1,
     });
     const row = await s.executor.execute(plan(dcaIntent()));
     expect(row).toMatchObject({ state: 'failed', errorCode: 'GUARD_REFUSED', signedTx: null });
     expect(refusals(s.db)).toEqual(['EFFECT_SOL_EXCEEDS_BUDGET']);
-    expect(w.swapsLanded()).toEqual([]);
-    expect(w.sim.control.balance(STRANGER)).toBe(0n);
+    expect(swapsLanded(s)).toEqual([]);
+    expect(s.sim.control.balance(STRANGER)).toBe(0n);
   });
 
   it('with the balances moving at every look it is not proven either way (EFFECT_STATE_MOVED, nothing signed); the next pass refuses it for real', async () => {
-    const w = world('effects-race-drain-moving');
-    const s = w.boot();
-    w.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant: 'venue-drain', count: 2 });
-    const race = w.sim.control.injectFault({
+    const s = testStack({ kinds: ['swap'], seed: 'effects-race-drain-moving' });
+    s.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant: 'venue-drain', count: 2 });
+    const race = s.sim.control.injectFault({
       path: '/rpc',
       rpcMethod: ['getMultipleAccounts', 'simulateTransaction'],
       kind: 'transfer',
-      transfer: { from: SystemWallet.treasury, to: w.wallet.address, amount: '1000000' },
+      transfer: { from: SystemWallet.treasury, to: s.wallet.address, amount: '1000000' },
     });
     const waiting = await s.executor.execute(plan(dcaIntent()));
     expect(waiting).toMatchObject({ state: 'planned', attempts: 0, signedTx: null });
     expect(refusals(s.db)).toEqual(['EFFECT_STATE_MOVED']);
 
-    w.sim.control.clearFaults(race);
-    await w.clock.advance(1_000);
+    s.sim.control.clearFaults(race);
+    await s.clock.advance(1_000);
     const refused = await s.executor.drive(waiting.id);
     expect(refused).toMatchObject({ state: 'failed', errorCode: 'GUARD_REFUSED' });
     expect(refusals(s.db)).toEqual(['EFFECT_STATE_MOVED', 'EFFECT_SOL_EXCEEDS_BUDGET']);
     expect(actionKinds(s.db, waiting.id)).toEqual(['intent.planned', 'guard.refused', 'intent.error', 'guard.refused', 'intent.failed']);
-    expect(w.swapsLanded()).toEqual([]);
-    expect(w.sim.control.balance(STRANGER)).toBe(0n);
+    expect(swapsLanded(s)).toEqual([]);
+    expect(s.sim.control.balance(STRANGER)).toBe(0n);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * An executor wired to an in-process simulator on a ManualClock, over a real SQLite file, so a test
- * can "crash" (stop the executor, close the database) and start a new one on the same file.
+ * A swap executor wired by hand over the in-process simulator, for the tick loop's tests only: the
+ * executor tests run the daemon's own wiring (test/support/testStack.ts), and the tick tests are
+ * to move onto it too, when this file goes.
  */
 import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
@@ -8,7 +9,6 @@ import bs58 from 'bs58';
 import { ManualClock } from '../../../../src/clock.js';
 import { createExecutor, type Executor } from '../../../../src/engine/executor/executor.js';
 import { createSwapHandler } from '../../../../src/engine/executor/swap/swap.js';
-import { swapPlan } from '../../../../src/engine/executor/swap/swap.js';
 import { createJupiterClient, type JupiterClient } from '../../../../src/jupiter/index.js';
 import { createRandom } from '../../../../src/random.js';
 import { createSimulator, type Simulator } from '../../../../src/sim/simulator.js';
@@ -16,64 +16,23 @@ import type { GuardOptions } from '../../../../src/solana/guard.js';
 import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc, type SolanaRpc } from '../../../../src/solana/rpc.js';
 import { fromSecretText, type Wallet } from '../../../../src/solana/wallet.js';
-import type { SwapIntent } from '../../../../src/strategies/intents.js';
 import { AuditLog } from '../../../../src/store/audit.js';
 import type { Db } from '../../../../src/store/db.js';
-import { Journal, type PlanInput } from '../../../../src/store/journal.js';
+import { Journal } from '../../../../src/store/journal.js';
 import { openStore } from '../../../../src/store/migrate.js';
 import { tempDir, track } from '../../store/helpers.js';
+import { SOL, USDC } from '../../../support/mints.js';
+import { type Recorded, recordingFetch, type SentRequest, simFetch } from '../../../support/simFetch.js';
 
-export const SOL = 'So11111111111111111111111111111111111111112';
-export const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+export { SOL, USDC, simFetch, type SentRequest };
+
 const DECIMALS: Record<string, number> = { [SOL]: 9, [USDC]: 6 };
 
-/** fetch over `sim.dispatch`, in-process: no sockets, same answers as over HTTP (resets included). */
-export function simFetch(sim: Simulator): typeof globalThis.fetch {
-  return async (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
-    if (init?.signal?.aborted) throw init.signal.reason;
-    const answer = await sim.dispatch({
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      headers,
-      rawBody: typeof init?.body === 'string' ? init.body : '',
-    });
-    if (answer.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
-  };
-}
-
-/** A request the simulator received: method, path and the JSON body as sent (undefined when none). */
-export interface SentRequest {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
-/**
- * {@link simFetch} that also records every request it hands the simulator, in order. With `overHttp`
- * (the URL of `sim.listen()`, on 127.0.0.1) each request goes over a real socket instead, so what is
- * recorded is what went on the wire.
- */
-export function recordingFetch(sim: Simulator, overHttp?: string): { fetch: typeof globalThis.fetch; sent: SentRequest[] } {
-  const inner = simFetch(sim);
-  const sent: SentRequest[] = [];
-  const fetch: typeof globalThis.fetch = (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const raw = typeof init?.body === 'string' ? init.body : '';
-    sent.push({ method: init?.method ?? 'GET', path: url.pathname, body: raw === '' ? undefined : (JSON.parse(raw) as unknown) });
-    return overHttp === undefined ? inner(input, init) : globalThis.fetch(`${overHttp}${url.pathname}${url.search}`, init);
-  };
-  return { fetch, sent };
-}
-
-/** The simulator listening on a loopback port, with a {@link recordingFetch} over it; `close` stops the server. */
+/** The simulator listening on a loopback port, every request recorded on the way there; `close` stops the server. */
 export async function recordingOverHttp(sim: Simulator): Promise<{ fetch: typeof globalThis.fetch; sent: SentRequest[]; close: () => Promise<void> }> {
   const server = await sim.listen();
-  return { ...recordingFetch(sim, server.url), close: () => server.close() };
+  const recorded: Recorded = { urls: [], sent: [] };
+  return { fetch: recordingFetch(sim, recorded, () => Promise.resolve(server.url)), sent: recorded.sent, close: () => server.close() };
 }
 
 /** One "process": database connection, clients, signer, executor. */
@@ -149,35 +108,4 @@ export function world(seed = 'executor', funds: { sol?: bigint; usdc?: bigint } 
       return [...new Set(refs)];
     },
   };
-}
-
-/** A DCA run: 25 USDC → SOL, decided at noon with the price that fired it. */
-export function dcaIntent(overrides: Partial<SwapIntent> = {}, trigger = '2026-01-01T12:00:00.000Z'): SwapIntent {
-  const key = { strategy: 'dca-sol', version: 'ab'.repeat(32), rule: 'run', trigger };
-  return {
-    kind: 'swap',
-    key,
-    id: `${key.strategy}/${key.version.slice(0, 12)}/${key.rule}/${key.trigger}`,
-    reason: 'scheduled DCA run',
-    evidence: { scheduledAt: trigger, solUsd: '187.25' },
-    inputMint: USDC,
-    inputDecimals: 6,
-    outputMint: SOL,
-    amount: 25_000_000n,
-    ...overrides,
-  };
-}
-
-export const plan = (intent: SwapIntent): PlanInput => swapPlan(intent);
-
-/** Action kinds of the audit log for one intent, in order. */
-export function actionKinds(db: Db, intentId: string): string[] {
-  return (db.prepare('SELECT kind FROM actions WHERE intent_id = ? ORDER BY id').all(intentId) as { kind: string }[]).map((r) => r.kind);
-}
-
-export function fills(
-  db: Db,
-  intentId: string,
-): { signature: string; idx: number; in_amount: string; out_amount: string; in_mint: string; out_mint: string }[] {
-  return db.prepare('SELECT * FROM fills WHERE intent_id = ? ORDER BY id').all(intentId) as never;
 }

@@ -8,21 +8,24 @@ import { describe, expect, it } from 'vitest';
 import { pendingFillJson, pendingFillWords } from '../../../../src/audit/trades.js';
 import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
 import { listPendingFills, type PendingFill } from '../../../../src/store/pendingFills.js';
-import { actionKinds, dcaIntent, fills, plan, SOL, USDC, world } from './support.js';
+import { dcaIntent, plan } from '../../../support/intentPlans.js';
+import { actionKinds, fills } from '../../../support/journalRows.js';
+import { SOL, USDC } from '../../../support/mints.js';
+import { swapsLanded } from '../../../support/simViews.js';
+import { testStack } from '../../../support/testStack.js';
 
 const orderUrls = (urls: readonly string[]): URL[] => urls.map((u) => new URL(u)).filter((u) => u.pathname === '/swap/v2/order');
 
 describe('a route through a venue the guard cannot read', () => {
   it('is asked for again without that venue, journaled, and lands', async () => {
-    const w = world('unreadable-venue');
+    const s = testStack({ kinds: ['swap'], seed: 'unreadable-venue' });
     // Jupiter answers in the older `route` form, whose amounts follow the plan, through a venue past every table.
-    w.sim.control.setRouting({ form: 'route', venues: ['Unlisted AMM A', 'Orca Whirlpool'] });
-    const s = w.boot();
+    s.sim.control.setRouting({ form: 'route', venues: ['Unlisted AMM A', 'Orca Whirlpool'] });
     const row = await s.executor.execute(plan(dcaIntent()));
     expect(row.state).toBe('confirmed');
     const orders = orderUrls(s.urls);
     expect(orders.map((u) => u.searchParams.get('excludeDexes'))).toEqual([null, 'Unlisted AMM A']);
-    expect(w.swapsLanded()).toEqual([row.signature]);
+    expect(swapsLanded(s)).toEqual([row.signature]);
     expect(actionKinds(s.db, row.id)).toEqual([
       'intent.planned',
       'guard.refused',
@@ -46,9 +49,8 @@ describe('a route through a venue the guard cannot read', () => {
   });
 
   it('gives up after two re-asks with a reason that names the venue, and signs nothing', async () => {
-    const w = world('unreadable-venues');
-    w.sim.control.setRouting({ form: 'route', venues: ['Unlisted AMM A', 'Unlisted AMM B', 'Unlisted AMM C', 'Orca Whirlpool'] });
-    const s = w.boot();
+    const s = testStack({ kinds: ['swap'], seed: 'unreadable-venues' });
+    s.sim.control.setRouting({ form: 'route', venues: ['Unlisted AMM A', 'Unlisted AMM B', 'Unlisted AMM C', 'Orca Whirlpool'] });
     const row = await s.executor.execute(plan(dcaIntent()));
     expect(row.state).toBe('failed');
     expect(row.errorCode).toBe('ROUTE_VENUES_UNREADABLE');
@@ -57,13 +59,12 @@ describe('a route through a venue the guard cannot read', () => {
     );
     expect(orderUrls(s.urls).map((u) => u.searchParams.get('excludeDexes'))).toEqual([null, 'Unlisted AMM A', 'Unlisted AMM A,Unlisted AMM B']);
     expect(row.signedTx).toBeNull();
-    expect(w.swapsLanded()).toEqual([]);
+    expect(swapsLanded(s)).toEqual([]);
   });
 
   it('a v2 route through a venue past the bundled table is signed as it is: its amounts come first', async () => {
-    const w = world('v2-new-venue');
-    w.sim.control.setRouting({ form: 'route_v2', venues: ['Aurora CLOB'] });
-    const s = w.boot();
+    const s = testStack({ kinds: ['swap'], seed: 'v2-new-venue' });
+    s.sim.control.setRouting({ form: 'route_v2', venues: ['Aurora CLOB'] });
     const row = await s.executor.execute(plan(dcaIntent()));
     expect(row.state).toBe('confirmed');
     expect(orderUrls(s.urls)).toHaveLength(1);
@@ -78,15 +79,14 @@ describe('a route through a venue the guard cannot read', () => {
 describe('a gasless swap, its payer signing at /execute after us', () => {
   it('is found on chain by our signature when the answer is lost, confirmed once, its fill read from the chain', async () => {
     // No SOL: Jupiter's gas wallet pays, so the transaction's id is its signature, added after ours.
-    const w = world('gasless-lost', { sol: 0n });
+    const s = testStack({ kinds: ['swap'], seed: 'gasless-lost', funds: { sol: 0n } });
     // Landed, and every answer about it lost: the first /execute and the re-poll for its amounts.
-    w.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'reset', phase: 'after', count: 2 });
-    const s = w.boot();
+    s.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'reset', phase: 'after', count: 2 });
     const row = await s.executor.execute(plan(dcaIntent({ amount: 25_000_000n })));
     const own = (s.db.prepare("SELECT signature FROM actions WHERE kind = 'intent.signed'").get() as { signature: string }).signature;
     expect(row.state).toBe('confirmed');
     expect(row.attempts).toBe(1);
-    expect(w.swapsLanded()).toEqual([row.signature]);
+    expect(swapsLanded(s)).toEqual([row.signature]);
     expect(row.signature).not.toBe(own);
     const identified = s.db.prepare("SELECT signature, data FROM actions WHERE kind = 'intent.transaction_id'").get() as { signature: string; data: string };
     expect(identified.signature).toBe(row.signature);
@@ -94,9 +94,9 @@ describe('a gasless swap, its payer signing at /execute after us', () => {
     // The fill, from the chain: exactly what the ledger moved for our wallet.
     const [fill] = fills(s.db, row.id);
     const moved = (mint: string): bigint =>
-      w.sim.control
+      s.sim.control
         .dumpLedger()
-        .entries.filter((e) => e.ref === row.signature && e.wallet === w.wallet.address && e.mint === mint)
+        .entries.filter((e) => e.ref === row.signature && e.wallet === s.wallet.address && e.mint === mint)
         .reduce((sum, e) => sum + BigInt(e.delta), 0n);
     expect(fill).toMatchObject({ signature: row.signature, in_mint: USDC, out_mint: SOL });
     expect(BigInt(fill?.in_amount ?? 0)).toBe(-moved(USDC));
@@ -109,14 +109,13 @@ describe('a gasless swap, its payer signing at /execute after us', () => {
 
 describe('a landed swap whose fill cannot be learned yet', () => {
   it('is a pending fill (audited, listed) until the chain answers, then recorded once', async () => {
-    const w = world('fill-pending');
+    const s = testStack({ kinds: ['swap'], seed: 'fill-pending' });
     // The execute answer and its re-poll lost, and the node failing getTransaction once: no amounts anywhere.
-    w.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'reset', phase: 'after', count: 2 });
-    w.sim.control.injectFault({ path: '/rpc', rpcMethod: 'getTransaction', kind: 'status', status: 503, count: 1 });
-    const s = w.boot();
+    s.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'reset', phase: 'after', count: 2 });
+    s.sim.control.injectFault({ path: '/rpc', rpcMethod: 'getTransaction', kind: 'status', status: 503, count: 1 });
     const row = await s.executor.execute(plan(dcaIntent()));
     expect(row.state).toBe('confirmed');
-    expect(w.swapsLanded()).toEqual([row.signature]);
+    expect(swapsLanded(s)).toEqual([row.signature]);
     expect(fills(s.db, row.id)).toEqual([]);
     const pending = listPendingFills(s.db);
     expect(pending).toMatchObject([{ intentId: row.id, signature: row.signature, attempts: 0 }]);
@@ -125,7 +124,7 @@ describe('a landed swap whose fill cannot be learned yet', () => {
     expect(pendingFillWords(pendingFillJson(pending[0] as PendingFill))).toContain(`fill pending: dca-sol ${row.id} landed as ${row.signature}`);
 
     // The next look (past Jupiter's memory of the request): the chain answers, the fill is recorded once.
-    await w.clock.advance(180_000);
+    await s.clock.advance(180_000);
     expect(await s.executor.recoverFills()).toBe(1);
     expect(await s.executor.recoverFills()).toBe(0);
     expect(listPendingFills(s.db)).toEqual([]);
@@ -138,14 +137,13 @@ describe('a landed swap whose fill cannot be learned yet', () => {
 
 describe('connections reset after /execute ran', () => {
   it('every swap that landed is a fill: ten swaps, every answer lost', async () => {
-    const w = world('resets-after-execute');
-    w.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'reset', phase: 'after' });
-    const s = w.boot();
+    const s = testStack({ kinds: ['swap'], seed: 'resets-after-execute' });
+    s.sim.control.injectFault({ path: '/swap/v2/execute', kind: 'reset', phase: 'after' });
     for (let i = 0; i < 10; i++) {
       await s.executor.execute(plan(dcaIntent({}, `2026-01-01T12:${String(i).padStart(2, '0')}:00.000Z`)));
-      await w.clock.advance(60_000);
+      await s.clock.advance(60_000);
     }
-    const landed = w.swapsLanded();
+    const landed = swapsLanded(s);
     expect(landed).toHaveLength(10);
     const recorded = s.db.prepare("SELECT DISTINCT signature FROM fills WHERE source = 'swap' ORDER BY signature").all() as { signature: string }[];
     expect(recorded.map((r) => r.signature)).toEqual([...landed].sort());

@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { reconcile } from '../../../../src/engine/reconcile.js';
-import { SOL } from './support.js';
-import { actions, cancelIntent, vaultIntent, vaultWorld, type VaultStack } from './vaultSupport.js';
+import { cancelIntent, vaultIntent } from '../../../support/intentPlans.js';
+import { actions } from '../../../support/journalRows.js';
+import { SOL } from '../../../support/mints.js';
+import { simOrders, withdrawals } from '../../../support/simViews.js';
+import { type StackKind, testStack } from '../../../support/testStack.js';
 
-function crash(s: VaultStack): void {
-  s.executor.stop();
-  s.db.close();
-}
-
-const withdrawals = (w: ReturnType<typeof vaultWorld>): number =>
-  w.sim.control.dumpLedger().entries.filter((e) => e.reason === 'withdrawal' && e.wallet === w.wallet.address && e.mint === SOL && BigInt(e.delta) > 0n).length;
+const VAULT: StackKind[] = ['place-vault-order', 'cancel-vault-order'];
 
 describe('vault handler: the two-step cancel', () => {
   it('"not ready" just after creation leaves the cancel planned; a later pass cancels the order once', async () => {
-    const w = vaultWorld('vault-cancel');
-    const s = w.bootVault();
+    const s = testStack({ kinds: VAULT, seed: 'vault-cancel' });
     const placed = await s.executor.execute(vaultIntent());
     const orderId = placed.orderId ?? '';
     const early = await s.executor.execute(cancelIntent(orderId));
@@ -23,20 +19,19 @@ describe('vault handler: the two-step cancel', () => {
       expect.objectContaining({ code: 'TRIGGER_BAD_REQUEST' }),
     ]);
 
-    await w.sim.control.advance(6_000);
-    const report = await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock });
+    await s.sim.control.advance(6_000);
+    const report = await reconcile({ journal: s.journal, executor: s.executor, clock: s.clock });
     expect(report.outcomes[early.id]).toBe('confirmed');
     const row = s.journal.require(early.id);
     expect(row.cancelRequestId).not.toBeNull();
-    expect(w.simOrders()).toEqual([expect.objectContaining({ id: orderId, orderState: 'cancelled' })]);
+    expect(simOrders(s)).toEqual([expect.objectContaining({ id: orderId, orderState: 'cancelled' })]);
     expect(s.orders.get(orderId)?.state).toBe('cancelled');
     expect(actions(s.db, 'order.cancelled')).toHaveLength(1);
-    expect(withdrawals(w)).toBe(1);
+    expect(withdrawals(s, SOL)).toBe(1);
   });
 
   it('a cancel of an order that already filled fails VAULT_ORDER_NOT_OPEN at once, with no call, instead of retrying forever', async () => {
-    const w = vaultWorld('vault-cancel-filled');
-    const s = w.bootVault();
+    const s = testStack({ kinds: VAULT, seed: 'vault-cancel-filled' });
     const placed = await s.executor.execute(vaultIntent());
     const orderId = placed.orderId ?? '';
     // As the orders feed's sync records it once the keeper has filled the order.
@@ -45,53 +40,51 @@ describe('vault handler: the two-step cancel', () => {
     const row = await s.executor.execute(cancelIntent(orderId));
     expect(row).toMatchObject({ state: 'failed', errorCode: 'VAULT_ORDER_NOT_OPEN' });
     expect(s.routes).toEqual([]);
-    expect(withdrawals(w)).toBe(0);
+    expect(withdrawals(s, SOL)).toBe(0);
   });
 
   it('a crash between the steps (withdrawal signed, not confirmed): the restart confirms the same bytes, once', async () => {
-    const w = vaultWorld('vault-cancel-crash');
-    const first = w.bootVault();
+    const first = testStack({ kinds: VAULT, seed: 'vault-cancel-crash' });
     const placed = await first.executor.execute(vaultIntent());
-    await w.sim.control.advance(6_000);
+    await first.sim.control.advance(6_000);
     first.executor.events.on('signed', ({ row }) => {
       if (row.kind === 'cancel-vault-order') first.executor.stop();
     });
     const stuck = await first.executor.execute(cancelIntent(placed.orderId ?? ''));
     expect(stuck.state).toBe('signed');
     expect(stuck.cancelRequestId).not.toBeNull();
-    expect(w.simOrders()[0]?.orderState).toBe('pending_withdraw');
-    crash(first);
+    expect(simOrders(first)[0]?.orderState).toBe('pending_withdraw');
+    first.crash();
 
-    const second = w.bootVault();
-    const report = await reconcile({ journal: second.journal, executor: second.executor, clock: w.clock });
+    const second = first.restart();
+    const report = await reconcile({ journal: second.journal, executor: second.executor, clock: second.clock });
     expect(report.outcomes[stuck.id]).toBe('confirmed');
     const row = second.journal.require(stuck.id);
     expect(row.signature).toBe(stuck.signature);
     expect(row.cancelRequestId).toBe(stuck.cancelRequestId);
     // Step 1 was not asked again: the journaled cancelRequestId and bytes were enough.
     expect(second.routes).not.toContain('/trigger/v2/orders/price/cancel/{orderId}');
-    expect(w.simOrders()[0]?.orderState).toBe('cancelled');
-    expect(withdrawals(w)).toBe(1);
+    expect(simOrders(first)[0]?.orderState).toBe('cancelled');
+    expect(withdrawals(first, SOL)).toBe(1);
     // Confirming again (a lost answer, another pass) is harmless: the same signature, nothing moves.
     await second.executor.drive(stuck.id);
-    expect(withdrawals(w)).toBe(1);
+    expect(withdrawals(first, SOL)).toBe(1);
   });
 
   it('a crash after step 1, before signing: the restart asks step 1 again (it supersedes), one withdrawal', async () => {
-    const w = vaultWorld('vault-cancel-step1');
-    const first = w.bootVault();
+    const first = testStack({ kinds: VAULT, seed: 'vault-cancel-step1' });
     const placed = await first.executor.execute(vaultIntent());
-    await w.sim.control.advance(6_000);
+    await first.sim.control.advance(6_000);
     const plan = cancelIntent(placed.orderId ?? '');
     first.executor.plan(plan);
     first.journal.recordTriggerIds(plan.id, { cancelRequestId: 'lost-in-crash' }, 'cancel.requested', {});
-    crash(first);
+    first.crash();
 
-    const second = w.bootVault();
+    const second = first.restart();
     const row = await second.executor.drive(plan.id);
     expect(row.state).toBe('confirmed');
     expect(row.cancelRequestId).not.toBe('lost-in-crash');
-    expect(w.simOrders()[0]?.orderState).toBe('cancelled');
-    expect(withdrawals(w)).toBe(1);
+    expect(simOrders(first)[0]?.orderState).toBe('cancelled');
+    expect(withdrawals(first, SOL)).toBe(1);
   });
 });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { reconcile } from '../../../../src/engine/reconcile.js';
-import { actions, cancelIntent, vaultIntent, vaultWorld, type VaultWorld } from './vaultSupport.js';
+import { cancelIntent, vaultIntent } from '../../../support/intentPlans.js';
+import { actions } from '../../../support/journalRows.js';
+import { type StackKind, testStack, type TestStack } from '../../../support/testStack.js';
+
+const VAULT: StackKind[] = ['place-vault-order', 'cancel-vault-order'];
 
 const CANCEL_ROUTE = '/trigger/v2/orders/price/cancel/{orderId}';
 
 /** The Trigger service loses `orderIds`, through its control surface. */
-async function forget(w: VaultWorld, orderIds: readonly string[]): Promise<unknown> {
+async function forget(w: TestStack, orderIds: readonly string[]): Promise<unknown> {
   const answer = await w.sim.dispatch({
     method: 'POST',
     path: '/__sim/trigger/forget',
@@ -21,12 +25,11 @@ const codes = (w: { db: Parameters<typeof actions>[0] }, kind: string): string[]
 
 describe('a cancel of an order the Trigger API no longer knows', () => {
   it('backs off after each 404 (30 s, then 60 s) and fails VAULT_ORDER_GONE at the third: three cancel calls in ten minutes of passes every 5 s', async () => {
-    const w = vaultWorld('vault-gone-cancel');
-    const s = w.bootVault();
+    const s = testStack({ kinds: VAULT, seed: 'vault-gone-cancel' });
     const placed = await s.executor.execute(vaultIntent());
     const orderId = placed.orderId ?? '';
-    await w.sim.control.advance(6_000);
-    expect(await forget(w, [orderId])).toEqual({ forgotten: [orderId] });
+    await s.sim.control.advance(6_000);
+    expect(await forget(s, [orderId])).toEqual({ forgotten: [orderId] });
     s.routes.length = 0;
 
     const first = await s.executor.execute(cancelIntent(orderId));
@@ -34,11 +37,11 @@ describe('a cancel of an order the Trigger API no longer knows', () => {
     const calls = (): number => s.routes.filter((r) => r === CANCEL_ROUTE).length;
     const callsAt: number[] = [];
     let last = calls();
-    callsAt.push(w.clock.now());
+    callsAt.push(s.clock.now());
     for (let pass = 0; pass < 120; pass++) {
-      await w.sim.control.advance(5_000);
-      await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock });
-      if (calls() > last) callsAt.push(w.clock.now());
+      await s.sim.control.advance(5_000);
+      await reconcile({ journal: s.journal, executor: s.executor, clock: s.clock });
+      if (calls() > last) callsAt.push(s.clock.now());
       last = calls();
     }
 
@@ -60,36 +63,33 @@ describe('a cancel of an order the Trigger API no longer knows', () => {
   });
 
   it('keeps the count of 404s across a restart: the new process waits out the back-off and fails at the third', async () => {
-    const w = vaultWorld('vault-gone-restart');
-    const first = w.bootVault();
+    const first = testStack({ kinds: VAULT, seed: 'vault-gone-restart' });
     const placed = await first.executor.execute(vaultIntent());
     const orderId = placed.orderId ?? '';
-    await w.sim.control.advance(6_000);
-    await forget(w, [orderId]);
+    await first.sim.control.advance(6_000);
+    await forget(first, [orderId]);
     const cancel = await first.executor.execute(cancelIntent(orderId));
-    await w.sim.control.advance(30_000);
+    await first.sim.control.advance(30_000);
     await first.executor.drive(cancel.id);
     expect(codes(first, 'intent.error')).toEqual(['VAULT_ORDER_NOT_FOUND', 'VAULT_ORDER_NOT_FOUND']);
-    first.executor.stop();
-    first.db.close();
+    first.crash();
 
-    const second = w.bootVault();
-    await w.sim.control.advance(30_000);
-    await reconcile({ journal: second.journal, executor: second.executor, clock: w.clock });
+    const second = first.restart();
+    await first.sim.control.advance(30_000);
+    await reconcile({ journal: second.journal, executor: second.executor, clock: second.clock });
     expect(second.routes).not.toContain(CANCEL_ROUTE);
-    await w.sim.control.advance(30_000);
-    await reconcile({ journal: second.journal, executor: second.executor, clock: w.clock });
+    await first.sim.control.advance(30_000);
+    await reconcile({ journal: second.journal, executor: second.executor, clock: second.clock });
     expect(second.routes.filter((r) => r === CANCEL_ROUTE)).toHaveLength(1);
     expect(second.journal.require(cancel.id)).toMatchObject({ state: 'failed', errorCode: 'VAULT_ORDER_GONE' });
   });
 
   it('fails VAULT_ORDER_GONE with no call when the mirror already marked the order gone', async () => {
-    const w = vaultWorld('vault-gone-mirror');
-    const s = w.bootVault();
+    const s = testStack({ kinds: VAULT, seed: 'vault-gone-mirror' });
     const placed = await s.executor.execute(vaultIntent());
     const orderId = placed.orderId ?? '';
     // As the order sync records it once history has stopped listing the order (vanishedOrders.ts).
-    s.orders.setState(orderId, 'gone', w.clock.now());
+    s.orders.setState(orderId, 'gone', s.clock.now());
     s.routes.length = 0;
     const row = await s.executor.execute(cancelIntent(orderId));
     expect(row).toMatchObject({

@@ -3,13 +3,18 @@
  * OTOCO names both legs' slippage (Trigger V2 gives a leg sent without one its own default, 2000 bps
  * for a stop-loss), nothing above the cap is signed or sent, and a PATCH sets a leg's slippage.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { vaultPatchPlan } from '../../../../src/engine/executor/vault/patchVaultOrder.js';
 import type { PatchVaultOrderIntent, VaultOrderParams } from '../../../../src/strategies/intents.js';
 import type { PlanInput } from '../../../../src/store/journal.js';
-import { bootFull } from './patchRenewSupport.js';
-import { recordingOverHttp, type SentRequest } from './support.js';
-import { actions, SOL, USDC, vaultIntent, vaultWorld, type VaultWorld } from './vaultSupport.js';
+import { vaultIntent } from '../../../support/intentPlans.js';
+import { actions } from '../../../support/journalRows.js';
+import { SOL, USDC } from '../../../support/mints.js';
+import type { SentRequest } from '../../../support/simFetch.js';
+import { deposits } from '../../../support/simViews.js';
+import { type StackKind, testStack, type TestStack } from '../../../support/testStack.js';
+
+const VAULT: StackKind[] = ['place-vault-order', 'cancel-vault-order', 'patch-vault-order'];
 
 type Override = { [K in keyof VaultOrderParams]?: VaultOrderParams[K] | undefined };
 
@@ -28,19 +33,6 @@ const OTOCO: Override = {
   slPriceUsd: '120',
 };
 
-let closeServer: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await closeServer?.();
-  closeServer = undefined;
-});
-
-/** The world's simulator over HTTP, every request recorded; the server stops after the test. */
-async function overHttp(w: VaultWorld): Promise<{ fetch: typeof globalThis.fetch; sent: SentRequest[] }> {
-  const served = await recordingOverHttp(w.sim);
-  closeServer = served.close;
-  return served;
-}
-
 /** The slippage fields of every create body the simulator received. */
 const created = (sent: readonly SentRequest[]): Record<string, unknown>[] =>
   sent
@@ -51,21 +43,20 @@ const created = (sent: readonly SentRequest[]): Record<string, unknown>[] =>
     });
 
 /** The simulator's price orders of our wallet: condition, trigger and the slippage each leg carries. */
-function simLegs(w: VaultWorld): [unknown, unknown, unknown][] {
-  const dump = w.sim.control.dumpOrders() as { price?: Array<Record<string, unknown>> };
-  return (dump.price ?? []).filter((o) => o['userPubkey'] === w.wallet.address).map((o) => [o['triggerCondition'], o['triggerPriceUsd'], o['slippageBps']]);
+function simLegs(s: TestStack): [unknown, unknown, unknown][] {
+  const dump = s.sim.control.dumpOrders() as { price?: Array<Record<string, unknown>> };
+  return (dump.price ?? []).filter((o) => o['userPubkey'] === s.wallet.address).map((o) => [o['triggerCondition'], o['triggerPriceUsd'], o['slippageBps']]);
 }
 
 describe('vault placements carry each leg’s slippage to Trigger V2', () => {
   it('an OCO sends both legs’ slippage and no order-wide one; the simulator’s legs carry them', async () => {
-    const w = vaultWorld('slip-oco');
-    w.sim.control.setPrice(SOL, 150);
-    const { fetch, sent } = await overHttp(w);
-    const s = w.bootVault({ fetch });
+    const s = testStack({ kinds: VAULT, seed: 'slip-oco', http: true });
+    const { sent } = s;
+    s.sim.control.setPrice(SOL, 150);
     const row = await s.executor.execute(vaultIntent({ ...OCO, tpSlippageBps: 40, slSlippageBps: 150 }));
     expect(row.state).toBe('confirmed');
     expect(created(sent)).toEqual([{ orderType: 'oco', tpSlippageBps: 40, slSlippageBps: 150 }]);
-    expect(simLegs(w)).toEqual([
+    expect(simLegs(s)).toEqual([
       ['above', 300, 40],
       ['below', 100, 150],
     ]);
@@ -73,16 +64,15 @@ describe('vault placements carry each leg’s slippage to Trigger V2', () => {
   });
 
   it('an OTOCO sends its buy’s slippage and both legs’; its children carry them once the buy fills', async () => {
-    const w = vaultWorld('slip-otoco');
-    w.sim.control.setPrice(SOL, 150);
-    const { fetch, sent } = await overHttp(w);
-    const s = w.bootVault({ fetch });
+    const s = testStack({ kinds: VAULT, seed: 'slip-otoco', http: true });
+    const { sent } = s;
+    s.sim.control.setPrice(SOL, 150);
     const row = await s.executor.execute(vaultIntent({ ...OTOCO, slippageBps: 30, tpSlippageBps: 70, slSlippageBps: 200 }, 'entry'));
     expect(row.state).toBe('confirmed');
     expect(created(sent)).toEqual([{ orderType: 'otoco', slippageBps: 30, tpSlippageBps: 70, slSlippageBps: 200 }]);
-    w.sim.control.setPrice(SOL, 139);
-    await w.sim.control.advance(3_000);
-    expect(simLegs(w)).toEqual([
+    s.sim.control.setPrice(SOL, 139);
+    await s.sim.control.advance(3_000);
+    expect(simLegs(s)).toEqual([
       ['below', 140, 30],
       ['above', 160, 70],
       ['below', 120, 200],
@@ -90,10 +80,9 @@ describe('vault placements carry each leg’s slippage to Trigger V2', () => {
   });
 
   it('a row without leg slippage (journaled before legs carried their own) gives its legs its slippageBps, else the cap', async () => {
-    const w = vaultWorld('slip-legacy');
-    w.sim.control.setPrice(SOL, 150);
-    const { fetch, sent } = await overHttp(w);
-    const s = w.bootVault({ fetch, maxSlippageBps: 250 });
+    const s = testStack({ kinds: VAULT, seed: 'slip-legacy', http: true, maxVaultSlippageBps: 250 });
+    const { sent } = s;
+    s.sim.control.setPrice(SOL, 150);
     expect((await s.executor.execute(vaultIntent({ ...OCO, slippageBps: 50 }, 'take_profit[0]'))).state).toBe('confirmed');
     expect((await s.executor.execute(vaultIntent({ ...OCO, inputAmount: 500_000_000n }, 'take_profit[1]'))).state).toBe('confirmed');
     expect((await s.executor.execute(vaultIntent({ inputAmount: 300_000_000n }, 'take_profit[2]'))).state).toBe('confirmed');
@@ -103,19 +92,18 @@ describe('vault placements carry each leg’s slippage to Trigger V2', () => {
       { orderType: 'single', slippageBps: 250 },
     ]);
     // Not one leg left to the simulator's defaults (100 for a take-profit, 2000 for a stop).
-    expect(simLegs(w).map(([, , bps]) => bps)).toEqual([50, 50, 250, 250, 250]);
+    expect(simLegs(s).map(([, , bps]) => bps)).toEqual([50, 50, 250, 250, 250]);
   });
 
   it('refuses a row whose slippage exceeds the cap before crafting anything: VAULT_SLIPPAGE_EXCEEDS_CAP', async () => {
-    const w = vaultWorld('slip-cap');
-    const { fetch, sent } = await overHttp(w);
-    const s = w.bootVault({ fetch, maxSlippageBps: 100 });
+    const s = testStack({ kinds: VAULT, seed: 'slip-cap', http: true, maxVaultSlippageBps: 100 });
+    const { sent } = s;
     const row = await s.executor.execute(vaultIntent({ ...OCO, tpSlippageBps: 40, slSlippageBps: 150 }));
     expect(row.state).toBe('failed');
     expect(row.errorCode).toBe('VAULT_SLIPPAGE_EXCEEDS_CAP');
     expect(row.errorMessage).toBe('slSlippageBps 150 above the vault slippage cap of 100 bps');
     expect(sent).toEqual([]);
-    expect(w.deposits()).toBe(0);
+    expect(deposits(s)).toBe(0);
   });
 });
 
@@ -139,12 +127,11 @@ function patchSlippage(
 
 describe('a PATCH of a leg’s slippage', () => {
   it('sends tpSlippageBps / slSlippageBps and the simulator’s legs take them; over the cap it is refused unsent', async () => {
-    const w = vaultWorld('slip-patch');
-    w.sim.control.setPrice(SOL, 150);
-    const { fetch, sent } = await overHttp(w);
-    const s = bootFull(w, 'slip-patch', { fetch, maxSlippageBps: 300 });
+    const s = testStack({ kinds: VAULT, seed: 'slip-patch', http: true, maxVaultSlippageBps: 300 });
+    const { sent } = s;
+    s.sim.control.setPrice(SOL, 150);
     const placed = await s.executor.execute(vaultIntent({ ...OCO, tpSlippageBps: 40, slSlippageBps: 150 }));
-    await w.sim.control.advance(2_000);
+    await s.sim.control.advance(2_000);
     const orderId = placed.orderId ?? '';
 
     const row = await s.executor.execute(patchSlippage(orderId, { orderType: 'oco', slSlippageBps: 80 }));
@@ -152,7 +139,7 @@ describe('a PATCH of a leg’s slippage', () => {
     expect(sent.filter((r) => r.method === 'PATCH')).toEqual([
       { method: 'PATCH', path: `/trigger/v2/orders/price/${orderId}`, body: { orderType: 'oco', slSlippageBps: 80 } },
     ]);
-    expect(simLegs(w)).toEqual([
+    expect(simLegs(s)).toEqual([
       ['above', 300, 40],
       ['below', 100, 80],
     ]);
@@ -162,6 +149,6 @@ describe('a PATCH of a leg’s slippage', () => {
     expect(over.state).toBe('failed');
     expect(over.errorCode).toBe('VAULT_SLIPPAGE_EXCEEDS_CAP');
     expect(sent.filter((r) => r.method === 'PATCH')).toHaveLength(1);
-    expect(simLegs(w)[0]).toEqual(['above', 300, 40]);
+    expect(simLegs(s)[0]).toEqual(['above', 300, 40]);
   });
 });

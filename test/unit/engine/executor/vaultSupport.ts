@@ -1,23 +1,20 @@
 /**
- * A vault (Trigger V2) executor over the in-process simulator on a ManualClock and a real SQLite
- * file, so a test can "crash" and boot a new stack on the same file. The JWT comes from the
- * simulator's control (these tests are not about login).
+ * A vault (Trigger V2) executor wired by hand over the in-process simulator, the JWT taken from the
+ * simulator's control, for the tick loop's tests only: the executor tests run the daemon's own wiring
+ * and login (test/support/testStack.ts), and the tick tests are to move onto it too, when this file goes.
  */
 import { createExecutor, type Executor } from '../../../../src/engine/executor/executor.js';
 import type { IntentHandler } from '../../../../src/engine/executor/handler.js';
 import { createVaultCancelHandler } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
-import { vaultCancelPlan } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
-import { vaultPlacePlan } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
 import { createVaultPlaceHandler } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
 import { createJupiterClient } from '../../../../src/jupiter/index.js';
 import { type AuthedJupiterClient, withBearer } from '../../../../src/jupiter/transport.js';
 import { createRandom } from '../../../../src/random.js';
 import { createRpcGuardedSigner } from '../../../../src/solana/guardedSigner.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';
-import type { PlaceVaultOrderIntent, VaultOrderParams } from '../../../../src/strategies/intents.js';
 import { AuditLog } from '../../../../src/store/audit.js';
 import type { Db } from '../../../../src/store/db.js';
-import { Journal, type PlanInput } from '../../../../src/store/journal.js';
+import { Journal } from '../../../../src/store/journal.js';
 import { openStore } from '../../../../src/store/migrate.js';
 import { TriggerOrders } from '../../../../src/store/triggerOrders.js';
 import { DEFAULT_STRATEGY_LIMITS } from '../../../../src/strategies/strategyLimits.js';
@@ -25,6 +22,7 @@ import { track } from '../../store/helpers.js';
 import { simFetch, SOL, USDC, world as swapWorld, type World } from './support.js';
 
 export { SOL, USDC };
+export { actions } from '../../../support/journalRows.js';
 
 export interface VaultStack {
   db: Db;
@@ -93,59 +91,4 @@ export function vaultWorld(seed = 'vault'): VaultWorld {
       return (dump.price ?? []).filter((o) => o.userPubkey === w.wallet.address);
     },
   };
-}
-
-/** 1 SOL sold for USDC when SOL reaches $300: the vault tests' order (its expiry is each test's). */
-export const SOL_TAKE_PROFIT: Omit<VaultOrderParams, 'expiresAt'> = {
-  orderType: 'single',
-  inputMint: SOL,
-  inputDecimals: 9,
-  outputMint: USDC,
-  inputAmount: 1_000_000_000n,
-  triggerMint: SOL,
-  triggerCondition: 'above',
-  triggerPriceUsd: '300',
-};
-
-/** 1 SOL into the vault, sold for USDC by a take-profit (single) or a TP/SL pair (oco). */
-/** `order` overrides the take-profit's fields; a key set to undefined removes that field. */
-export function vaultIntent(order: { [K in keyof VaultOrderParams]?: VaultOrderParams[K] | undefined } = {}, rule = 'take_profit[0]'): PlanInput {
-  const key = { strategy: 'tp-sol', version: 'cd'.repeat(32), rule, trigger: 'gen-1' };
-  const intent: PlaceVaultOrderIntent = {
-    kind: 'place-vault-order',
-    key,
-    id: `${key.strategy}/${key.version.slice(0, 12)}/${key.rule}/${key.trigger}`,
-    reason: 'take profit on SOL through a vault order',
-    evidence: { solUsd: '150' },
-    order: {
-      ...SOL_TAKE_PROFIT,
-      expiresAt: Date.UTC(2026, 0, 8),
-      ...(Object.fromEntries(Object.entries(order).filter(([, v]) => v !== undefined)) as Partial<VaultOrderParams>),
-    },
-  };
-  // Fields the override names as undefined are dropped (an OCO has no trigger price or condition).
-  const dropped = Object.entries(order)
-    .filter(([, v]) => v === undefined)
-    .map(([k]) => k);
-  const mutable = intent.order as unknown as Record<string, unknown>;
-  for (const k of dropped) Reflect.deleteProperty(mutable, k);
-  return vaultPlacePlan(intent);
-}
-
-/** Cancel a price order (two steps). */
-export function cancelIntent(orderId: string): PlanInput {
-  const key = { strategy: 'tp-sol', version: 'cd'.repeat(32), rule: 'cancel', trigger: orderId };
-  return vaultCancelPlan({
-    kind: 'cancel-vault-order',
-    key,
-    id: `${key.strategy}/${key.version.slice(0, 12)}/cancel/${orderId}`,
-    reason: 'cancel the take-profit',
-    evidence: {},
-    orderId,
-    family: 'price',
-  });
-}
-
-export function actions(db: Db, kind: string): Array<{ intent_id: string | null; data: string }> {
-  return db.prepare('SELECT intent_id, data FROM actions WHERE kind = ? ORDER BY id').all(kind) as Array<{ intent_id: string | null; data: string }>;
 }

@@ -5,12 +5,14 @@ import { toTrade } from '../../../../src/audit/trades.js';
 import { listFills } from '../../../../src/store/fillRecords.js';
 import { startDcaOrderSync, syncDcaOrders } from '../../../../src/engine/mirror/dcaOrderSync.js';
 import { getAllDcaHistory, type DcaHistoryItem } from '../../../../src/jupiter/trigger.js';
-import { actions, type DcaStack, dcaVaultIntent, dcaWorld, manualFeed, rows, SOL, USDC } from '../executor/dcaSupport.js';
+import { dcaVaultIntent } from '../../../support/intentPlans.js';
+import { actions, rows } from '../../../support/journalRows.js';
+import { SOL, USDC } from '../../../support/mints.js';
+import { simDca } from '../../../support/simViews.js';
+import { type StackKind, testStack } from '../../../support/testStack.js';
+import { manualFeed } from './manualFeed.js';
 
-function crash(s: DcaStack): void {
-  s.executor.stop();
-  s.db.close();
-}
+const DCA: StackKind[] = ['place-vault-order', 'cancel-vault-order', 'place-dca-vault-order'];
 
 interface FillRow {
   signature: string;
@@ -26,28 +28,27 @@ interface FillRow {
 
 describe('DCA vault handler: rounds executed by the keeper, recorded once', () => {
   it('each round is one fill after any number of re-syncs and a restart; completion is noted once', async () => {
-    const w = dcaWorld('dca-fills');
-    const first = w.bootDca();
+    const first = testStack({ kinds: DCA, seed: 'dca-fills' });
     const row = await first.executor.execute(dcaVaultIntent());
     const orderId = row.orderId ?? '';
-    await w.sim.control.advance(1_000);
-    await w.sim.control.advance(60_000);
-    expect(w.simDca()).toEqual([expect.objectContaining({ id: orderId, roundsFilled: 2, state: 'active' })]);
+    await first.sim.control.advance(1_000);
+    await first.sim.control.advance(60_000);
+    expect(simDca(first)).toEqual([expect.objectContaining({ id: orderId, roundsFilled: 2, state: 'active' })]);
 
     expect(syncDcaOrders(await getAllDcaHistory(first.authed), first.sync)).toBe(2);
     expect(syncDcaOrders(await getAllDcaHistory(first.authed), first.sync)).toBe(0);
     expect(first.orders.get(orderId)?.state).toBe('active');
-    crash(first);
+    first.crash();
 
-    await w.sim.control.advance(60_000);
-    expect(w.simDca()[0]).toMatchObject({ roundsFilled: 3, state: 'completed' });
-    const second = w.bootDca();
+    await first.sim.control.advance(60_000);
+    expect(simDca(first)[0]).toMatchObject({ roundsFilled: 3, state: 'completed' });
+    const second = first.restart();
     const items = await getAllDcaHistory(second.authed);
     expect(syncDcaOrders(items, second.sync)).toBe(1);
     expect(syncDcaOrders(items, second.sync)).toBe(0);
     expect(syncDcaOrders(await getAllDcaHistory(second.authed), second.sync)).toBe(0);
 
-    const fills = rows<FillRow>(second, 'SELECT * FROM fills ORDER BY id');
+    const fills = rows<FillRow>(second.db, 'SELECT * FROM fills ORDER BY id');
     expect(fills).toHaveLength(3);
     expect(new Set(fills.map((f) => f.signature)).size).toBe(3);
     for (const fill of fills) {
@@ -67,49 +68,48 @@ describe('DCA vault handler: rounds executed by the keeper, recorded once', () =
       ['buy', 'dca', 'USDC', 20_000_000n, 'SOL'],
       ['buy', 'dca', 'USDC', 20_000_000n, 'SOL'],
     ]);
-    const total = rows<{ output_amount: string }>(second, 'SELECT output_amount FROM trigger_orders WHERE id = ?', orderId)[0]?.output_amount ?? '';
+    const total = rows<{ output_amount: string }>(second.db, 'SELECT output_amount FROM trigger_orders WHERE id = ?', orderId)[0]?.output_amount ?? '';
     const [holding] = computePnl(trades).strategies[0]?.holdings ?? [];
     expect(holding).toMatchObject({ symbol: 'SOL', units: BigInt(total), costUsd: 60n * 10n ** 18n });
     expect(
-      rows<{ input_used: string; output_amount: string }>(second, 'SELECT input_used, output_amount FROM trigger_orders WHERE id = ?', orderId)[0]?.input_used,
+      rows<{ input_used: string; output_amount: string }>(second.db, 'SELECT input_used, output_amount FROM trigger_orders WHERE id = ?', orderId)[0]
+        ?.input_used,
     ).toBe('60000000');
   });
 
   it('a skipped round (price out of bounds) is not a fill', async () => {
-    const w = dcaWorld('dca-skip');
-    const s = w.bootDca();
-    const price = w.sim.control.price(SOL);
+    const s = testStack({ kinds: DCA, seed: 'dca-skip' });
+    const price = s.sim.control.price(SOL);
     const row = await s.executor.execute(dcaVaultIntent({ orderType: 'price_conditional', maxPriceUsd: (price * 1.5).toFixed(2), triggerMint: SOL }, 2));
     expect(row.state).toBe('confirmed');
-    w.sim.control.setPrice(SOL, price * 2);
-    await w.sim.control.advance(1_000);
+    s.sim.control.setPrice(SOL, price * 2);
+    await s.sim.control.advance(1_000);
     const items = await getAllDcaHistory(s.authed);
     expect(items[0]?.events?.some((e) => e.type === 'fill' && e.state === 'rescheduled')).toBe(true);
     expect(syncDcaOrders(items, s.sync)).toBe(0);
     expect(s.orders.get(row.orderId ?? '')).toMatchObject({ orderType: 'price_conditional', state: 'active' });
-    w.sim.control.setPrice(SOL, price);
-    await w.sim.control.advance(60_000);
+    s.sim.control.setPrice(SOL, price);
+    await s.sim.control.advance(60_000);
     expect(syncDcaOrders(await getAllDcaHistory(s.authed), s.sync)).toBe(1);
   });
 
   it('the dca feed drives the sync: each read records what is new, once; unsubscribing stops it', async () => {
-    const w = dcaWorld('dca-feed');
-    const s = w.bootDca();
+    const s = testStack({ kinds: DCA, seed: 'dca-feed' });
     const row = await s.executor.execute(dcaVaultIntent());
-    await w.sim.control.advance(1_000);
+    await s.sim.control.advance(1_000);
     const manual = manualFeed<DcaHistoryItem>();
     const emit = (items: readonly DcaHistoryItem[], at: number): void => manual.emit(items, at);
     const stop = startDcaOrderSync({ feed: manual.feed, ...s.sync });
     const items = await getAllDcaHistory(s.authed);
-    emit(items, w.clock.now());
-    emit(items, w.clock.now());
+    emit(items, s.clock.now());
+    emit(items, s.clock.now());
     await stop.idle();
     expect(s.journal.fillCount(row.id)).toBe(1);
     expect(actions(s.db, 'fill')).toHaveLength(1);
     expect(actions(s.db, 'order.adopted')).toHaveLength(0);
     stop();
-    await w.sim.control.advance(60_000);
-    emit(await getAllDcaHistory(s.authed), w.clock.now());
+    await s.sim.control.advance(60_000);
+    emit(await getAllDcaHistory(s.authed), s.clock.now());
     await stop.idle();
     expect(s.journal.fillCount(row.id)).toBe(1);
   });

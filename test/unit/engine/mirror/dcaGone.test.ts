@@ -1,28 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { startDcaOrderSync } from '../../../../src/engine/mirror/dcaOrderSync.js';
 import { getAllDcaHistory, type DcaHistoryItem } from '../../../../src/jupiter/trigger.js';
-import { createSolanaRpc } from '../../../../src/solana/rpc.js';
-import { simFetch } from '../executor/support.js';
-import { actions, dcaCancelIntent, dcaVaultIntent, dcaWorld, manualFeed, USDC } from '../executor/dcaSupport.js';
+import { dcaCancelIntent, dcaVaultIntent } from '../../../support/intentPlans.js';
+import { actions } from '../../../support/journalRows.js';
+import { USDC } from '../../../support/mints.js';
+import { type StackKind, testStack } from '../../../support/testStack.js';
+import { manualFeed } from './manualFeed.js';
+
+const DCA: StackKind[] = ['place-vault-order', 'cancel-vault-order', 'place-dca-vault-order'];
 
 describe('a DCA order the Trigger API no longer knows', () => {
   it('is marked gone after 3 reads without it and a complete read, with what the vault holds; its cancel then fails VAULT_ORDER_GONE without a call', async () => {
-    const w = dcaWorld('dca-gone');
-    const s = w.bootDca();
+    const s = testStack({ kinds: DCA, seed: 'dca-gone' });
     const row = await s.executor.execute(dcaVaultIntent());
     const orderId = row.orderId ?? '';
-    await w.sim.control.advance(1_000);
-    const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: simFetch(w.sim) });
+    await s.sim.control.advance(1_000);
     const manual = manualFeed<DcaHistoryItem>();
-    const stop = startDcaOrderSync({ feed: manual.feed, ...s.sync, authed: s.authed, rpc });
+    const stop = startDcaOrderSync({ feed: manual.feed, ...s.sync, authed: s.authed, rpc: s.rpc });
     const read = async (): Promise<void> => {
-      manual.emit(await getAllDcaHistory(s.authed, { state: 'active' }), w.clock.now());
+      manual.emit(await getAllDcaHistory(s.authed, { state: 'active' }), s.clock.now());
       await stop.idle();
     };
     await read();
     expect(s.orders.get(orderId)?.state).toBe('active');
 
-    expect(w.sim.control.forgetOrders([orderId])).toEqual([orderId]);
+    expect(s.sim.control.forgetOrders([orderId])).toEqual([orderId]);
     await read();
     await read();
     expect(s.orders.get(orderId)?.state).toBe('active');
@@ -38,7 +40,7 @@ describe('a DCA order the Trigger API no longer knows', () => {
       vaultFunds: { kind: string; vault: string; mint: string; amount: string };
     };
     expect(data).toMatchObject({ missedReads: 3, family: 'dca', inputMint: USDC, vaultFunds: { kind: 'held', mint: USDC } });
-    expect(data.vaultFunds.amount).toBe(w.sim.control.balance(data.vaultFunds.vault, USDC).toString());
+    expect(data.vaultFunds.amount).toBe(s.sim.control.balance(data.vaultFunds.vault, USDC).toString());
     expect(BigInt(data.vaultFunds.amount)).toBeGreaterThan(0n);
 
     s.routes.length = 0;

@@ -6,13 +6,17 @@ import type { OrderSnapshot } from '../../../../src/engine/feeds/orders.js';
 import type { OrderHistoryItem } from '../../../../src/jupiter/trigger.js';
 import { TypedEmitter } from '../../../../src/typedEmitter.js';
 import { getAllOrderHistory } from '../../../../src/jupiter/trigger.js';
-import { actions, SOL, vaultIntent, vaultWorld } from '../executor/vaultSupport.js';
+import { vaultIntent } from '../../../support/intentPlans.js';
+import { actions } from '../../../support/journalRows.js';
+import { SOL } from '../../../support/mints.js';
+import { type StackKind, testStack } from '../../../support/testStack.js';
+
+const VAULT: StackKind[] = ['place-vault-order', 'cancel-vault-order'];
 
 describe('vault handler: an OCO placed, filled and recorded once', () => {
   it('fills when the price crosses the take-profit; the fill is recorded once, the stop-loss leg cancelled', async () => {
-    const w = vaultWorld('vault-oco');
-    const s = w.bootVault();
-    const price = w.sim.control.price(SOL);
+    const s = testStack({ kinds: VAULT, seed: 'vault-oco' });
+    const price = s.sim.control.price(SOL);
     const row = await s.executor.execute(
       vaultIntent(
         {
@@ -33,12 +37,12 @@ describe('vault handler: an OCO placed, filled and recorded once', () => {
     expect(legs).toContain(row.orderId);
     expect(actions(s.db, 'order.placed')).toHaveLength(1);
 
-    await w.sim.control.advance(2_000);
-    w.sim.control.setPrice(SOL, price * 1.2);
-    await w.sim.control.advance(3_000);
+    await s.sim.control.advance(2_000);
+    s.sim.control.setPrice(SOL, price * 1.2);
+    await s.sim.control.advance(3_000);
 
     const items = await getAllOrderHistory(s.authed);
-    const sync = { orders: s.orders, journal: s.journal, clock: w.clock };
+    const sync = { orders: s.orders, journal: s.journal, clock: s.clock };
     expect(syncVaultOrders(items, sync)).toBe(1);
     // The same history read again (the next poll, a restart): nothing new.
     expect(syncVaultOrders(items, sync)).toBe(0);
@@ -61,14 +65,13 @@ describe('vault handler: an OCO placed, filled and recorded once', () => {
   });
 
   it('an order already mirrored as filled (written by another path) still has its fill recorded by the next read', async () => {
-    const w = vaultWorld('vault-mirrored-filled');
-    const s = w.bootVault();
-    const price = w.sim.control.price(SOL);
+    const s = testStack({ kinds: VAULT, seed: 'vault-mirrored-filled' });
+    const price = s.sim.control.price(SOL);
     const row = await s.executor.execute(vaultIntent({ triggerCondition: 'above', triggerPriceUsd: (price * 1.1).toFixed(2) }));
     expect(row.state).toBe('confirmed');
-    await w.sim.control.advance(2_000);
-    w.sim.control.setPrice(SOL, price * 1.2);
-    await w.sim.control.advance(3_000);
+    await s.sim.control.advance(2_000);
+    s.sim.control.setPrice(SOL, price * 1.2);
+    await s.sim.control.advance(3_000);
     const items = await getAllOrderHistory(s.authed);
     const item = items.find((i) => i.id === row.orderId);
     expect(item?.orderState).toBe('filled');
@@ -76,27 +79,26 @@ describe('vault handler: an OCO placed, filled and recorded once', () => {
     // the filled row exactly as history shows it, without its fill.
     const before = s.orders.get(row.orderId ?? '');
     if (!before || !item) throw new Error('the order is not mirrored');
-    s.orders.upsert(priceOrderColumns(item), { ...before, depositSignature: before.depositSignature }, w.clock.now());
+    s.orders.upsert(priceOrderColumns(item), { ...before, depositSignature: before.depositSignature }, s.clock.now());
     expect(s.journal.fillCount(row.id)).toBe(0);
-    const sync = { orders: s.orders, journal: s.journal, clock: w.clock };
+    const sync = { orders: s.orders, journal: s.journal, clock: s.clock };
     expect(syncVaultOrders(items, sync)).toBe(1);
     expect(syncVaultOrders(items, sync)).toBe(0);
     expect(s.journal.fillCount(row.id)).toBe(1);
   });
 
   it('the orders feed drives the sync: each read records what is new, once; unsubscribing stops it', async () => {
-    const w = vaultWorld('vault-oco-feed');
-    const s = w.bootVault();
-    const price = w.sim.control.price(SOL);
+    const s = testStack({ kinds: VAULT, seed: 'vault-oco-feed' });
+    const price = s.sim.control.price(SOL);
     const row = await s.executor.execute(vaultIntent({ triggerPriceUsd: (price * 1.1).toFixed(2) }));
-    await w.sim.control.advance(2_000);
-    w.sim.control.setPrice(SOL, price * 1.2);
-    await w.sim.control.advance(3_000);
+    await s.sim.control.advance(2_000);
+    s.sim.control.setPrice(SOL, price * 1.2);
+    await s.sim.control.advance(3_000);
     const events = new TypedEmitter<FeedEvents<OrderSnapshot<OrderHistoryItem>>>();
     const feed = { events } as unknown as Poller<OrderSnapshot<OrderHistoryItem>>;
-    const stop = startVaultOrderSync({ feed, orders: s.orders, journal: s.journal, clock: w.clock });
+    const stop = startVaultOrderSync({ feed, orders: s.orders, journal: s.journal, clock: s.clock });
     const items = await getAllOrderHistory(s.authed);
-    const read = { feed: 'orders', value: { active: [], recentPast: items }, at: w.clock.now(), durationMs: 0 };
+    const read = { feed: 'orders', value: { active: [], recentPast: items }, at: s.clock.now(), durationMs: 0 };
     events.emit('updated', read);
     events.emit('updated', read);
     expect(s.journal.fillCount(row.id)).toBe(1);
