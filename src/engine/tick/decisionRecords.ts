@@ -11,13 +11,18 @@ import type { Db } from '../../store/db.js';
 import { StrategyStates } from '../../store/strategyStates.js';
 import { strategyRecords, type StrategyRecords } from '../../store/strategyRecords.js';
 import type { Fixed } from '../../strategies/decimal.js';
+import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
+import type { Snapshot, StrategyState } from '../../strategies/snapshot.js';
 import { RuleHealth } from './ruleHealth.js';
 import { StrategyMemory } from './strategyMemory.js';
 import { journalProgress, notionalToday, type JournalProgress, type StrategyProgress } from './strategyProgress.js';
 
 export interface DecisionRecords {
-  /** What the journal says of `strategy` now, today's notional valued at `priceOf`. */
-  progress(strategy: string, now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress;
+  /**
+   * What `strategy` decides on besides the snapshot: what the journal says it did (today's notional
+   * valued at the snapshot's prices), merged with what only the daemon remembers of it.
+   */
+  state(strategy: LoadedStrategy, snapshot: Snapshot, now: number): StrategyState;
   readonly memory: StrategyMemory;
   readonly health: RuleHealth;
   /** A failure of the loop itself (`during`: what it was doing), for the audit log. */
@@ -27,20 +32,29 @@ export interface DecisionRecords {
 /** What the journal says of a strategy, derived once per read of its records (they are replaced when the journal changes). */
 const progressByRecords = new WeakMap<StrategyRecords, JournalProgress>();
 
+function progressOf(db: Db, strategy: string, now: number, priceOf: (mint: string) => Fixed | undefined): StrategyProgress {
+  const records = strategyRecords(db, strategy);
+  let journal = progressByRecords.get(records);
+  if (journal === undefined) progressByRecords.set(records, (journal = journalProgress(records.rows, records.filled, records.ended)));
+  const { swapsByDay, ...rest } = journal;
+  return { ...rest, notional: notionalToday(swapsByDay, now, priceOf) };
+}
+
 export function decisionRecords(db: Db, audit: AuditLog, clock: Clock): DecisionRecords {
+  const memory = new StrategyMemory({
+    store: new StrategyStates(db),
+    // "+20%" is relative to this: the audit log says what it was and when it was fixed.
+    onArmed: ({ strategy, ...armed }) => audit.append({ kind: 'strategy.armed', strategy, data: armed }),
+  });
   return {
-    progress(strategy, now, priceOf) {
-      const records = strategyRecords(db, strategy);
-      let journal = progressByRecords.get(records);
-      if (journal === undefined) progressByRecords.set(records, (journal = journalProgress(records.rows, records.filled, records.ended)));
-      const { swapsByDay, ...rest } = journal;
-      return { ...rest, notional: notionalToday(swapsByDay, now, priceOf) };
-    },
-    memory: new StrategyMemory({
-      store: new StrategyStates(db),
-      // "+20%" is relative to this: the audit log says what it was and when it was fixed.
-      onArmed: ({ strategy, ...armed }) => audit.append({ kind: 'strategy.armed', strategy, data: armed }),
-    }),
+    state: (strategy, snapshot, now) =>
+      memory.state(
+        strategy,
+        progressOf(db, strategy.name, now, (mint) => snapshot.prices.get(mint)?.usd),
+        snapshot,
+        now,
+      ),
+    memory,
     health: new RuleHealth({ audit, now: () => clock.now() }),
     error: (during, message) => audit.append({ kind: 'error', data: { during, message } }),
   };

@@ -187,8 +187,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
         health.paused(strategy.name, armedRules(strategy), paused);
         continue;
       }
-      const progress = records.progress(strategy.name, now, (mint) => snapshot.prices.get(mint)?.usd);
-      const decision = decide(strategy, memory.state(strategy, progress, snapshot, now), snapshot, now);
+      const decision = decide(strategy, records.state(strategy, snapshot, now), snapshot, now);
       memory.scheduled(strategy.name, decision.scheduledThrough);
       health.decided(strategy.name, armedRules(strategy), decision.holds);
       // A DCA run is a purchase, not a protection: it gives up after its retries.
