@@ -166,17 +166,16 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const signing = wallet instanceof WatchOnlyWallet ? null : wallet;
   const signer = signing === null ? null : createRpcGuardedSigner({ ...guardOptions, wallet: signing });
   const session =
-    signing === null
+    signer === null
       ? null
       : createTriggerSession({
           client,
-          wallet: signing,
+          signer,
           clock,
           random,
           refreshMarginMs: config.session.refresh_margin,
           log,
           redactor,
-          signer: signer ?? undefined,
         });
   const search = cachedSearch((query) => searchTokens(client, { query }), clock);
   const strategies = new StrategyWatcher({
