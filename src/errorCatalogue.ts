@@ -373,6 +373,7 @@ export const ERROR_CATALOGUE = {
   RFQ_MAKER_MISMATCH: guard("an RFQ swap's empty signer slot is not the maker's"),
   PROGRAM_NOT_ALLOWED: guard('an instruction calls a program the intent does not allow'),
   MEMO_ONLY_VIOLATION: guard('a memo-only transaction does more than a memo'),
+  LOGIN_TEXT_UNEXPECTED: guard("a Trigger login message to sign is not Jupiter's challenge text"),
   INSTRUCTION_NOT_ALLOWED: guard('an allowed program is called with an instruction the intent does not allow'),
   TRANSFER_TO_STRANGER: guard("funds leave our accounts for an account that is not ours or the intent's"),
   AMOUNT_EXCEEDS_INTENT: guard('more leaves our accounts than the intent allows'),

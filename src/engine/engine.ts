@@ -110,17 +110,16 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   const { signer, execution } = guard;
   const signing = wallet instanceof WatchOnlyWallet ? null : wallet;
   const session =
-    signing === null
+    signer === null
       ? null
       : createTriggerSession({
           client,
-          wallet: signing,
+          signer,
           clock,
           random,
           refreshMarginMs: config.session.refresh_margin,
           log,
           redactor,
-          signer: signer ?? undefined,
         });
   const rehearsal = 'rehearsal' in execution ? execution.rehearsal : null;
 

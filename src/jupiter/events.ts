@@ -1,7 +1,7 @@
 /**
  * The client's event map, for metrics and for tests that await what happened instead of sleeping.
  */
-import type { Bucket } from './limiter.js';
+import type { Bucket } from './bucket.js';
 
 export interface JupiterEvents {
   /** One HTTP exchange finished (any status), or failed below HTTP (`status: null`). */

@@ -5,18 +5,8 @@
  */
 export * from './transport.js';
 export * from './errors.js';
-export {
-  Priority,
-  bucketFor,
-  EXECUTE_ROUTES,
-  quotaPerWindow,
-  executeRequestsPerSecond,
-  SlidingWindow,
-  BucketLimiter,
-  LimiterClosedError,
-  type Bucket,
-  type WindowSlot,
-} from './limiter.js';
+export { bucketFor, EXECUTE_ROUTES, type Bucket } from './bucket.js';
+export { Priority, quotaPerWindow, executeRequestsPerSecond, SlidingWindow, BucketLimiter, LimiterClosedError, type WindowSlot } from './limiter.js';
 export { linkSignals } from './abort.js';
 export { isRetryable, retryDelayMs, backoffMs, rateLimitPauseMs, parseRetryAfter, parseResetMs } from './retry.js';
 export type { JupiterEvents } from './events.js';

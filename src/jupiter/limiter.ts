@@ -22,10 +22,8 @@ import PQueue from 'p-queue';
 import type { Clock } from '../clock.js';
 import { linkSignals } from './abort.js';
 import type { TypedEmitter } from '../typedEmitter.js';
+import type { Bucket } from './bucket.js';
 import type { JupiterEvents } from './events.js';
-
-/** Gateway buckets: most routes share `main`; execute and submit routes have their own. */
-export type Bucket = 'main' | 'execute';
 
 /**
  * Request priority classes, highest first. Within a bucket a waiting request of a higher class is
@@ -42,18 +40,6 @@ export const Priority = {
   PollMarket: 0,
 } as const;
 export type Priority = (typeof Priority)[keyof typeof Priority];
-
-/** Paths that count against the separate execute bucket. Matched on the path's end. */
-export const EXECUTE_ROUTES: readonly string[] = ['/swap/v2/execute', '/ultra/v1/execute', '/swap/v2/submit', '/tx/v1/submit'];
-
-/**
- * Which bucket a path belongs to. Trigger and Prediction routes — including `/prediction/v1/execute` —
- * share the main bucket: Jupiter names only the swap execute and submit routes as separate.
- */
-export function bucketFor(path: string): Bucket {
-  const clean = path.split('?')[0] ?? path;
-  return EXECUTE_ROUTES.some((r) => clean === r || clean.endsWith(r)) ? 'execute' : 'main';
-}
 
 /** A slot taken in a {@link SlidingWindow}: call `end()` once the exchange is over (answer or failure). */
 export interface WindowSlot {

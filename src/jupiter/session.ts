@@ -10,32 +10,41 @@
  *   (a 401 means the server did not act on the call, so the retry cannot double it);
  * - a failing login backs off (capped exponential, jittered) and shows in `health()`; while the old
  *   token is still valid, callers keep using it.
- * A transaction-type challenge is checked by the guard (memo-only) before it is signed; it is never sent.
+ * The session holds no key: it signs through the guarded signer, which signs a message challenge only
+ * when it is Jupiter's challenge text and a transaction challenge only when the guard finds it
+ * memo-only (it is never sent).
  */
 import type { CodeOf } from '../errorCatalogue.js';
 import { VersionedTransaction } from '@solana/web3.js';
-import bs58 from 'bs58';
 import type { Clock } from '../clock.js';
 import { JupbotError } from '../errors.js';
 import type { Logger } from '../ops/log.js';
 import type { Redactor } from '../ops/redact.js';
 import type { Random } from '../random.js';
-import type { GuardedSigner } from '../solana/guardedSigner.js';
-import { checkTransaction } from '../solana/guard.js';
-import type { Wallet } from '../solana/wallet.js';
+import type { LoginChallengeExpectation } from '../solana/expectation.js';
 import { isAreaRefusal } from './apiAreas.js';
 import { ApiError, TriggerApiError } from './errors.js';
 import { jwtExpiryMs } from './jwtExpiry.js';
-import { CHALLENGE_PREFIX } from './schemas/trigger.js';
 import { type AuthedJupiterClient, type JupiterClient, withBearer } from './transport.js';
 import { requestChallenge, verifyChallenge } from './trigger.js';
 
 /** Trigger V2 JWT lifetime when the token carries no `exp`. */
 export const JWT_LIFETIME_MS = 24 * 3_600_000;
 
+/**
+ * What the login needs of the guarded signer (src/solana/guardedSigner.ts): the wallet's address, the
+ * message challenge signed as a base58 signature, a transaction challenge signed in place. Each
+ * refuses, and records the refusal, when the challenge is not what Jupiter documents.
+ */
+export interface LoginSigner {
+  readonly address: string;
+  signLoginMessage(text: string): Promise<string>;
+  sign(tx: VersionedTransaction, expectation: LoginChallengeExpectation): Promise<unknown>;
+}
+
 export interface TriggerSessionOptions {
   readonly client: JupiterClient;
-  readonly wallet: Pick<Wallet, 'address' | 'signMessage' | 'signTransaction'>;
+  readonly signer: LoginSigner;
   readonly clock: Clock;
   /** Jitter for the login backoff. */
   readonly random: Random;
@@ -46,8 +55,6 @@ export interface TriggerSessionOptions {
   readonly log?: Logger | undefined;
   /** Every JWT is registered here (and with the client's redactor). @default client.redactor */
   readonly redactor?: Redactor | undefined;
-  /** Checks (and records refusals of) transaction challenges; without it the guard runs unrecorded. */
-  readonly signer?: GuardedSigner | undefined;
   /** First backoff after a failed login. @default 5000 */
   readonly backoffBaseMs?: number | undefined;
   /** Longest backoff. @default 300000 */
@@ -94,7 +101,7 @@ interface Current {
 }
 
 export function createTriggerSession(options: TriggerSessionOptions): TriggerSession {
-  const { client, wallet, clock, random, log } = options;
+  const { client, signer, clock, random, log } = options;
   const loginType = options.loginType ?? 'message';
   const redactors = [...new Set([client.redactor, ...(options.redactor ? [options.redactor] : [])])];
   const baseMs = options.backoffBaseMs ?? 5_000;
@@ -110,29 +117,19 @@ export function createTriggerSession(options: TriggerSessionOptions): TriggerSes
 
   async function login(): Promise<Current> {
     const startedAt = clock.now();
-    const challenge = await requestChallenge(client, { walletPubkey: wallet.address, type: loginType });
+    const challenge = await requestChallenge(client, { walletPubkey: signer.address, type: loginType });
     let answer: Awaited<ReturnType<typeof verifyChallenge>>;
     if (challenge.type === 'message') {
-      // Signing arbitrary bytes with the hot key is what a tampered answer would want: sign only Jupiter's challenge text.
-      if (loginType !== 'message' || !challenge.challenge.startsWith(CHALLENGE_PREFIX)) {
-        throw new SessionError(
-          'TRIGGER_LOGIN_FAILED',
-          `Trigger login: the challenge is not the expected "${CHALLENGE_PREFIX.trim()} …" text; refusing to sign it`,
-        );
-      }
-      const signature = bs58.encode(wallet.signMessage(new TextEncoder().encode(challenge.challenge)));
-      answer = await verifyChallenge(client, { type: 'message', walletPubkey: wallet.address, signature });
+      if (loginType !== 'message') throw new SessionError('TRIGGER_LOGIN_FAILED', 'Trigger login: asked for a transaction challenge, got a message');
+      const signature = await signer.signLoginMessage(challenge.challenge);
+      answer = await verifyChallenge(client, { type: 'message', walletPubkey: signer.address, signature });
     } else {
       if (loginType !== 'transaction') throw new SessionError('TRIGGER_LOGIN_FAILED', 'Trigger login: asked for a message challenge, got a transaction');
       const tx = VersionedTransaction.deserialize(Buffer.from(challenge.transaction, 'base64'));
-      if (options.signer) await options.signer.sign(tx, { kind: 'login-challenge' });
-      else {
-        await checkTransaction(tx, { kind: 'login-challenge' }, { wallet: wallet.address });
-        wallet.signTransaction(tx);
-      }
+      await signer.sign(tx, { kind: 'login-challenge' });
       answer = await verifyChallenge(client, {
         type: 'transaction',
-        walletPubkey: wallet.address,
+        walletPubkey: signer.address,
         signedTransaction: Buffer.from(tx.serialize()).toString('base64'),
       });
     }
@@ -153,7 +150,7 @@ export function createTriggerSession(options: TriggerSessionOptions): TriggerSes
       return new SessionError(
         'TRIGGER_LOGIN_REJECTED',
         `Trigger login rejected: /auth/verify answered ${error.status}${said}. Jupiter answers a wrong signature with 401 per its spec and with 400 "Challenge not found" in practice; ` +
-          `check that the configured key is the wallet ${wallet.address} and that the clock is right (challenges live 5 minutes)`,
+          `check that the configured key is the wallet ${signer.address} and that the clock is right (challenges live 5 minutes)`,
         { cause: error, details: { status: error.status } },
       );
     }

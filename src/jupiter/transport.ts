@@ -21,7 +21,8 @@ import { failureLine, type FailureAttempt } from './failureLine.js';
 import { bodyReason, defaultApiError, type ErrorContext, normaliseBaseUrl, buildUrl, type QueryParams, LEGACY_SWAP_PATH, SWAP_PATH } from './http.js';
 import { TypedEmitter } from '../typedEmitter.js';
 import type { JupiterEvents } from './events.js';
-import { type Bucket, BucketLimiter, bucketFor, executeRequestsPerSecond, LimiterClosedError, Priority, quotaPerWindow } from './limiter.js';
+import { type Bucket, bucketFor } from './bucket.js';
+import { BucketLimiter, executeRequestsPerSecond, LimiterClosedError, Priority, quotaPerWindow } from './limiter.js';
 import { isRetryable, rateLimitPauseMs, retryDelayMs } from './retry.js';
 import { API_KEY_HEADER, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './schemas/common.js';
 

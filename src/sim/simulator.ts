@@ -16,7 +16,7 @@ import { InsufficientBalance, Ledger, SystemWallet } from './ledger.js';
 import { Market } from './market.js';
 import { MICRO, PredictionMarkets, pricesOf } from './prediction/markets.js';
 import { PredictionRoutes } from './prediction/predictionRoutes.js';
-import { PredictionTrading } from './prediction/trading.js';
+import { PredictionTrading } from './prediction/predictionTrading.js';
 import { derivedAddress, SOL_MINT, USDC_MINT } from './programIds.js';
 import { LookupTables } from './lookupTables.js';
 import { SolanaRpc } from './rpc.js';

@@ -1,7 +1,8 @@
 /**
- * The one way the daemon signs a transaction: check it with the guard against the intent (the
- * static checks, then its effects proven by simulation), record a refusal in the audit log (kind
- * `guard.refused`) and the log, and sign only what was accepted. The wallet itself stays a plain
+ * The one way the daemon signs anything with the hot key: a transaction is checked with the guard
+ * against the intent (the static checks, then its effects proven by simulation), a Trigger login
+ * message against Jupiter's challenge text; a refusal is recorded in the audit log (kind
+ * `guard.refused`) and the log, and only what was accepted is signed. The wallet itself stays a plain
  * signer, so the rule lives in one place that is easy to audit.
  */
 import { createHash } from 'node:crypto';
@@ -14,12 +15,14 @@ import { type EffectsReport, type EffectsRpc, proveEffects } from './effects.js'
 import { describeExpectation, type Expectation } from './expectation.js';
 import { checkTransaction, type GuardOptions, type GuardSummary } from './guard.js';
 import { GuardRefusal, type RefusalReason } from './guardRefusal.js';
+import { CHALLENGE_PREFIX, isLoginChallengeText } from './loginChallengeText.js';
 import { createLookupTableResolver } from './lookupTables.js';
+import { recordRefusal } from './recordRefusal.js';
 import { JupbotError } from '../errors.js';
 import type { Wallet } from './wallet.js';
 
 export interface GuardedSignerOptions extends Omit<GuardOptions, 'wallet'> {
-  readonly wallet: Pick<Wallet, 'address' | 'signTransaction'>;
+  readonly wallet: Pick<Wallet, 'address' | 'signMessage' | 'signTransaction'>;
   /**
    * Runs the simulations that prove each transaction's effects. Without it every transaction that
    * would be sent is refused (SIMULATION_UNAVAILABLE); only a login challenge, which is never sent,
@@ -68,6 +71,12 @@ export interface GuardedSigner {
   sign(tx: VersionedTransaction, expectation: Expectation, context?: SignContext): Promise<{ tx: VersionedTransaction; summary: CheckedSummary }>;
   /** The same for a base64 transaction as Jupiter hands them out. Bytes that do not decode are refused. */
   signBase64(base64: string, expectation: Expectation, context?: SignContext): Promise<SignedBase64>;
+  /**
+   * Signs the UTF-8 bytes of a Trigger login message challenge and resolves with the base58 ed25519
+   * signature. Any text but Jupiter's challenge text is refused (`LOGIN_TEXT_UNEXPECTED`), recorded
+   * like every refusal, and nothing is signed.
+   */
+  signLoginMessage(text: string): Promise<string>;
 }
 
 const isEmpty = (sig: Uint8Array | undefined): boolean => sig === undefined || sig.every((b) => b === 0);
@@ -123,13 +132,10 @@ export function createTransactionGuard(options: TransactionGuardOptions): Transa
           : new GuardRefusal('MALFORMED_TRANSACTION', 'the transaction could not be decoded', {
               cause: error instanceof Error ? error.message : String(error),
             });
-      const data = { reason: refusal.reason, expectation: describeExpectation(expectation), details: refusal.details };
-      const handled = refusal.transient || (context.handles ?? []).includes(refusal.reason);
-      log?.[handled ? 'info' : 'warn'](
-        { strategy: context.strategy, code: refusal.code, reason: refusal.reason, intent: expectation.kind, intentId: context.intentId ?? null },
-        `${context.strategy ?? 'no strategy'}: refused to sign the ${expectation.kind} transaction: ${refusal.message}; nothing was signed${handled ? ', and it is built again' : ' and the intent fails'}`,
+      recordRefusal(
+        { audit, log },
+        { refusal, what: `the ${expectation.kind} transaction`, expectation: { ...describeExpectation(expectation), kind: expectation.kind }, ...context },
       );
-      audit?.append({ kind: 'guard.refused', strategy: context.strategy ?? null, intentId: context.intentId ?? null, data });
       throw refusal;
     }
   };
@@ -138,6 +144,7 @@ export function createTransactionGuard(options: TransactionGuardOptions): Transa
 
 export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigner {
   const { wallet, ...guardOptions } = options;
+  const { audit, log } = options;
   const address = wallet.address;
   const signedMessages = new Set<string>();
   const remember = (key: string): void => {
@@ -170,6 +177,18 @@ export function createGuardedSigner(options: GuardedSignerOptions): GuardedSigne
       const first = tx.signatures[0];
       const transactionId = isEmpty(first) ? null : bs58.encode(first as Uint8Array);
       return { signed: Buffer.from(tx.serialize()).toString('base64'), signature: transactionId ?? ownSignature, transactionId, ownSignature, summary };
+    },
+    signLoginMessage(text) {
+      if (!isLoginChallengeText(text)) {
+        // Public data only: how the text starts (cut short, it may be long) and its length.
+        const refusal = new GuardRefusal('LOGIN_TEXT_UNEXPECTED', `the login message is not the expected "${CHALLENGE_PREFIX.trim()} …" text`, {
+          start: text.slice(0, 60),
+          length: text.length,
+        });
+        recordRefusal({ audit, log }, { refusal, what: 'the Trigger login message', expectation: { kind: 'login-message' }, fails: 'the login' });
+        return Promise.reject(refusal);
+      }
+      return Promise.resolve(bs58.encode(wallet.signMessage(new TextEncoder().encode(text))));
     },
   };
 }

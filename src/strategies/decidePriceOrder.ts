@@ -17,7 +17,7 @@ const EMPTY = new Set<string>();
 const VAULT_MIN_USD = 10n * ONE;
 
 /** Everything one decision works from; passed to the helpers instead of closing over it. */
-interface Tick {
+interface DecisionContext {
   readonly strategy: LoadedPriceOrder;
   readonly state: StrategyState;
   readonly snapshot: Snapshot;
@@ -34,7 +34,7 @@ interface Tick {
   readonly handled: ReadonlySet<string>;
   readonly intents: Intent[];
   readonly holds: Hold[];
-  /** Built on first use: formatting costs more than a quiet tick's arithmetic. */
+  /** Built on first use: formatting costs more than a quiet decision's arithmetic. */
   evidence: Evidence | undefined;
   /** Notional granted earlier in this decision (daily limit). */
   granted: Fixed;
@@ -85,7 +85,7 @@ export function decidePriceOrder(strategy: LoadedPriceOrder, state: StrategyStat
   const balance = snapshot.balances.get(sell.mint) ?? 0n;
   const ref = spec.entry?.buy_below.usd ?? spec.reference_price_usd?.usd ?? reference ?? price;
   peak = maxFixed(peak ?? price, price);
-  const tick: Tick = {
+  const context: DecisionContext = {
     strategy,
     state,
     snapshot,
@@ -111,38 +111,38 @@ export function decidePriceOrder(strategy: LoadedPriceOrder, state: StrategyStat
     peak,
     receiveBalance: snapshot.balances.get(receive.mint) ?? 0n,
   });
-  if (spec.execution === 'local') decideLocal(tick, exits);
-  else decideVault(tick, exits, orders, withdrawingOf(views));
+  if (spec.execution === 'local') decideLocal(context, exits);
+  else decideVault(context, exits, orders, withdrawingOf(views));
   return { intents, holds };
 }
 
-function evidenceOf(t: Tick): Evidence {
-  t.evidence ??= {
-    priceUsd: formatFixed(t.price),
-    priceAt: t.priceAt,
-    referenceUsd: formatFixed(t.ref),
-    balance: t.balance.toString(),
-    generation: t.generation,
+function evidenceOf(c: DecisionContext): Evidence {
+  c.evidence ??= {
+    priceUsd: formatFixed(c.price),
+    priceAt: c.priceAt,
+    referenceUsd: formatFixed(c.ref),
+    balance: c.balance.toString(),
+    generation: c.generation,
   };
-  return t.evidence;
+  return c.evidence;
 }
 
-function hold(t: Tick, rule: string, reason: string): void {
-  t.holds.push({ rule, reason, evidence: evidenceOf(t) });
+function hold(c: DecisionContext, rule: string, reason: string): void {
+  c.holds.push({ rule, reason, evidence: evidenceOf(c) });
 }
 
 /** Why `exit` may not trade `amount` now (balance, vault minimum, risk limits), or undefined. */
-function refusal(t: Tick, exit: Exit, amount: bigint): string | undefined {
-  const { spec } = t.strategy;
+function refusal(c: DecisionContext, exit: Exit, amount: bigint): string | undefined {
+  const { spec } = c.strategy;
   const entry = exit.rule === 'entry';
   if (amount <= 0n)
-    return `nothing to ${entry ? 'spend' : 'sell'}: the amount is 0 (${entry ? t.receive.symbol : t.sell.symbol} balance ${entry ? (t.snapshot.balances.get(t.receive.mint) ?? 0n) : t.balance})`;
+    return `nothing to ${entry ? 'spend' : 'sell'}: the amount is 0 (${entry ? c.receive.symbol : c.sell.symbol} balance ${entry ? (c.snapshot.balances.get(c.receive.mint) ?? 0n) : c.balance})`;
   const min = spec.risk?.min_sell_price_usd;
   if (min && !entry && exit.vault.trailingBps === undefined) {
     // Locally the sale happens at the price now; in the vault at the order's lowest trigger.
     const lowest =
       spec.execution === 'local'
-        ? t.price
+        ? c.price
         : exit.fires === 'below'
           ? exit.level
           : exit.vault.slPriceUsd === undefined
@@ -150,52 +150,52 @@ function refusal(t: Tick, exit: Exit, amount: bigint): string | undefined {
             : parseFixed(exit.vault.slPriceUsd);
     if (lowest !== undefined && lowest < min.usd) return `would sell at $${formatFixed(lowest)}, below risk.min_sell_price_usd ($${min.text})`;
   }
-  const token = entry ? t.receive : t.sell;
-  const held = entry ? (t.snapshot.balances.get(t.receive.mint) ?? 0n) : t.balance;
+  const token = entry ? c.receive : c.sell;
+  const held = entry ? (c.snapshot.balances.get(c.receive.mint) ?? 0n) : c.balance;
   if (amount > held) return `needs ${amount} base units of ${token.symbol}, the balance is ${held}`;
   const notional = entry
-    ? mulFixed(unitsToFixed(amount, token.decimals), t.snapshot.prices.get(token.mint)?.usd ?? ONE)
-    : mulFixed(unitsToFixed(amount, token.decimals), t.price);
+    ? mulFixed(unitsToFixed(amount, token.decimals), c.snapshot.prices.get(token.mint)?.usd ?? ONE)
+    : mulFixed(unitsToFixed(amount, token.decimals), c.price);
   if (spec.execution === 'vault' && notional < VAULT_MIN_USD)
     return `order worth $${usd(notional)} is under the vault's 10 USD minimum; use execution: local for small amounts`;
-  const limit = notionalRefusal(spec.risk, t.state, t.now, notional, t.granted);
+  const limit = notionalRefusal(spec.risk, c.state, c.now, notional, c.granted);
   if (limit !== undefined) return limit;
-  t.granted += notional;
+  c.granted += notional;
   return undefined;
 }
 
-function decideLocal(t: Tick, exits: readonly Exit[]): void {
-  const { strategy, sell, receive, price } = t;
+function decideLocal(c: DecisionContext, exits: readonly Exit[]): void {
+  const { strategy, sell, receive, price } = c;
   const { spec } = strategy;
-  const trigger = `g${t.generation}`;
+  const trigger = `g${c.generation}`;
   const maxImpact = spec.risk?.max_price_impact;
-  const soldByRungs = exits.reduce((sum, e) => (e.fires === 'above' && t.filled.has(e.rule) ? sum + e.amount : sum), 0n);
+  const soldByRungs = exits.reduce((sum, e) => (e.fires === 'above' && c.filled.has(e.rule) ? sum + e.amount : sum), 0n);
   for (const exit of exits) {
-    if (t.filled.has(exit.rule)) continue;
+    if (c.filled.has(exit.rule)) continue;
     const crossed = exit.fires === 'above' ? price >= exit.level : price <= exit.level;
     if (!crossed) continue;
     const { key, id, slot } = makeKey(strategy, exit.rule, trigger);
-    if (t.handled.has(slot)) continue;
+    if (c.handled.has(slot)) continue;
     // A stop sells what is left of the strategy's amount after the rungs that filled — never more
     // than that (the wallet may hold tokens this strategy does not manage), nor more than is held.
     const left = exit.fires === 'below' ? exit.amount - soldByRungs : exit.amount;
-    const amount = left > t.balance ? t.balance : left;
-    const impact = t.snapshot.priceImpactBps.get(`${sell.mint}>${receive.mint}`);
+    const amount = left > c.balance ? c.balance : left;
+    const impact = c.snapshot.priceImpactBps.get(`${sell.mint}>${receive.mint}`);
     if (maxImpact && impact !== undefined && impact > toBps(maxImpact.fraction)) {
-      hold(t, exit.rule, `price impact ${impact} bps is above risk.max_price_impact (${maxImpact.text})`);
+      hold(c, exit.rule, `price impact ${impact} bps is above risk.max_price_impact (${maxImpact.text})`);
       continue;
     }
-    const refused = refusal(t, exit, amount);
+    const refused = refusal(c, exit, amount);
     if (refused !== undefined) {
-      hold(t, exit.rule, refused);
+      hold(c, exit.rule, refused);
       continue;
     }
-    t.intents.push({
+    c.intents.push({
       kind: 'swap',
       key,
       id,
       reason: `${exitWords(strategy, exit)}: ${sell.symbol} at $${formatFixed(price)} crossed $${formatFixed(exit.level)}`,
-      evidence: { ...evidenceOf(t), levelUsd: formatFixed(exit.level), peakUsd: formatFixed(t.peak) },
+      evidence: { ...evidenceOf(c), levelUsd: formatFixed(exit.level), peakUsd: formatFixed(c.peak) },
       inputMint: sell.mint,
       inputDecimals: sell.decimals,
       outputMint: receive.mint,
@@ -222,8 +222,8 @@ const withdrawingOf = (views: readonly VaultOrderView[]): VaultOrderView[] => vi
  * not back yet). They fill nothing, but their rule is not placed again until their funds are back in
  * the wallet: a new order then would take fresh funds while the old ones sit in the vault.
  */
-function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrderView[], withdrawing: readonly VaultOrderView[]): void {
-  const { strategy, now } = t;
+function decideVault(c: DecisionContext, exits: readonly Exit[], orders: readonly VaultOrderView[], withdrawing: readonly VaultOrderView[]): void {
+  const { strategy, now } = c;
   const { spec } = strategy;
   const expiresAt = now + spec.expires_after;
   const liveByRule = new Map<string, VaultOrderView>();
@@ -232,42 +232,42 @@ function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrde
   for (const order of orders) {
     if (order.family !== 'price' || exits.some((e) => e.rule === order.rule)) continue;
     const { key, id, slot } = makeKey(strategy, order.rule, `orphan:${order.id}`);
-    if (!t.handled.has(slot))
-      t.intents.push({
+    if (!c.handled.has(slot))
+      c.intents.push({
         kind: 'cancel-vault-order',
         key,
         id,
         reason: `cancel order ${order.id}: its rule ${order.rule} is no longer in the strategy`,
-        evidence: evidenceOf(t),
+        evidence: evidenceOf(c),
         orderId: order.id,
         family: 'price',
       });
   }
   for (const exit of exits) {
-    if (t.filled.has(exit.rule)) continue;
+    if (c.filled.has(exit.rule)) continue;
     const live = liveByRule.get(exit.rule);
     if (live) {
-      keepLive(t, exit, live, expiresAt);
+      keepLive(c, exit, live, expiresAt);
       continue;
     }
-    const { key, id, slot } = makeKey(strategy, exit.rule, `g${t.generation}`);
-    if (t.handled.has(slot)) continue;
+    const { key, id, slot } = makeKey(strategy, exit.rule, `g${c.generation}`);
+    if (c.handled.has(slot)) continue;
     const leaving = withdrawing.find((o) => o.rule === exit.rule);
     if (leaving) {
-      hold(t, exit.rule, `order ${leaving.id} is being withdrawn (pending_withdraw): placed again once its funds are back in the wallet`);
+      hold(c, exit.rule, `order ${leaving.id} is being withdrawn (pending_withdraw): placed again once its funds are back in the wallet`);
       continue;
     }
-    const refused = refusal(t, exit, exit.vault.inputAmount);
+    const refused = refusal(c, exit, exit.vault.inputAmount);
     if (refused !== undefined) {
-      hold(t, exit.rule, refused);
+      hold(c, exit.rule, refused);
       continue;
     }
-    t.intents.push({
+    c.intents.push({
       kind: 'place-vault-order',
       key,
       id,
       reason: exitWords(strategy, exit),
-      evidence: { ...evidenceOf(t), levelUsd: formatFixed(exit.level) },
+      evidence: { ...evidenceOf(c), levelUsd: formatFixed(exit.level) },
       order: { ...exit.vault, expiresAt },
     });
   }
@@ -278,36 +278,36 @@ function decideVault(t: Tick, exits: readonly Exit[], orders: readonly VaultOrde
  * (an edit, or an order placed before its legs carried their own), and raise a ratchet stop that
  * the peak has moved.
  */
-function keepLive(t: Tick, exit: Exit, live: VaultOrderView, expiresAt: number): void {
-  const { strategy, now } = t;
+function keepLive(c: DecisionContext, exit: Exit, live: VaultOrderView, expiresAt: number): void {
+  const { strategy, now } = c;
   const { spec } = strategy;
   if (live.expiresAt !== null && live.expiresAt - now <= spec.renew_before) {
     const { key, id, slot } = makeKey(strategy, exit.rule, `renew:${live.id}@${live.expiresAt}`);
-    if (t.handled.has(slot)) return;
-    t.intents.push({
+    if (c.handled.has(slot)) return;
+    c.intents.push({
       kind: 'renew-vault-order',
       key,
       id,
       reason: `${exitWords(strategy, exit)}: order ${live.id} expires at ${new Date(live.expiresAt).toISOString()}, renewing until ${new Date(expiresAt).toISOString()}`,
-      evidence: { ...evidenceOf(t), expiresAt: live.expiresAt },
+      evidence: { ...evidenceOf(c), expiresAt: live.expiresAt },
       orderId: live.id,
       replacement: { ...exit.vault, inputAmount: live.inputAmount, expiresAt },
     });
     return;
   }
-  const patch = slippagePatch(strategy, exit, live, () => evidenceOf(t));
-  if (patch && !t.handled.has(patch.slot)) t.intents.push(patch.intent);
+  const patch = slippagePatch(strategy, exit, live, () => evidenceOf(c));
+  if (patch && !c.handled.has(patch.slot)) c.intents.push(patch.intent);
   const trail = spec.trailing_stop;
   if (!trail || trail.mode !== 'ratchet' || exit.rule !== 'trailing_stop' || live.triggerPriceUsd === null) return;
   if (exit.level < applyChange(live.triggerPriceUsd, trail.ratchet_step.fraction)) return;
   const { key, id, slot } = makeKey(strategy, exit.rule, `ratchet:${formatFixed(exit.level)}`);
-  if (t.handled.has(slot)) return;
-  t.intents.push({
+  if (c.handled.has(slot)) return;
+  c.intents.push({
     kind: 'patch-vault-order',
     key,
     id,
-    reason: `raise the trailing stop from $${formatFixed(live.triggerPriceUsd)} to $${formatFixed(exit.level)} (peak $${formatFixed(t.peak)})`,
-    evidence: { ...evidenceOf(t), peakUsd: formatFixed(t.peak), previousTriggerUsd: formatFixed(live.triggerPriceUsd) },
+    reason: `raise the trailing stop from $${formatFixed(live.triggerPriceUsd)} to $${formatFixed(exit.level)} (peak $${formatFixed(c.peak)})`,
+    evidence: { ...evidenceOf(c), peakUsd: formatFixed(c.peak), previousTriggerUsd: formatFixed(live.triggerPriceUsd) },
     orderId: live.id,
     orderType: 'single',
     triggerPriceUsd: formatFixed(exit.level),

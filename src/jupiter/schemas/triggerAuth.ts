@@ -13,8 +13,8 @@ export type ChallengeType = z.output<typeof ChallengeType>;
 export const ChallengeParams = z.strictObject({ walletPubkey: Pubkey, type: ChallengeType });
 export type ChallengeParams = z.input<typeof ChallengeParams>;
 
-/** The text every message challenge starts with (the nonce follows). */
-export const CHALLENGE_PREFIX = 'Sign this message to authenticate with Jupiter Trigger Order API: ';
+// The signer enforces the challenge text, so the prefix is defined on its side.
+export { CHALLENGE_PREFIX } from '../../solana/loginChallengeText.js';
 
 /** 200 of `POST /auth/challenge`: a text to sign, or a memo-only base64 transaction to sign (never sent). */
 export const ChallengeResponse = z.discriminatedUnion('type', [

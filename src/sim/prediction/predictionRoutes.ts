@@ -4,7 +4,7 @@ import { USDC_MINT } from '../programIds.js';
 import { isObject, isPubkey, parseAmount } from '../validate.js';
 import type { SimWorld } from '../world.js';
 import type { PEvent, PMarket, PredictionMarkets } from './markets.js';
-import { JUPUSD_MINT, type PredictionTrading } from './trading.js';
+import { JUPUSD_MINT, type PredictionTrading } from './predictionTrading.js';
 import { eventWire, gameScore, marketWire, orderbookWire, predictionError } from './wire.js';
 
 const CATEGORIES = ['all', 'crypto', 'sports', 'politics', 'esports', 'culture', 'economics', 'tech'];

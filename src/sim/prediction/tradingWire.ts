@@ -1,6 +1,6 @@
 import { SystemWallet } from '../ledger.js';
 import { MICRO, pricesOf, type PMarket, type PredictionMarkets } from './markets.js';
-import type { HistoryRow, POrder, Position } from './trading.js';
+import type { HistoryRow, POrder, Position } from './types.js';
 import { contractFields, DEFAULT_SLIPPAGE_BPS, eventMetadata, marketIdHash, marketMetadata } from './wire.js';
 
 const M = BigInt(MICRO);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { withErrorTable } from '../../../scripts/errorTable.js';
 import { ERROR_CATALOGUE, isErrorCode } from '../../../src/errorCatalogue.js';
 import { repoRoot } from '../../support/cli.js';
+import { codeUses, readSources } from './codePositions.js';
 
 /** Every .ts file under `dir`, recursively. */
 function sourceFiles(dir: string): string[] {
@@ -14,19 +15,23 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Upper-snake string literals in the daemon's code (the simulator speaks Jupiter's codes, not ours). */
-function literals(): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const file of sourceFiles(join(repoRoot, 'src'))) {
+/** The daemon's source (the simulator speaks Jupiter's codes, not ours; the catalogue is the list itself). */
+const sources = readSources(
+  sourceFiles(join(repoRoot, 'src')).filter((file) => {
     const rel = relative(repoRoot, file);
-    if (rel.startsWith(join('src', 'sim')) || rel === join('src', 'errorCatalogue.ts')) continue;
-    for (const match of readFileSync(file, 'utf8').matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)) found.set(match[1] as string, rel);
-  }
+    return !rel.startsWith(join('src', 'sim')) && rel !== join('src', 'errorCatalogue.ts');
+  }),
+);
+
+/** SQLite's own codes, compared with a failure's `code` where the store translates them into its own. */
+const SQLITE_CODES = /^SQLITE_[A-Z_]+$/;
+
+/** Upper-snake string literals anywhere in the daemon's code: what may name a catalogue code. */
+function literals(): Set<string> {
+  const found = new Set<string>();
+  for (const { text } of sources) for (const match of text.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)) found.add(match[1] as string);
   return found;
 }
-
-/** Upper-snake literals that are not jupbot's codes: environment variables, and SQLite's own codes that the store translates. */
-const NOT_CODES = /^(JUPBOT_[A-Z]+|JUPITER_API_KEY|SQLITE_[A-Z_]+)$/;
 
 describe('the error catalogue', () => {
   it('is what docs/operations.md lists, code by code', () => {
@@ -36,12 +41,14 @@ describe('the error catalogue', () => {
   });
 
   it('holds every code the source raises or records', () => {
-    const uncatalogued = [...literals()].filter(([code]) => !isErrorCode(code) && !NOT_CODES.test(code));
-    expect(Object.fromEntries(uncatalogued)).toEqual({});
+    const uncatalogued = codeUses(sources)
+      .filter((use) => !isErrorCode(use.code) && !SQLITE_CODES.test(use.code))
+      .map((use) => `${use.code} at ${relative(repoRoot, use.file)}:${use.line}`);
+    expect(uncatalogued).toEqual([]);
   });
 
   it('holds no code the source never uses', () => {
-    const used = new Set(literals().keys());
+    const used = literals();
     const unused = Object.keys(ERROR_CATALOGUE).filter((code) => !used.has(code));
     expect(unused).toEqual([]);
   });

@@ -3,7 +3,8 @@ import { ManualClock } from '../../../src/clock.js';
 import { createRandom } from '../../../src/random.js';
 import { z } from 'zod';
 import { ApiError } from '../../../src/jupiter/errors.js';
-import { Priority, SlidingWindow, bucketFor, quotaPerWindow, executeRequestsPerSecond } from '../../../src/jupiter/limiter.js';
+import { bucketFor } from '../../../src/jupiter/bucket.js';
+import { Priority, SlidingWindow, quotaPerWindow, executeRequestsPerSecond } from '../../../src/jupiter/limiter.js';
 import { createJupiterClient, type JupiterClient } from '../../../src/jupiter/transport.js';
 
 const KEY = 'unit-test-api-key-0123456789';

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { getVault, registerVault } from '../../../src/jupiter/trigger.js';
 import { createJupiterClient } from '../../../src/jupiter/transport.js';
-import { createTriggerSession, JWT_LIFETIME_MS, SessionError, type TriggerSessionOptions } from '../../../src/jupiter/session.js';
+import { createTriggerSession, JWT_LIFETIME_MS, type LoginSigner, SessionError, type TriggerSessionOptions } from '../../../src/jupiter/session.js';
 import { jwtExpiryMs } from '../../../src/jupiter/jwtExpiry.js';
 import { createLogger } from '../../../src/ops/log.js';
 import { Redactor } from '../../../src/ops/redact.js';
@@ -53,7 +53,8 @@ function setup(
     timeoutMs: 0,
   });
   const wallet = fromSecretText(SECRET_BASE58, { redactor });
-  const session = createTriggerSession({ client, wallet, clock, random: createRandom('session'), refreshMarginMs: MARGIN, log, redactor, ...sessionOptions });
+  const signer = createGuardedSigner({ wallet, log });
+  const session = createTriggerSession({ client, signer, clock, random: createRandom('session'), refreshMarginMs: MARGIN, log, redactor, ...sessionOptions });
   const done = (): void => {
     capture.text(out.text);
     for (const token of fake.issued) capture.token(token);
@@ -173,7 +174,7 @@ describe('the Trigger session', () => {
       signMessage: (m: Uint8Array) => stranger.signMessage(m),
       signTransaction: (t: VersionedTransaction) => ours.signTransaction(t),
     };
-    const { session, done } = setup({ badSignatureStatus: status }, { wallet: wrongKey });
+    const { session, done } = setup({ badSignatureStatus: status }, { signer: createGuardedSigner({ wallet: wrongKey }) });
     const error = await rejection(session.token());
     expect(error.code).toBe('TRIGGER_LOGIN_REJECTED');
     expect(error.message).toContain(`answered ${status} "${said}"`);
@@ -257,15 +258,51 @@ describe('the Trigger session', () => {
     done();
   });
 
-  it('signs only the documented challenge text', async () => {
+  it('signs only the documented challenge text, and records the refusal', async () => {
+    const store = freshStore();
+    const signer = createGuardedSigner({ wallet: fromSecretText(SECRET_BASE58), audit: new AuditLog(store.db, store.clock) });
     const { fake, session, done } = setup(
       {},
-      {},
+      { signer },
       (f) => async (input, init) =>
         urlOf(input).endsWith('/auth/challenge') ? jsonResponse({ type: 'message', challenge: 'please sign these bytes' }) : f.fetch(input, init),
     );
-    expect((await rejection(session.token())).message).toMatch(/refusing to sign/);
+    const error = await rejection(session.token());
+    expect(error.code).toBe('TRIGGER_LOGIN_FAILED');
+    expect(error.message).toContain('LOGIN_TEXT_UNEXPECTED');
     expect(fake.verifyAttempts).toBe(0);
+    const rows = store.db.prepare("SELECT data FROM actions WHERE kind = 'guard.refused'").all() as { data: string }[];
+    expect(rows.map((r) => JSON.parse(r.data) as unknown)).toEqual([
+      {
+        reason: 'LOGIN_TEXT_UNEXPECTED',
+        expectation: { kind: 'login-message' },
+        details: expect.objectContaining({ start: 'please sign these bytes' }) as unknown,
+      },
+    ]);
+    capture.database(store.db);
+    done();
+  });
+
+  it.each(['message', 'transaction'] as const)('signs a %s challenge through the signer it is given, and nothing else', async (loginType) => {
+    const ours = createGuardedSigner({ wallet: fromSecretText(SECRET_BASE58) });
+    const calls: string[] = [];
+    const recording: LoginSigner = {
+      address: ours.address,
+      signLoginMessage: async (text) => {
+        calls.push(`message ${text}`);
+        return await ours.signLoginMessage(text);
+      },
+      sign: async (tx, expectation) => {
+        calls.push(`transaction ${expectation.kind} ${tx.message.staticAccountKeys.length}`);
+        return await ours.sign(tx, expectation);
+      },
+    };
+    const { fake, session, done } = setup({}, { signer: recording, loginType });
+    await expect(getVault(session.authed)).resolves.toMatchObject({ vaultPubkey: 'v' });
+    expect(fake.logins).toBe(1);
+    expect(calls).toEqual([
+      loginType === 'message' ? 'message Sign this message to authenticate with Jupiter Trigger Order API: 00000001' : 'transaction login-challenge 2',
+    ]);
     done();
   });
 });
@@ -286,8 +323,8 @@ describe('the Trigger session against the simulator', () => {
         redactor,
         logger: log,
       });
-      const wallet = fromSecretText(SECRET_BASE58, { redactor });
-      const session = createTriggerSession({ client, wallet, clock: h.clock, random: createRandom('sim'), loginType, refreshMarginMs: MARGIN, log, redactor });
+      const signer = createGuardedSigner({ wallet: fromSecretText(SECRET_BASE58, { redactor }), log });
+      const session = createTriggerSession({ client, signer, clock: h.clock, random: createRandom('sim'), loginType, refreshMarginMs: MARGIN, log, redactor });
       const vault = await registerVault(session.authed);
       expect((await getVault(session.authed)).vaultPubkey).toBe(vault.vaultPubkey);
       capture.token(await session.token());

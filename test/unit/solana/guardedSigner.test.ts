@@ -6,6 +6,7 @@ import { createLogger } from '../../../src/ops/log.js';
 import { Redactor } from '../../../src/ops/redact.js';
 import { createGuardedSigner, IdenticalBytesError } from '../../../src/solana/guardedSigner.js';
 import { GuardRefusal } from '../../../src/solana/guardRefusal.js';
+import { CHALLENGE_PREFIX } from '../../../src/solana/loginChallengeText.js';
 import { fromSecretText } from '../../../src/solana/wallet.js';
 import { AuditLog } from '../../../src/store/audit.js';
 import { MemoryStream } from '../../support/memoryStream.js';
@@ -65,7 +66,7 @@ function setup(effects: EffectsRpc | null = node(50_000_000n)) {
     capture.text(out.text);
     capture.database(db);
   };
-  return { db, signer, out, done, wallet, log };
+  return { db, signer, out, done, wallet, log, audit };
 }
 
 describe('the guarded signer', () => {
@@ -162,6 +163,63 @@ describe('signing base64 transactions', () => {
     expect(second).toBeInstanceOf(IdenticalBytesError);
     expect((second as IdenticalBytesError).code).toBe('IDENTICAL_BYTES');
     expect(db.prepare("SELECT count(*) AS n FROM actions WHERE kind = 'guard.refused'").get()).toEqual({ n: 0 });
+    done();
+  });
+});
+
+describe('the login message', () => {
+  /** The signer of `setup`, over a wallet that counts what it is asked to sign. */
+  function counting() {
+    const base = setup();
+    const messages: string[] = [];
+    const wallet = {
+      address: base.wallet.address,
+      signMessage: (m: Uint8Array) => {
+        messages.push(new TextDecoder().decode(m));
+        return base.wallet.signMessage(m);
+      },
+      signTransaction: (t: VersionedTransaction) => base.wallet.signTransaction(t),
+    };
+    return { ...base, messages, signer: createGuardedSigner({ wallet, audit: base.audit, log: base.log }) };
+  }
+
+  it("signs Jupiter's challenge text: a base58 ed25519 signature of its UTF-8 bytes", async () => {
+    const { signer, messages, db, done } = counting();
+    const text = `${CHALLENGE_PREFIX}5f3a9c`;
+    const signature = await signer.signLoginMessage(text);
+    expect(nacl.sign.detached.verify(new TextEncoder().encode(text), bs58.decode(signature), W.toBytes())).toBe(true);
+    expect(messages).toEqual([text]);
+    expect(db.prepare("SELECT count(*) AS n FROM actions WHERE kind = 'guard.refused'").get()).toEqual({ n: 0 });
+    done();
+  });
+
+  it.each([
+    ['any other text', 'please sign these bytes'],
+    ['the prefix without a nonce', CHALLENGE_PREFIX],
+    ['the prefix inside other text', `I agree to pay. ${CHALLENGE_PREFIX}5f3a9c`],
+    ['the prefix in another case', `${CHALLENGE_PREFIX.toLowerCase()}5f3a9c`],
+    ['an empty text', ''],
+  ])('refuses %s, signs nothing, and records the refusal', async (_name, text) => {
+    const { signer, messages, db, out, done } = counting();
+    const error = await signer.signLoginMessage(text).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    capture.error(error);
+    expect(error).toBeInstanceOf(GuardRefusal);
+    expect((error as GuardRefusal).reason).toBe('LOGIN_TEXT_UNEXPECTED');
+    expect(messages).toEqual([]);
+    const rows = db.prepare("SELECT strategy, intent_id, data FROM actions WHERE kind = 'guard.refused'").all() as { data: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ strategy: null, intent_id: null });
+    expect(JSON.parse(rows[0]?.data ?? '{}')).toEqual({
+      reason: 'LOGIN_TEXT_UNEXPECTED',
+      expectation: { kind: 'login-message' },
+      details: { reason: 'LOGIN_TEXT_UNEXPECTED', start: text.slice(0, 60), length: text.length },
+    });
+    const line = out.lines().find((l) => l['reason'] === 'LOGIN_TEXT_UNEXPECTED');
+    expect(line).toMatchObject({ level: 'warn', intent: 'login-message' });
+    expect(String(line?.['msg'])).toContain('refused to sign the Trigger login message');
     done();
   });
 });

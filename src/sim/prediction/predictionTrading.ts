@@ -6,6 +6,7 @@ import { buildPredictionTransaction, claimInstruction, orderInstruction, PREDICT
 import type { SimWorld } from '../world.js';
 import { MICRO, pricesOf, type PMarket, type PredictionMarkets } from './markets.js';
 import { historyWire, orderWire, positionWire, type WireContext } from './tradingWire.js';
+import type { HistoryRow, POrder, Position } from './types.js';
 import { contractFields, createdOrderWire, DEFAULT_SLIPPAGE_BPS, marketIdHash, predictionError } from './wire.js';
 
 const M = BigInt(MICRO);
@@ -13,57 +14,6 @@ const CENT = 10_000n;
 const CONTRACT_STEP = 10_000n;
 export const MIN_ORDER_MICRO = 5_000_000n;
 export const JUPUSD_MINT = 'JuprjznTrTSp2UFa3ZBUFgwdAmtZCq4MQCwysN55USD';
-
-export interface Position {
-  readonly pubkey: string;
-  readonly wallet: string;
-  readonly marketId: string;
-  readonly isYes: boolean;
-  contractsMicro: bigint;
-  /** Contracts held back by pending sell orders. */
-  reservedMicro: bigint;
-  totalCostMicro: bigint;
-  feesPaidMicro: bigint;
-  realizedPnlMicro: bigint;
-  claimed: boolean;
-  claimedMicro: bigint;
-  readonly openedAt: number;
-  updatedAt: number;
-}
-
-export interface POrder {
-  readonly pubkey: string;
-  readonly wallet: string;
-  readonly marketId: string;
-  readonly positionPubkey: string;
-  readonly isYes: boolean;
-  readonly isBuy: boolean;
-  readonly contractsMicro: bigint;
-  readonly limitPrice: number;
-  readonly depositMicro: bigint;
-  readonly depositMint: string;
-  status: 'pending' | 'filled' | 'failed';
-  readonly createdAt: number;
-  updatedAt: number;
-  filledAt: number;
-  filledMicro: bigint;
-  avgFillPrice: number;
-  feeMicro: bigint;
-  proceedsMicro: bigint;
-  readonly externalOrderId: string;
-  readonly orderId: string;
-  signature: string;
-}
-
-export interface HistoryRow {
-  readonly id: number;
-  readonly eventType: 'order_created' | 'order_filled' | 'order_failed' | 'order_closed' | 'payout_claimed' | 'position_updated' | 'position_lost';
-  readonly signature: string;
-  readonly timestamp: number;
-  readonly order: POrder | null;
-  readonly position: Position;
-  readonly payoutMicro: bigint;
-}
 
 /** Fee per contract in micro-USD: highest near $0.50, like the venue's table. */
 const feePerContract = (price: number): number => 0.07 * price * (1 - price / MICRO);
