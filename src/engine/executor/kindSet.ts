@@ -22,6 +22,7 @@ import { DEFAULT_SWAP_POLICY, type SwapHandlerOptions, type SwapPolicy, swapKind
 import { cancelVaultOrderKind } from './vault/cancelVaultOrder.js';
 import { patchVaultOrderKind, type VaultPatchHandlerOptions } from './vault/patchVaultOrder.js';
 import { placeVaultOrderKind } from './vault/placeVaultOrder.js';
+import { renewVaultOrderKind } from './vault/renewVaultOrder.js';
 import type { VaultHandlerOptions } from './vault/vaultHandlerOptions.js';
 import type { VaultSlippageCap } from './vault/vaultSlippage.js';
 
@@ -54,6 +55,7 @@ const OPEN_KINDS: readonly ExecutableKind<SwapHandlerOptions & PredictionHandler
 const VAULT_KINDS: readonly ExecutableKind<VaultHandlerOptions & VaultPatchHandlerOptions & VaultSlippageCap>[] = [
   placeVaultOrderKind,
   cancelVaultOrderKind,
+  renewVaultOrderKind,
   patchVaultOrderKind,
   placeDcaOrderKind,
 ];

@@ -1,5 +1,5 @@
 /**
- * A vault stack with every vault handler: place, cancel wrapped for renewals, and the PATCH call
+ * A vault stack with every vault handler: place, cancel, renew, and the PATCH call
  * handler, over the simulator on a ManualClock and a real SQLite file (a "crash" is a new stack on
  * the same file).
  */
@@ -61,9 +61,10 @@ export function bootFull(w: VaultWorld, seed = 'patch-renew', options: { maxSlip
   const signer = createRpcGuardedSigner({ wallet: w.wallet, audit, rpc, clock: w.clock });
   const orders = new TriggerOrders(db, audit);
   const place = createVaultPlaceHandler({ authed, rpc, signer, journal, orders, clock: w.clock, decimalsOf: (mint) => (mint === SOL ? 9 : 6), maxSlippageBps });
-  const cancel = createVaultRenewHandler(createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock }), w.clock);
+  const cancel = createVaultCancelHandler({ authed, rpc, signer, journal, orders, clock: w.clock });
+  const renew = createVaultRenewHandler({ authed, rpc, signer, journal, orders, clock: w.clock });
   const patch = createVaultPatchHandler({ authed, journal, orders, clock: w.clock, maxSlippageBps });
-  const executor = createExecutor({ journal, rpc, clock: w.clock, handlers: [place, cancel, patch] });
+  const executor = createExecutor({ journal, rpc, clock: w.clock, handlers: [place, cancel, renew, patch] });
   return { db, audit, journal, orders, authed, rpc, executor, routes };
 }
 

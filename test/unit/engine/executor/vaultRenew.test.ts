@@ -45,14 +45,14 @@ async function placed(w: VaultWorld, s: FullVaultStack): Promise<string> {
 const withdrawals = (w: VaultWorld): number =>
   w.sim.control.dumpLedger().entries.filter((e) => e.reason === 'withdrawal' && e.wallet === w.wallet.address && e.mint === SOL && BigInt(e.delta) > 0n).length;
 
-describe('vault renewal: cancel, then the replacement, chained in the journal', () => {
+describe('vault renewal: the withdrawal, then the replacement, chained in the journal', () => {
   it('cancels the old order and places the replacement in one drive: one new deposit, of the old amount', async () => {
     const w = vaultWorld('renew-ok');
     const s = bootFull(w);
     const oldId = await placed(w, s);
     const plan = renewPlan(oldId);
     const row = await s.executor.execute(plan);
-    expect(row).toMatchObject({ state: 'confirmed', kind: 'cancel-vault-order' });
+    expect(row).toMatchObject({ state: 'confirmed', kind: 'renew-vault-order' });
     const next = s.journal.require(successorId(plan.id));
     expect(next).toMatchObject({ state: 'confirmed', kind: 'place-vault-order', strategy: 'tp-sol', rule: 'take_profit[0]' });
     expect(next.params).toMatchObject({ inputAmount: '1000000000', expiresAt: NEW_EXPIRY, triggerPriceUsd: '300' });
@@ -82,7 +82,7 @@ describe('vault renewal: cancel, then the replacement, chained in the journal', 
     const first = bootFull(w);
     const oldId = await placed(w, first);
     first.executor.events.on('confirmed', ({ row }) => {
-      if (row.kind === 'cancel-vault-order') first.executor.stop();
+      if (row.kind === 'renew-vault-order') first.executor.stop();
     });
     const plan = renewPlan(oldId);
     expect((await first.executor.execute(plan)).state).toBe('confirmed');
@@ -105,7 +105,7 @@ describe('vault renewal: cancel, then the replacement, chained in the journal', 
     const first = bootFull(w);
     const oldId = await placed(w, first);
     first.executor.events.on('signed', ({ row }) => {
-      if (row.kind === 'cancel-vault-order') first.executor.stop();
+      if (row.kind === 'renew-vault-order') first.executor.stop();
     });
     const plan = renewPlan(oldId);
     expect((await first.executor.execute(plan)).state).toBe('signed');
@@ -136,13 +136,38 @@ describe('vault renewal: cancel, then the replacement, chained in the journal', 
     expect(s.routes).not.toContain('POST /trigger/v2/orders/price/cancel/{orderId}');
   });
 
-  it('a plain cancel through the same handler has no successor', async () => {
+  it('a plain cancel, through the same withdrawal steps, has no successor', async () => {
     const w = vaultWorld('renew-plain');
     const s = bootFull(w);
     const oldId = await placed(w, s);
     const row = await s.executor.execute(cancelIntent(oldId));
     expect(row.state).toBe('confirmed');
     expect(s.db.prepare("SELECT count(*) AS n FROM intents WHERE kind = 'place-vault-order'").get()).toEqual({ n: 1 });
+    expect(simOrder(w, oldId)?.orderState).toBe('cancelled');
+  });
+
+  it('a cancel row carrying a replacement (how renewals were once journaled) is refused before any call: only renew-vault-order renews', async () => {
+    const w = vaultWorld('renew-old-shape');
+    const s = bootFull(w);
+    const oldId = await placed(w, s);
+    const plan = renewPlan(oldId);
+    const row = await s.executor.execute({ ...plan, kind: 'cancel-vault-order' });
+    expect(row).toMatchObject({ state: 'failed', errorCode: 'PARAMS_INVALID' });
+    expect(s.journal.get(successorId(plan.id))).toBeUndefined();
+    expect(simOrder(w, oldId)?.orderState).toBe('open');
+    expect(s.routes).not.toContain('POST /trigger/v2/orders/price/cancel/{orderId}');
+  });
+
+  it("staleness: a planned renewal is resumed however old (its levels are the strategy's own), then its replacement", async () => {
+    const w = vaultWorld('renew-stale-renewal');
+    const s = bootFull(w);
+    const oldId = await placed(w, s);
+    const plan = renewPlan(oldId);
+    s.executor.plan(plan);
+    await w.clock.advance(10 * 60_000);
+    const report = await reconcile({ journal: s.journal, executor: s.executor, clock: w.clock, staleAfterMs: STALE_PRICE_MS });
+    expect(report.outcomes[plan.id]).toBe('confirmed');
+    expect(s.journal.require(successorId(plan.id)).state).toBe('confirmed');
     expect(simOrder(w, oldId)?.orderState).toBe('cancelled');
   });
 
