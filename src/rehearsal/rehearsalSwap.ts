@@ -20,15 +20,8 @@ import type { FillInput } from '../store/journal.js';
 import type { CallHandler, CallResult } from '../engine/executor/handler.js';
 import { quoteAndJudge } from '../engine/executor/swap/quoteAndSign.js';
 import { checkQuote } from '../engine/executor/swap/quoteChecks.js';
-import {
-  DEFAULT_SWAP_POLICY,
-  excludedRouters,
-  parseSwapParams,
-  slippageCap,
-  SWAP_KIND,
-  swapExpectation,
-  type SwapPolicy,
-} from '../engine/executor/swap/swap.js';
+import { DEFAULT_SWAP_POLICY, excludedRouters, slippageCap, swapExpectation, type SwapPolicy } from '../engine/executor/swap/swap.js';
+import { parseSwapParams, SWAP_KIND } from '../engine/executor/swap/swapParams.js';
 import type { SwapExpectation } from '../solana/expectation.js';
 import { recordCost } from './ledger.js';
 import { judgeTransaction } from './judgeTransaction.js';
