@@ -18,7 +18,7 @@ import { type ExecutableKind, intentRoutes, type IntentRoutes } from './intentKi
 import { claimPositionKind } from './prediction/claimPosition.js';
 import { partialSellKind, sellPositionKind } from './prediction/sellPosition.js';
 import type { PredictionHandlerOptions } from './prediction/predictionHandlerOptions.js';
-import { DEFAULT_SWAP_POLICY, type SwapHandlerOptions, type SwapPolicy, swapKind } from './swap/swap.js';
+import { DEFAULT_SWAP_POLICY, type SwapHandlerOptions, type SwapPolicy, swapKind } from './swap/swapHandler.js';
 import { cancelVaultOrderKind } from './vault/cancelVaultOrder.js';
 import { patchVaultOrderKind, type VaultPatchHandlerOptions } from './vault/patchVaultOrder.js';
 import { placeVaultOrderKind } from './vault/placeVaultOrder.js';

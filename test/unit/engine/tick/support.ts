@@ -8,7 +8,7 @@ import { createPricesFeed } from '../../../../src/engine/feeds/prices.js';
 import { startReconcileLoop } from '../../../../src/engine/reconcile.js';
 import type { Executor } from '../../../../src/engine/executor/executor.js';
 import { intentRoutes, type AnyIntentRoute, type IntentRoute, type IntentRoutes, planOf } from '../../../../src/engine/executor/intentKind.js';
-import { swapRoute } from '../../../../src/engine/executor/swap/swap.js';
+import { swapRoute } from '../../../../src/engine/executor/swap/swapHandler.js';
 import { vaultCancelPlan } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
 import { vaultPlacePlan } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
 import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';

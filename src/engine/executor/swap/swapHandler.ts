@@ -6,8 +6,8 @@
  */
 import { VersionedTransaction } from '@solana/web3.js';
 import { ExecuteFailedError, type JupiterClient, swap } from '../../../jupiter/index.js';
-import type { ExecuteResponse } from '../../../jupiter/swap.js';
-import { type OrderResponse, ROUTERS } from '../../../jupiter/schemas/swap.js';
+import type { ExecuteResponse } from '../../../jupiter/swapApi.js';
+import { type OrderResponse, ROUTERS } from '../../../jupiter/schemas/swapWire.js';
 import { describeExpectation, type SwapExpectation } from '../../../solana/expectation.js';
 import { leastDeliverable } from '../../../solana/swapRules.js';
 import type { GuardedSigner } from '../../../solana/guardedSigner.js';
