@@ -82,6 +82,8 @@ export function actionWords(action: ActionRecord, name: TokenNamer): string {
     case 'intent.rejected':
     case 'intent.outcome_unknown':
       return `${action.kind.slice('intent.'.length).replace('_', ' ')}: ${failure(data)}`;
+    case 'intent.rekinded':
+      return `journaled as ${text(data.from)}, now ${text(data.to)} (an upgrade)${data.notSealed ? `: not sealed again, ${text(data.notSealed)}` : ''}`;
     case 'intent.deferred':
       return `not acted on: ${text(data.reason) || failure(data)}`;
     case 'fill': {

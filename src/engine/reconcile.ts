@@ -24,18 +24,20 @@ import type { Executor } from './executor/executor.js';
 import { DCA_PLACE_KIND } from './executor/dca/placeDcaOrder.js';
 import { VAULT_CANCEL_KIND } from './executor/vault/cancelVaultOrder.js';
 import { VAULT_PLACE_KIND } from './executor/vault/placeVaultOrder.js';
+import { VAULT_RENEW_KIND } from './executor/vault/renewVaultOrder.js';
 
 /**
  * Kinds a planned row of which is resumed however old it is. Staleness protects intents whose
  * substance is a market price (a swap, a prediction sell, a ratchet's PATCH level from the peak):
  * acting on that price minutes later is acting on a guess. A vault placement's levels are the
- * strategy's own and the order waits for them in the vault (a DCA order's rounds likewise), and a cancel only withdraws our funds,
- * so age does not make them wrong. Cancelling them would be: decide() counts the slot as handled
- * once journaled and never asks again (a re-decided id finds the cancelled row), so a dropped
- * placement leaves the position unprotected — above all a renewal's replacement, planned when its
- * cancel confirmed, whose old order is already withdrawn.
+ * strategy's own and the order waits for them in the vault (a DCA order's rounds likewise), a cancel only withdraws our funds,
+ * and a renewal withdraws them to place the strategy's own levels again, so age does not make them
+ * wrong. Cancelling them would be: decide() counts the slot as handled once journaled and never asks
+ * again (a re-decided id finds the cancelled row), so a dropped placement leaves the position
+ * unprotected — above all a renewal's replacement, planned when its withdrawal confirmed, whose old
+ * order is already withdrawn.
  */
-export const NEVER_STALE_KINDS: ReadonlySet<string> = new Set([VAULT_PLACE_KIND, VAULT_CANCEL_KIND, DCA_PLACE_KIND]);
+export const NEVER_STALE_KINDS: ReadonlySet<string> = new Set([VAULT_PLACE_KIND, VAULT_CANCEL_KIND, VAULT_RENEW_KIND, DCA_PLACE_KIND]);
 
 export interface ReconcileOptions {
   readonly journal: Journal;

@@ -11,7 +11,7 @@ export { linkSignals } from './abort.js';
 export { isRetryable, retryDelayMs, backoffMs, rateLimitPauseMs, parseRetryAfter, parseResetMs } from './retry.js';
 export type { JupiterEvents } from './events.js';
 export * as tokens from './tokens.js';
-export * as swap from './swap.js';
+export * as swap from './swapApi.js';
 export * as trigger from './trigger.js';
 export * as prediction from './prediction.js';
 export * as schemas from './schemas/index.js';

@@ -2,7 +2,7 @@
  * The one seam every Jupiter call goes through: `client.request(spec)`. It carries the API key, the
  * rate limiter (one bucket per gateway bucket, priorities), timeouts, the retry policy for reads,
  * response parsing with zod, typed errors, events for metrics, and logging — all with secrets
- * scrubbed. Endpoint functions (tokens.ts, swap.ts, trigger.ts, prediction.ts) only describe their
+ * scrubbed. Endpoint functions (tokens.ts, swapApi.ts, trigger.ts, prediction.ts) only describe their
  * request and call it.
  *
  * Two clocks, both injected: the rate limiter's windows and pauses follow `clock`, the server's time

@@ -13,7 +13,7 @@ import type { Journal } from '../store/journal.js';
 import type { TriggerOrders } from '../store/triggerOrders.js';
 import type { CallHandler } from '../engine/executor/handler.js';
 import type { AnyIntentRoute } from '../engine/executor/intentKind.js';
-import type { SwapPolicy } from '../engine/executor/swap/swap.js';
+import type { SwapPolicy } from '../engine/executor/swap/swapHandler.js';
 
 export interface RehearsalDeps {
   readonly client: JupiterClient;

@@ -5,7 +5,7 @@
  */
 import type { HandlerSet } from '../engine/executor/kindSet.js';
 import { intentRoutes } from '../engine/executor/intentKind.js';
-import { swapRoute } from '../engine/executor/swap/swap.js';
+import { swapRoute } from '../engine/executor/swap/swapHandler.js';
 import { createRehearsalSwapHandler } from './rehearsalSwap.js';
 import type { RehearsalDeps, RehearsalKind } from './rehearsalKind.js';
 import { rehearsalPredictionKinds } from './rehearsalPredictionKinds.js';

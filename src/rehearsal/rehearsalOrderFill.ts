@@ -7,7 +7,7 @@
  * ledger never counts the input both as held by the order and as spent, nor neither.
  */
 import type { Clock } from '../clock.js';
-import { order as quoteOrder, type OrderResponse } from '../jupiter/swap.js';
+import { order as quoteOrder, type OrderResponse } from '../jupiter/swapApi.js';
 import { type JupiterClient, Priority } from '../jupiter/transport.js';
 import type { Logger } from '../ops/log.js';
 import { canonicalJson } from '../store/canonicalJson.js';

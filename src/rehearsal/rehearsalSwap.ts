@@ -10,7 +10,7 @@
  * lost answer is harmless (nothing outside this database changed), so `settle` answers `repeat`.
  */
 import type { JupiterClient } from '../jupiter/transport.js';
-import type { OrderResponse } from '../jupiter/schemas/swap.js';
+import type { OrderResponse } from '../jupiter/schemas/swapWire.js';
 import type { Clock } from '../clock.js';
 import type { TransactionGuard } from '../solana/guardedSigner.js';
 import { GuardRefusal } from '../solana/guardRefusal.js';
@@ -20,15 +20,8 @@ import type { FillInput } from '../store/journal.js';
 import type { CallHandler, CallResult } from '../engine/executor/handler.js';
 import { quoteAndJudge } from '../engine/executor/swap/quoteAndSign.js';
 import { checkQuote } from '../engine/executor/swap/quoteChecks.js';
-import {
-  DEFAULT_SWAP_POLICY,
-  excludedRouters,
-  parseSwapParams,
-  slippageCap,
-  SWAP_KIND,
-  swapExpectation,
-  type SwapPolicy,
-} from '../engine/executor/swap/swap.js';
+import { DEFAULT_SWAP_POLICY, excludedRouters, slippageCap, swapExpectation, type SwapPolicy } from '../engine/executor/swap/swapHandler.js';
+import { parseSwapParams, SWAP_KIND } from '../engine/executor/swap/swapParams.js';
 import type { SwapExpectation } from '../solana/expectation.js';
 import { recordCost } from './ledger.js';
 import { judgeTransaction } from './judgeTransaction.js';

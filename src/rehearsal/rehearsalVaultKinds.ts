@@ -8,16 +8,18 @@ import { placeDcaOrderKind } from '../engine/executor/dca/placeDcaOrder.js';
 import { cancelVaultOrderKind } from '../engine/executor/vault/cancelVaultOrder.js';
 import { patchVaultOrderKind } from '../engine/executor/vault/patchVaultOrder.js';
 import { placeVaultOrderKind } from '../engine/executor/vault/placeVaultOrder.js';
+import { renewVaultOrderKind } from '../engine/executor/vault/renewVaultOrder.js';
 import { createRehearsalCancelHandler } from './rehearsalCancelVaultOrder.js';
 import type { RehearsalKind } from './rehearsalKind.js';
 import { createRehearsalPatchHandler } from './rehearsalPatchVaultOrder.js';
 import { createRehearsalDcaPlaceHandler } from './rehearsalPlaceDcaOrder.js';
 import { createRehearsalPlaceHandler } from './rehearsalPlaceVaultOrder.js';
+import { createRehearsalRenewHandler } from './rehearsalRenewVaultOrder.js';
 
 export const REHEARSAL_VAULT_KINDS: readonly RehearsalKind[] = [
   { kind: placeVaultOrderKind.kind, routes: placeVaultOrderKind.routes, createHandler: createRehearsalPlaceHandler },
-  // A renewal is planned as a cancel carrying its replacement: the same routes, the same successor.
   { kind: cancelVaultOrderKind.kind, routes: cancelVaultOrderKind.routes, createHandler: createRehearsalCancelHandler },
+  { kind: renewVaultOrderKind.kind, routes: renewVaultOrderKind.routes, createHandler: createRehearsalRenewHandler },
   { kind: patchVaultOrderKind.kind, routes: patchVaultOrderKind.routes, createHandler: createRehearsalPatchHandler },
   { kind: placeDcaOrderKind.kind, routes: placeDcaOrderKind.routes, createHandler: createRehearsalDcaPlaceHandler },
 ];

@@ -20,7 +20,7 @@ import { PredictionTrading } from './prediction/predictionTrading.js';
 import { derivedAddress, SOL_MINT, USDC_MINT } from './programIds.js';
 import { LookupTables } from './lookupTables.js';
 import { SolanaRpc } from './rpc.js';
-import { SwapService } from './swap.js';
+import { SwapService } from './swapService.js';
 import { syntheticTokens, TOKEN_CATALOG } from './tokenCatalog.js';
 import { searchRoute } from './tokenSearch.js';
 import { TriggerAuth } from './trigger/auth.js';

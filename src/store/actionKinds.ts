@@ -29,6 +29,7 @@ export const KNOWN_ACTION_KINDS: readonly string[] = [
   'intent.planned',
   'intent.rearmed',
   'intent.recalled',
+  'intent.rekinded',
   'intent.rejected',
   'intent.requoted',
   'intent.resent',

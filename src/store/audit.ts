@@ -4,6 +4,7 @@ import { actionsSequence, verifyAuditChain, type ChainAnchor, type VerifyResult 
 import { iterateActions, type ActionFilter, type ActionRecord } from './actionQueries.js';
 import type { Db, Statement, Transaction } from './db.js';
 import { sealRows, type SealedTable } from './rowSeal.js';
+import { recordRekindedRows } from './rekindedRows.js';
 import { BACKFILL_SEAL_KIND } from './rowVerifier.js';
 import { TypedEmitter } from '../typedEmitter.js';
 import { StoreError } from './errors.js';
@@ -66,6 +67,8 @@ export class AuditLog {
     this.#transaction = db.transaction((batch: readonly ActionColumns[], at: number) => this.#insertBatch(batch, at));
     this.#head = this.#readHead();
     this.#sealOlderRows();
+    // After the one-time seal above: an upgrade's changes are recorded as ordinary, later seals.
+    recordRekindedRows(db, (action) => this.append(action));
   }
 
   /**

@@ -52,7 +52,7 @@ export function listOrders(db: Db, strategy?: string): OrderRecord[] {
 /**
  * Every recorded event of every order, oldest first. `detail` is what the event says beyond its name.
  * Events of one instant are in the order they happen to an order — placed or adopted, patched, filled,
- * its end, then its renewal (the cancel that planned a replacement, confirmed) — not in the order they were recorded: a sync pass records an order's end
+ * its end, then its renewal (the withdrawal that planned a replacement, confirmed) — not in the order they were recorded: a sync pass records an order's end
  * before the fills it read with it, and a backtest's clock puts a DCA's first round in the instant
  * the order was placed and its last in the instant it completed.
  */
@@ -69,7 +69,7 @@ export function listOrderEvents(db: Db): OrderEventRecord[] {
       FROM intents WHERE kind = 'patch-vault-order' AND state = 'confirmed'
     UNION ALL
     SELECT json_extract(params, '$.orderId'), updated_at, 'renewed', id || '#place', 5, rowid
-      FROM intents WHERE kind = 'cancel-vault-order' AND state = 'confirmed' AND json_extract(params, '$.then') IS NOT NULL
+      FROM intents WHERE kind = 'renew-vault-order' AND state = 'confirmed'
     UNION ALL
     SELECT trigger_order_id, at, 'filled', out_amount, 2, id FROM fills WHERE trigger_order_id IS NOT NULL
     ORDER BY at, order_id, step, seq`;

@@ -97,8 +97,8 @@ export function pendingPlacementRows(db: Db): PendingPlacementRow[] {
 /**
  * Price orders of ours that still hold funds in the vault with nothing bringing them back, oldest
  * expiry first (only the intent's recorded leg): expired ones, and ones being withdrawn
- * (`pending_withdraw`) that no cancel of ours is still working on or has done (every cancel naming
- * the order failed or was cancelled, or there was none).
+ * (`pending_withdraw`) that no withdrawal of ours (a cancel or a renewal) is still working on or has
+ * done (every one naming the order failed or was cancelled, or there was none).
  */
 export function strandedOrdersWithFunds(db: Db): readonly StrandedOrderRow[] {
   const sql = `
@@ -108,7 +108,7 @@ export function strandedOrdersWithFunds(db: Db): readonly StrandedOrderRow[] {
     AND coalesce(o.remaining_input_amount, o.input_amount) <> '0'
     AND (o.state = 'expired' OR (o.state = 'pending_withdraw' AND NOT EXISTS (
       SELECT 1 FROM intents c
-      WHERE c.kind = 'cancel-vault-order' AND json_extract(c.params, '$.orderId') = o.id AND c.state NOT IN ('failed', 'cancelled'))))
+      WHERE c.kind IN ('cancel-vault-order', 'renew-vault-order') AND json_extract(c.params, '$.orderId') = o.id AND c.state NOT IN ('failed', 'cancelled'))))
   ORDER BY o.expires_at, o.id`;
   // Asked on every tick; the answer changes only with the journal or the mirror.
   return readSinceJournalChange(db, 'stranded vault orders', () => parseRows(StrandedOrderRow, statement(db, sql).all(), 'stranded vault orders'));

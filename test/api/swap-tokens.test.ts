@@ -4,7 +4,7 @@ import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { ScaledClock } from '../../src/scaledClock.js';
 import { ApiError, ExecuteFailedError, ParamsError, SwapOrderError, TransportError } from '../../src/jupiter/errors.js';
-import { execute, isGasless, order } from '../../src/jupiter/swap.js';
+import { execute, isGasless, order } from '../../src/jupiter/swapApi.js';
 import { prices, searchTokens, searchUltra } from '../../src/jupiter/tokens.js';
 import { executeSuccess, mintJup, orderQuote } from './fixtures.js';
 import { API_KEY, BASE, errorText, JUP, keyOnly, SOL, TAKER, testClient, USDC } from './helpers.js';

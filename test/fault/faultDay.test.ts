@@ -120,7 +120,7 @@ describe('a simulated day of faults', () => {
     expect(by('bonk-trailing-stop', 'trigger')).toBe(1);
     expect(by('lakers-exit', 'prediction')).toBe(1);
     const kinds = new Set((calm.summary.intents as { kind: string }[]).map((i) => i.kind));
-    expect([...kinds].sort()).toEqual(['cancel-vault-order', 'patch-vault-order', 'place-dca-vault-order', 'place-vault-order', 'sell-position', 'swap']);
+    expect([...kinds].sort()).toEqual(['patch-vault-order', 'place-dca-vault-order', 'place-vault-order', 'renew-vault-order', 'sell-position', 'swap']);
   });
 
   finalStateTest('ends in the same final state as the fault-free run', () => {

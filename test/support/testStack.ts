@@ -38,7 +38,15 @@ import { type Recorded, recordingFetch, type SentRequest } from './simFetch.js';
 
 /** The journal kinds of the daemon's handler set (src/engine/executor/kindSet.ts). */
 export type StackKind =
-  'swap' | 'sell-position' | 'partial-sell' | 'claim-position' | 'place-vault-order' | 'cancel-vault-order' | 'patch-vault-order' | 'place-dca-vault-order';
+  | 'swap'
+  | 'sell-position'
+  | 'partial-sell'
+  | 'claim-position'
+  | 'place-vault-order'
+  | 'cancel-vault-order'
+  | 'renew-vault-order'
+  | 'patch-vault-order'
+  | 'place-dca-vault-order';
 
 /** What may differ from one process to the next on the same file. */
 export interface ProcessOptions {

@@ -34,7 +34,7 @@ export type IntentRoutes = ReadonlyMap<IntentKind, AnyIntentRoute>;
 export interface ExecutableKind<Deps> {
   /** The journal `kind` of the rows it plans and executes. */
   readonly kind: string;
-  /** The strategy intents planned as rows of this kind (a renewal is planned as a cancel, say). */
+  /** The strategy intents planned as rows of this kind. */
   readonly routes: readonly AnyIntentRoute[];
   createHandler(deps: Deps): IntentHandler;
 }

@@ -21,10 +21,11 @@ import { type ExecutableKind, intentRoutes, type IntentRoutes } from './intentKi
 import { claimPositionKind } from './prediction/claimPosition.js';
 import { partialSellKind, sellPositionKind } from './prediction/sellPosition.js';
 import type { PredictionHandlerOptions } from './prediction/predictionHandlerOptions.js';
-import { DEFAULT_SWAP_POLICY, type SwapHandlerOptions, type SwapPolicy, swapKind } from './swap/swap.js';
+import { DEFAULT_SWAP_POLICY, type SwapHandlerOptions, type SwapPolicy, swapKind } from './swap/swapHandler.js';
 import { cancelVaultOrderKind } from './vault/cancelVaultOrder.js';
 import { patchVaultOrderKind, type VaultPatchHandlerOptions } from './vault/patchVaultOrder.js';
 import { placeVaultOrderKind } from './vault/placeVaultOrder.js';
+import { renewVaultOrderKind } from './vault/renewVaultOrder.js';
 import type { VaultHandlerOptions } from './vault/vaultHandlerOptions.js';
 import type { VaultSlippageCap } from './vault/vaultSlippage.js';
 
@@ -59,6 +60,7 @@ const OPEN_KINDS: readonly ExecutableKind<SwapHandlerOptions & PredictionHandler
 const VAULT_KINDS: readonly ExecutableKind<VaultHandlerOptions & VaultPatchHandlerOptions & VaultSlippageCap>[] = [
   placeVaultOrderKind,
   cancelVaultOrderKind,
+  renewVaultOrderKind,
   patchVaultOrderKind,
   placeDcaOrderKind,
 ];

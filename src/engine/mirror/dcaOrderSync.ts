@@ -14,7 +14,8 @@ import type { MirroredOrder } from '../../store/triggerOrders.js';
 import { dcaOrderColumns, isoMs } from './orderColumns.js';
 import type { Poller } from '../feeds/poller.js';
 import type { OrderSnapshot } from '../feeds/orders.js';
-import { followOrders, type OrderFamilyReader, type OrderSync, syncMirrored, type VaultSyncOptions } from './orderSync.js';
+import type { OrderFamilyReader } from './orderFamilyReader.js';
+import { followOrders, type OrderSync, syncMirrored, type VaultSyncOptions } from './orderSync.js';
 
 const DIGITS = /^\d+$/;
 

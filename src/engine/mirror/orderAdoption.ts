@@ -24,7 +24,7 @@ import type { Logger } from '../../ops/log.js';
 import type { AuditLog } from '../../store/audit.js';
 import type { TriggerOrders } from '../../store/triggerOrders.js';
 import type { OrderArrivals } from '../sharing/orderArrivals.js';
-import type { OrderFamilyReader } from './orderSync.js';
+import type { OrderFamilyReader } from './orderFamilyReader.js';
 
 export interface AdoptionOptions {
   readonly orders: TriggerOrders;

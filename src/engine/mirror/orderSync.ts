@@ -21,11 +21,12 @@ import type { Logger } from '../../ops/log.js';
 import type { AuditLog } from '../../store/audit.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
 import type { FillInput, Journal } from '../../store/journal.js';
-import { FINAL_ORDER_STATES, type MirroredOrder, type MirrorInput, type OrderFamily, type TriggerOrders } from '../../store/triggerOrders.js';
+import { FINAL_ORDER_STATES, type MirroredOrder, type TriggerOrders } from '../../store/triggerOrders.js';
 import type { Poller } from '../feeds/poller.js';
 import type { OrderSnapshot } from '../feeds/orders.js';
 import type { OrderArrivals } from '../sharing/orderArrivals.js';
 import { adoptOrders } from './orderAdoption.js';
+import type { OrderFamilyReader } from './orderFamilyReader.js';
 import { priceOrderColumns } from './orderColumns.js';
 import { VanishedOrders } from './vanishedOrders.js';
 import type { VaultBalanceRpc } from './vaultFunds.js';
@@ -46,25 +47,6 @@ export interface VaultSyncOptions {
   readonly rpc?: VaultBalanceRpc | undefined;
   /** With adoption: which foreign orders were created while the daemon runs (engine/sharing/orderArrivals.ts). */
   readonly arrivals?: OrderArrivals | undefined;
-}
-
-/** How one family's history items are read (price orders here, DCA in dcaOrderSync.ts). */
-export interface OrderFamilyReader<T> {
-  readonly family: OrderFamily;
-  id(item: T): string;
-  mirror(orders: TriggerOrders, item: T, input: MirrorInput, now: number): boolean;
-  fills(item: T, order: MirroredOrder, now: number): FillInput[];
-  /**
-   * The deposit signature that funded `item`, or null while history does not show it: an OCO's
-   * second leg has none of its own and takes its first leg's (`items` is the whole read).
-   */
-  deposit(item: T, items: readonly T[]): string | null;
-  /** What `order.adopted` records about the item. */
-  describe(item: T): Record<string, unknown>;
-  /** When the order was created per the Trigger API (UTC epoch ms), or null when history does not say. */
-  createdAt(item: T): number | null;
-  /** Every page of the family's history, every state: the complete read that decides an order is gone. */
-  readAll(authed: AuthedJupiterClient): Promise<T[]>;
 }
 
 const FINAL = new Set<string>(FINAL_ORDER_STATES);

@@ -5,6 +5,6 @@
  */
 export * from './common.js';
 export * as tokens from './tokens.js';
-export * as swap from './swap.js';
+export * as swap from './swapWire.js';
 export * as trigger from './trigger.js';
 export * as prediction from './prediction.js';

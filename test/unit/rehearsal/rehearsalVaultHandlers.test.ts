@@ -101,20 +101,6 @@ describe('cancel-vault-order, rehearsed', () => {
     expect(d.ledger(SOL)).toBe(OPENING[SOL] - 2n * FEE);
   });
 
-  it('settles a lost answer by the order.cancelled it wrote: repeat before, confirmed (with the successor) after', async () => {
-    const d = desk();
-    const placed = await d.execute(entry('tp', 'place-vault-order', ocoParams(TWO_SOL)));
-    const handler = d.handler('cancel-vault-order');
-    const context = { signal: new AbortController().signal };
-    const then = { params: ocoParams(TWO_SOL, { expiresAt: START + 14 * 86_400_000 }), reason: 'renew' };
-    const row = d.journal.markSent(d.journal.plan(entry('renew', 'cancel-vault-order', { orderId: placed.orderId ?? '', family: 'price', then })).row.id, {
-      mode: 'call',
-    });
-    expect(await handler.settle(row, context)).toMatchObject({ kind: 'repeat' });
-    expect(await handler.call(row, context)).toMatchObject({ kind: 'confirmed', successor: { id: `${row.id}#place` } });
-    expect(await handler.settle(row, context)).toMatchObject({ kind: 'confirmed', successor: { id: `${row.id}#place` } });
-  });
-
   it('refuses an order that holds nothing any more, and one this rehearsal does not hold', async () => {
     const d = desk();
     const placed = await d.execute(entry('tp', 'place-vault-order', ocoParams(TWO_SOL)));
@@ -127,12 +113,24 @@ describe('cancel-vault-order, rehearsed', () => {
     expect(d.ledger(SOL)).toBe(OPENING[SOL] - 2n * FEE);
   });
 
-  it('a renewal cancels the old order and plans its replacement in the confirming transaction, which is placed at once', async () => {
+  it('a DCA order is cancelled by its family, with what it still holds returned', async () => {
+    const d = desk();
+    const placed = await d.execute(entry('dca', 'place-dca-vault-order', dcaParams()));
+    const wrong = await d.execute(entry('cancel-price', 'cancel-vault-order', { orderId: placed.orderId ?? '', family: 'price' }));
+    expect(wrong.errorCode).toBe('VAULT_ORDER_GONE');
+    const row = await d.execute(entry('cancel', 'cancel-vault-order', { orderId: placed.orderId ?? '', family: 'dca' }));
+    expect(row.state).toBe('confirmed');
+    expect(d.ledger(USDC)).toBe(OPENING[USDC]);
+  });
+});
+
+describe('renew-vault-order, rehearsed', () => {
+  it('a renewal withdraws the old order and plans its replacement in the confirming transaction, which is placed at once', async () => {
     const d = desk();
     const placed = await d.execute(entry('tp', 'place-vault-order', ocoParams(TWO_SOL)));
     const replacement = ocoParams(TWO_SOL, { expiresAt: START + 14 * 86_400_000 });
     const renewal = await d.execute(
-      entry('renew', 'cancel-vault-order', { orderId: placed.orderId ?? '', family: 'price', then: { params: replacement, reason: 'renew' } }),
+      entry('renew', 'renew-vault-order', { orderId: placed.orderId ?? '', family: 'price', then: { params: replacement, reason: 'renew' } }),
     );
     expect(renewal.state).toBe('confirmed');
     expect(d.actions('intent.confirmed').find((a) => a.intentId === renewal.id)?.data['successor']).toBe(`${renewal.id}#place`);
@@ -144,11 +142,11 @@ describe('cancel-vault-order, rehearsed', () => {
     expect(d.ledger(SOL)).toBe(OPENING[SOL] - TWO_SOL - 3n * FEE);
   });
 
-  it('a renewal whose replacement has expired cancels nothing', async () => {
+  it('a renewal whose replacement has expired withdraws nothing', async () => {
     const d = desk();
     const placed = await d.execute(entry('tp', 'place-vault-order', ocoParams(TWO_SOL)));
     const renewal = await d.execute(
-      entry('renew', 'cancel-vault-order', {
+      entry('renew', 'renew-vault-order', {
         orderId: placed.orderId ?? '',
         family: 'price',
         then: { params: ocoParams(TWO_SOL, { expiresAt: START - 1 }), reason: 'renew' },
@@ -158,14 +156,28 @@ describe('cancel-vault-order, rehearsed', () => {
     expect(readOrder(d.db, placed.orderId ?? '')?.state).toBe('open');
   });
 
-  it('a DCA order is cancelled by its family, with what it still holds returned', async () => {
+  it('settles a lost answer by the order.cancelled it wrote: repeat before, confirmed (with the successor) after', async () => {
     const d = desk();
-    const placed = await d.execute(entry('dca', 'place-dca-vault-order', dcaParams()));
-    const wrong = await d.execute(entry('cancel-price', 'cancel-vault-order', { orderId: placed.orderId ?? '', family: 'price' }));
-    expect(wrong.errorCode).toBe('VAULT_ORDER_GONE');
-    const row = await d.execute(entry('cancel', 'cancel-vault-order', { orderId: placed.orderId ?? '', family: 'dca' }));
-    expect(row.state).toBe('confirmed');
-    expect(d.ledger(USDC)).toBe(OPENING[USDC]);
+    const placed = await d.execute(entry('tp', 'place-vault-order', ocoParams(TWO_SOL)));
+    const handler = d.handler('renew-vault-order');
+    const context = { signal: new AbortController().signal };
+    const then = { params: ocoParams(TWO_SOL, { expiresAt: START + 14 * 86_400_000 }), reason: 'renew' };
+    const row = d.journal.markSent(d.journal.plan(entry('renew', 'renew-vault-order', { orderId: placed.orderId ?? '', family: 'price', then })).row.id, {
+      mode: 'call',
+    });
+    expect(await handler.settle(row, context)).toMatchObject({ kind: 'repeat' });
+    expect(await handler.call(row, context)).toMatchObject({ kind: 'confirmed', successor: { id: `${row.id}#place` } });
+    expect(await handler.settle(row, context)).toMatchObject({ kind: 'confirmed', successor: { id: `${row.id}#place` } });
+  });
+
+  it('a cancel row carrying a replacement is not a renewal: its params do not parse, nothing is withdrawn', async () => {
+    const d = desk();
+    const placed = await d.execute(entry('tp', 'place-vault-order', ocoParams(TWO_SOL)));
+    const then = { params: ocoParams(TWO_SOL, { expiresAt: START + 14 * 86_400_000 }), reason: 'renew' };
+    const row = await d.execute(entry('old-renew', 'cancel-vault-order', { orderId: placed.orderId ?? '', family: 'price', then }));
+    expect([row.state, row.errorCode]).toEqual(['failed', 'PARAMS_INVALID']);
+    expect(readOrder(d.db, placed.orderId ?? '')?.state).toBe('open');
+    expect(d.journal.get(`${row.id}#place`)).toBeUndefined();
   });
 });
 

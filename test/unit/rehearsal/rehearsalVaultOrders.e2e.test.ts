@@ -175,7 +175,7 @@ describe('rehearsed vault orders', () => {
     expect(w.writes.length).toBe(w.quotes.length);
   }, 120_000);
 
-  it('a renewal cancels the old OCO (its funds come back) and places its replacement, with no call to Trigger', async () => {
+  it('a renewal withdraws the old OCO (its funds come back) and places its replacement, with no call to Trigger', async () => {
     const w = world('rehearsal-renew', { 'sol-take-profit': SOL_TAKE_PROFIT('expires_after: 1h\nrenew_before: 50m') });
     const daemon = await w.start();
     await driveTo(w.clock, w.net, START + 15 * MINUTE);
@@ -183,12 +183,14 @@ describe('rehearsed vault orders', () => {
     const after = read(w, (db) => ({
       orders: orders(db),
       balances: ledgerBalances(db),
-      cancels: db.prepare("SELECT id, state FROM intents WHERE kind = 'cancel-vault-order' ORDER BY id").all() as { id: string; state: string }[],
+      renewals: db.prepare("SELECT id, state FROM intents WHERE kind = 'renew-vault-order' ORDER BY id").all() as { id: string; state: string }[],
+      cancels: db.prepare("SELECT id FROM intents WHERE kind = 'cancel-vault-order'").all(),
       successors: db.prepare("SELECT id, state FROM intents WHERE id LIKE '%#place' ORDER BY id").all() as { id: string; state: string }[],
       cancelled: db.prepare("SELECT json_extract(data, '$.orderId') AS orderId FROM actions WHERE kind = 'order.cancelled'").all() as { orderId: string }[],
     }));
-    expect(after.cancels.map((c) => c.state)).toEqual(['confirmed', 'confirmed']);
-    expect(after.successors.map((s) => [s.id, s.state])).toEqual(after.cancels.map((c) => [`${c.id}#place`, 'confirmed']));
+    expect(after.renewals.map((c) => c.state)).toEqual(['confirmed', 'confirmed']);
+    expect(after.cancels).toEqual([]);
+    expect(after.successors.map((s) => [s.id, s.state])).toEqual(after.renewals.map((c) => [`${c.id}#place`, 'confirmed']));
     const first = after.orders.slice(0, 2);
     expect(first.map((o) => o.state)).toEqual(['cancelled', 'cancelled']);
     expect(after.cancelled.map((c) => c.orderId).sort()).toEqual(first.map((o) => o.id).sort());

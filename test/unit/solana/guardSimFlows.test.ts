@@ -7,7 +7,7 @@ import { checkTransaction, type GuardOptions } from '../../../src/solana/guard.j
 import { createRpcGuardedSigner } from '../../../src/solana/guardedSigner.js';
 import { createLookupTableResolver } from '../../../src/solana/lookupTables.js';
 import { createSolanaRpc } from '../../../src/solana/rpc.js';
-import { swapExpectation } from '../../../src/engine/executor/swap/swap.js';
+import { swapExpectation } from '../../../src/engine/executor/swap/swapHandler.js';
 import { fromSecretText } from '../../../src/solana/wallet.js';
 import * as ours from '../../../src/solana/programIds.js';
 import { JUPITER_GAS_WALLET, ProgramId } from '../../../src/sim/programIds.js';

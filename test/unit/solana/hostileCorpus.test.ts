@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- raw simulator answers are read loosely here. */
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { swapExpectation } from '../../../src/engine/executor/swap/swap.js';
+import { swapExpectation } from '../../../src/engine/executor/swap/swapHandler.js';
 import type { Expectation } from '../../../src/solana/expectation.js';
 import { createRpcGuardedSigner, type GuardedSigner } from '../../../src/solana/guardedSigner.js';
 import { GuardRefusal, type RefusalReason } from '../../../src/solana/guardRefusal.js';

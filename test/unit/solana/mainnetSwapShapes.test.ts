@@ -9,7 +9,7 @@
  */
 import { PublicKey, TransactionInstruction, type VersionedTransaction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { minimumOut } from '../../../src/engine/executor/swap/swap.js';
+import { minimumOut } from '../../../src/engine/executor/swap/swapHandler.js';
 import { BUNDLED_SWAP_TYPES, BUNDLED_SWAP_VARIANTS } from '../../../src/solana/decode/jupiterSwapVariants.js';
 import { SwapVariantTable } from '../../../src/solana/decode/swapVariantTable.js';
 import type { SwapExpectation } from '../../../src/solana/expectation.js';

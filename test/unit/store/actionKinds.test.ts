@@ -1,7 +1,7 @@
 /**
  * The list of kinds `audit actions --kind` accepts is kept by hand: every kind the source writes as
- * a literal (`kind: 'order.placed'`) must be on it, or an auditor asking for it would be told it is
- * a typo.
+ * a literal (`kind: 'order.placed'`) or through a named constant (`export const …_KIND = 'basis.set'`)
+ * must be on it, or an auditor asking for it would be told it is a typo.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,5 +22,15 @@ describe('the known action kinds', () => {
     }
     expect(written.size).toBeGreaterThan(20);
     expect([...written].filter((kind) => !KNOWN_ACTION_KINDS.includes(kind)).sort()).toEqual([]);
+  });
+
+  it('include every dotted kind the source names as a constant', () => {
+    const named = new Set<string>();
+    for (const file of sourceFiles(join(import.meta.dirname, '../../../src'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/export const [A-Z_]+_KIND = '([a-z_]+\.[a-z_.]+)'/g)) named.add(match[1] as string);
+    }
+    // The upgrade's record of a re-kinded intent is written only through its constant.
+    expect(named).toContain('intent.rekinded');
+    expect([...named].filter((kind) => !KNOWN_ACTION_KINDS.includes(kind)).sort()).toEqual([]);
   });
 });

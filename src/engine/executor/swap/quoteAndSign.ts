@@ -11,7 +11,7 @@
  * sequence: it builds the intent again at its next pass, when the blockhash is newer.)
  */
 import { type JupiterClient, Priority, swap, SwapOrderError } from '../../../jupiter/index.js';
-import type { OrderResponse, Router } from '../../../jupiter/schemas/swap.js';
+import type { OrderResponse, Router } from '../../../jupiter/schemas/swapWire.js';
 import { GuardRefusal } from '../../../solana/guardRefusal.js';
 import type { GuardedSigner, SignContext, SignedBase64 } from '../../../solana/guardedSigner.js';
 import type { SwapExpectation } from '../../../solana/expectation.js';

@@ -4,7 +4,7 @@
  * the feed's price that fired the rule.
  */
 import { IntentRefusedError } from '../errors.js';
-import type { SwapParams } from './swap.js';
+import type { SwapParams } from './swapParams.js';
 
 /** Risk checks the intent carries, on the quote, before anything is signed. */
 export function checkQuote(

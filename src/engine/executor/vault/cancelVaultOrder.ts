@@ -1,42 +1,19 @@
 /**
- * `cancel-vault-order` through Trigger V2's two steps, for price orders and DCA orders alike (only the
- * routes differ): step 1 (`POST /orders/price/cancel/{id}` or `/orders/dca/cancel/{id}`) answers an
- * unsigned withdrawal and its `requestId`; both are journaled, the withdrawal is guarded as a
- * `vault-withdrawal` from our vault and signed, the signed bytes journaled (the executor), then step 2
- * (`confirm-cancel`) carries them.
+ * `cancel-vault-order`: the withdrawal of a price or DCA order, nothing placed after it (a rule
+ * removed from the strategy, the funds of an expired order brought back). Its steps, the backoff
+ * on a 404 and the refusals are the withdrawal's (vaultWithdrawal.ts), shared with the renewal.
  *
- * Resuming after a crash: before the signature is journaled, step 1 is simply asked again (a new cancel
- * call re-crafts and supersedes the old withdrawal: nothing was signed or sent); after it, the same
- * signed withdrawal and `cancelRequestId` go to confirm-cancel again, which Trigger documents as retry-safe.
- * "Not yet ready to cancel" (a price order just created, a DCA order still depositing) is
- * a 400 from step 1: the intent stays planned and is tried again on a later pass, not failed.
- *
- * An adopted order (placed elsewhere) is never cancelled: the intent fails `VAULT_ORDER_ADOPTED`.
- *
- * An order the Trigger API no longer knows is not asked about forever. One the mirror marked `gone`
- * (mirror/vanishedOrders.ts) fails `VAULT_ORDER_GONE` before any call. Step 1 answering 404 leaves
- * the intent planned (`intent.error`, `VAULT_ORDER_NOT_FOUND`) and backs off — the next try not
- * before 30 s, then 60 s, counted from the journal so a restart keeps the count — and the
- * {@link NOT_FOUND_LIMIT}th 404 fails it `VAULT_ORDER_GONE`.
+ * A renewal is not a cancel: it is journaled as `renew-vault-order` (renewVaultOrder.ts), so the
+ * journal says what the strategy decided. A cancel row's params are strict: one that carries a
+ * replacement (`then`, how renewals were journaled before they had their own kind) does not parse.
  */
-import { formatDuration } from '../../../config/duration.js';
-import { errorMessage, JupbotError } from '../../../errors.js';
-import { TriggerApiError } from '../../../jupiter/errors.js';
-import { Priority } from '../../../jupiter/transport.js';
-import { cancelPriceOrder, confirmCancelPriceOrder } from '../../../jupiter/trigger.js';
-import type { CallOptions } from '../../../jupiter/transport.js';
-import type { IntentRow, PlanInput, SignedRecord } from '../../../store/journal.js';
-import { IntentRefusedError } from '../errors.js';
-import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
 import { z } from 'zod';
+import type { PlanInput } from '../../../store/journal.js';
 import type { CancelVaultOrderIntent } from '../../../strategies/intents.js';
-import { type CancelSteps, dcaCancelSteps } from '../dca/dcaCancelSteps.js';
+import type { IntentHandler } from '../handler.js';
 import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
-import { submitOutcome } from '../submitOutcome.js';
-import { ensureVault } from './vaultAccount.js';
-import { signedRecord } from './vaultDeposit.js';
-import { createVaultRenewHandler, renewVaultOrderRoute } from './renewVaultOrder.js';
 import type { VaultHandlerOptions } from './vaultHandlerOptions.js';
+import { createVaultWithdrawal } from './vaultWithdrawal.js';
 
 export const VAULT_CANCEL_KIND = 'cancel-vault-order';
 
@@ -55,149 +32,21 @@ export function vaultCancelPlan(intent: CancelVaultOrderIntent): PlanInput {
   return journalEntry(intent, VAULT_CANCEL_KIND, { orderId: intent.orderId, family: intent.family });
 }
 
-/** The two steps of one family's cancel: DCA orders have their own routes (dca/), price orders these. */
-function steps(params: VaultCancelParams, authed: VaultHandlerOptions['authed']): CancelSteps {
-  if (params.family === 'dca') return dcaCancelSteps(authed, params.orderId);
-  const call: CallOptions = { priority: Priority.Exit };
-  const { orderId } = params;
-  return {
-    request: (signal) => cancelPriceOrder(authed, { orderId }, { ...call, signal }),
-    confirm: (cancelRequestId, signedTransaction) => confirmCancelPriceOrder(authed, { orderId, cancelRequestId, signedTransaction }, call),
-  };
-}
-
-/** Mirrored states in which an order holds nothing a cancel could withdraw. */
-const NOTHING_LEFT = new Set(['filled', 'completed', 'cancelled']);
-
-/** 404s from a cancel's step 1 before the intent fails `VAULT_ORDER_GONE`. */
-export const NOT_FOUND_LIMIT = 3;
-/** The wait after the first 404; it doubles after each further one. */
-export const NOT_FOUND_BACKOFF_MS = 30_000;
-const NOT_FOUND = 'VAULT_ORDER_NOT_FOUND';
-
-/** The wait after the `count`th 404 (1-based). */
-export function notFoundBackoff(count: number): number {
-  return NOT_FOUND_BACKOFF_MS * 2 ** (count - 1);
-}
-
 export function createVaultCancelHandler(options: Omit<VaultHandlerOptions, 'decimalsOf'>): IntentHandler {
-  const { authed, rpc, signer, journal, orders, clock } = options;
-  /** Step 1's 404s per intent: read from the journal once per process, then kept here. */
-  const notFound = new Map<string, { count: number; lastAt: number | null }>();
-  const notFoundOf = (id: string): { count: number; lastAt: number | null } => {
-    let seen = notFound.get(id);
-    if (seen === undefined) notFound.set(id, (seen = { ...journal.codeCount(id, 'intent.error', NOT_FOUND) }));
-    return seen;
-  };
-
-  /** Step 1 of the cancel; a 404 is counted, and the last one allowed fails the intent. */
-  async function request(row: IntentRow, params: VaultCancelParams, signal: AbortSignal): ReturnType<CancelSteps['request']> {
-    try {
-      return await steps(params, authed).request(signal);
-    } catch (error) {
-      if (!(error instanceof TriggerApiError) || error.status !== 404) throw error;
-      const count = notFoundOf(row.id).count + 1;
-      notFound.set(row.id, { count, lastAt: clock.now() });
-      const { orderId } = params;
-      if (count >= NOT_FOUND_LIMIT)
-        throw new IntentRefusedError(
-          'VAULT_ORDER_GONE',
-          `order ${orderId}: the Trigger API answered 404 to ${count} cancel requests, it no longer knows the order: nothing to withdraw through it, not asked again`,
-          { orderId, family: params.family, notFound: count, answer: errorMessage(error) },
-        );
-      throw new JupbotError(
-        NOT_FOUND,
-        `order ${orderId}: the Trigger API answered 404 to the cancel (${count} of ${NOT_FOUND_LIMIT}): asked again in ${formatDuration(notFoundBackoff(count))}`,
-        { cause: error, details: { orderId, notFound: count } },
-      );
-    }
-  }
-
-  /** The withdrawal is through: mirror it and write `order.cancelled` (the intent's confirmation follows). */
-  function cancelled(row: IntentRow, params: VaultCancelParams, data: Record<string, unknown>): Record<string, unknown> {
-    const summary = { orderId: params.orderId, family: params.family, cancelRequestId: row.cancelRequestId, withdrawalSignature: row.signature, ...data };
-    const mirrored = orders.get(params.orderId);
-    if (mirrored?.state !== 'cancelled') {
-      orders.transaction(() => {
-        if (mirrored) orders.setState(params.orderId, 'cancelled', clock.now());
-        journal.note(row.id, 'order.cancelled', { ...summary, via: 'cancel' });
-      });
-    }
-    return summary;
-  }
-
+  const withdrawal = createVaultWithdrawal(options);
   return {
     kind: VAULT_CANCEL_KIND,
-
-    notBefore(row) {
-      const { count, lastAt } = notFoundOf(row.id);
-      return count === 0 || lastAt === null ? null : lastAt + notFoundBackoff(count);
-    },
-
-    async prepare(row, context): Promise<SignedRecord> {
-      const params = parseVaultCancelParams(row.params);
-      const { orderId } = params;
-      const mirrored = orders.get(orderId);
-      if (mirrored?.adopted === true)
-        throw new IntentRefusedError('VAULT_ORDER_ADOPTED', `order ${orderId} was adopted (not placed by this daemon): it is never cancelled`, { orderId });
-      if (mirrored?.state === 'gone')
-        throw new IntentRefusedError('VAULT_ORDER_GONE', `order ${orderId} is gone (the Trigger API no longer knows it): nothing to cancel through it`, {
-          orderId,
-          state: 'gone',
-        });
-      // Filled, completed or already cancelled: nothing left in the vault to withdraw. Trigger refuses
-      // the cancel (400), and retrying it every pass would never end. An expired order is withdrawn.
-      if (mirrored !== undefined && NOTHING_LEFT.has(mirrored.state)) {
-        throw new IntentRefusedError('VAULT_ORDER_NOT_OPEN', `order ${orderId} is ${mirrored.state}: nothing left to cancel`, {
-          orderId,
-          state: mirrored.state,
-        });
-      }
-      const vault = await ensureVault(authed, context.signal);
-      const cancel = await request(row, params, context.signal);
-      // Journaled before signing: the id that confirm-cancel needs and the exact bytes offered.
-      const extra = cancel.refundAmount === undefined ? {} : { refundAmount: cancel.refundAmount, roundsRemaining: cancel.roundsRemaining };
-      journal.recordTriggerIds(row.id, { cancelRequestId: cancel.requestId, orderId }, 'cancel.requested', {
-        family: params.family,
-        transaction: cancel.transaction,
-        ...extra,
-      });
-      const signed = await signer.signBase64(
-        cancel.transaction,
-        { kind: 'vault-withdrawal', vault: vault.vaultPubkey },
-        { strategy: row.strategy, intentId: row.id },
-      );
-      return signedRecord(rpc, signed, cancel.requestId, { orderId, family: params.family, cancelRequestId: cancel.requestId, vault: vault.vaultPubkey });
-    },
-
-    async submit(row, mode): Promise<SubmitResult> {
-      const params = parseVaultCancelParams(row.params);
-      const cancelRequestId = row.cancelRequestId ?? row.requestId;
-      if (cancelRequestId === null) return { kind: 'rejected', code: 'NO_CANCEL_REQUEST', message: 'no cancelRequestId recorded', data: {} };
-      try {
-        // The same signed withdrawal and id every time: confirm-cancel is retry-safe.
-        const answer = await steps(params, authed).confirm(cancelRequestId, Buffer.from(row.signedTx).toString('base64'));
-        return { kind: 'confirmed', data: cancelled(row, params, { txSignature: answer.txSignature }), fills: [] };
-      } catch (error) {
-        return submitOutcome(error, { mode });
-      }
-    },
-
-    landed(row: SignedRow): Promise<LandedReport> {
-      return Promise.resolve({ data: cancelled(row, parseVaultCancelParams(row.params), { via: 'chain' }), fills: [] });
-    },
+    notBefore: (row) => withdrawal.notBefore(row),
+    prepare: (row, context) => withdrawal.prepare(row, parseVaultCancelParams(row.params), context),
+    submit: (row, mode) => withdrawal.submit(row, parseVaultCancelParams(row.params), mode),
+    landed: (row) => Promise.resolve(withdrawal.landed(row, parseVaultCancelParams(row.params))),
   };
 }
 
 export const cancelVaultOrderRoute: IntentRoute<'cancel-vault-order'> = { kind: 'cancel-vault-order', plan: vaultCancelPlan };
 
-/**
- * `cancel-vault-order`: the cancel of a price or DCA order, and the renewal planned as a cancel that
- * hands on its replacement. Every row of this kind runs through the renewal wrapper, which runs a
- * plain cancel unchanged.
- */
 export const cancelVaultOrderKind: ExecutableKind<VaultHandlerOptions> = {
   kind: VAULT_CANCEL_KIND,
-  routes: [cancelVaultOrderRoute, renewVaultOrderRoute],
-  createHandler: (deps) => createVaultRenewHandler(createVaultCancelHandler(deps), deps.clock),
+  routes: [cancelVaultOrderRoute],
+  createHandler: (deps) => createVaultCancelHandler(deps),
 };

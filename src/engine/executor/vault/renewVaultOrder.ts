@@ -2,51 +2,61 @@
  * `renew-vault-order` reaches the journal as two rows, chained. PATCH cannot change an order's
  * `expiresAt`, so a renewal withdraws the old order and deposits the replacement:
  *
- * 1. a `cancel-vault-order` row (the intent's own id) whose params carry the replacement's
+ * 1. a `renew-vault-order` row (the intent's own id): the old order's withdrawal, through the very
+ *    steps a cancel takes (vaultWithdrawal.ts), whose params carry the replacement's
  *    `place-vault-order` params under `then`;
  * 2. the replacement, `${id}#place`, planned by the journal in the same transaction that confirms
- *    the cancel (journal.markConfirmed's successor), then driven like any placement.
+ *    the withdrawal (journal.markConfirmed's successor), then driven like any placement.
  *
  * The replacement is never journaled before the withdrawal is through (its deposit needs the funds
  * the withdrawal returns), and there is no instant where the withdrawal is through and the
  * replacement is not journaled. Its params are fixed when the renewal is decided, so a restart
  * places exactly that order, with the old order's amount.
+ *
+ * Databases written before renewals had their own kind hold them as `cancel-vault-order` rows with
+ * `then`: migration 0011 re-kinds them, and the audit log records each change (store/rekindedRows.ts).
  */
 import { z } from 'zod';
 import type { RenewVaultOrderIntent } from '../../../strategies/intents.js';
 import type { IntentRow, PlanInput } from '../../../store/journal.js';
-import type { Clock } from '../../../clock.js';
 import { IntentRefusedError } from '../errors.js';
-import { type IntentHandler, isCallHandler, type SigningHandler } from '../handler.js';
-import { type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
-import { VAULT_CANCEL_KIND } from './cancelVaultOrder.js';
+import type { SigningHandler } from '../handler.js';
+import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
 import { parseVaultPlaceParams, VAULT_PLACE_KIND, vaultPlacePlan } from './placeVaultOrder.js';
+import type { VaultHandlerOptions } from './vaultHandlerOptions.js';
+import { createVaultWithdrawal, type WithdrawalTarget } from './vaultWithdrawal.js';
+
+export const VAULT_RENEW_KIND = 'renew-vault-order';
 
 /** The intents table's limit on ids (0001_init.sql). */
 const MAX_ID_LENGTH = 128;
 
 const Then = z.strictObject({
-  /** `place-vault-order` params, as vaultPlacePlan writes them (checked again before the cancel). */
+  /** `place-vault-order` params, as vaultPlacePlan writes them (checked again before the withdrawal). */
   params: z.record(z.string(), z.unknown()),
   reason: z.string(),
 });
 
-const RenewParams = z
-  .object({
-    orderId: z.string().min(1).max(128),
-    then: Then.optional(),
-  })
-  .loose();
+const VaultRenewParams = z.strictObject({
+  orderId: z.string().min(1).max(128),
+  /** Only price orders are renewed (a DCA order has no expiry to renew). */
+  family: z.literal('price'),
+  then: Then,
+  strategyHash: z.string().optional(),
+});
+export type VaultRenewParams = z.output<typeof VaultRenewParams>;
+
+export const parseVaultRenewParams = (params: unknown): VaultRenewParams => parseJournalParams(VaultRenewParams, VAULT_RENEW_KIND, params);
 
 /** The replacement's id: deterministic (a restart or a second decision finds the same row) and unique per renewal. */
 export function successorId(renewId: string): string {
   return `${renewId}#place`;
 }
 
-/** The journal entry for a decided renewal: the cancel, carrying its replacement; undefined (deferred) when the replacement's id would not fit. */
+/** The journal entry for a decided renewal: the withdrawal, carrying its replacement; undefined (deferred) when the replacement's id would not fit. */
 export function vaultRenewPlan(intent: RenewVaultOrderIntent): PlanInput | undefined {
   const id = successorId(intent.id);
-  // Refused here, not at confirmation: a cancel whose replacement cannot be journaled must not start.
+  // Refused here, not at confirmation: a withdrawal whose replacement cannot be journaled must not start.
   if (id.length > MAX_ID_LENGTH) return undefined;
   const place = vaultPlacePlan({
     kind: 'place-vault-order',
@@ -56,7 +66,7 @@ export function vaultRenewPlan(intent: RenewVaultOrderIntent): PlanInput | undef
     evidence: intent.evidence,
     order: intent.replacement,
   });
-  const entry = journalEntry(intent, VAULT_CANCEL_KIND, {
+  const entry = journalEntry(intent, VAULT_RENEW_KIND, {
     orderId: intent.orderId,
     family: 'price',
     then: { params: place.params, reason: place.reason ?? intent.reason },
@@ -64,25 +74,16 @@ export function vaultRenewPlan(intent: RenewVaultOrderIntent): PlanInput | undef
   return { ...entry, evidence: { ...entry.evidence, replacement: id } };
 }
 
-/** `renew-vault-order` → the journal, as a cancel (executed by the cancel handler wrapped in {@link createVaultRenewHandler}). */
 export const renewVaultOrderRoute: IntentRoute<'renew-vault-order'> = { kind: 'renew-vault-order', plan: vaultRenewPlan };
 
-/** The `then` of a cancel row, if it renews; throws PARAMS_INVALID when the row does not parse. */
-export function renewalOf(row: Pick<IntentRow, 'params'>): z.output<typeof Then> | undefined {
-  return parseJournalParams(RenewParams, VAULT_CANCEL_KIND, row.params).then;
+/** The order a renewal row withdraws. */
+export function withdrawalOf(params: VaultRenewParams): WithdrawalTarget {
+  return { orderId: params.orderId, family: params.family };
 }
 
-/** The cancel's params as the plain cancel handler knows them (without `then`). */
-export function withoutRenewal<R extends IntentRow>(row: R): R {
-  if (!('then' in row.params)) return row;
-  const { then: _then, ...params } = row.params;
-  return { ...row, params };
-}
-
-/** The replacement to plan when `row`'s cancel is confirmed, or undefined for a plain cancel. */
-export function successorOf(row: IntentRow): PlanInput | undefined {
-  const then = renewalOf(row);
-  if (!then) return undefined;
+/** The replacement to plan when a renewal row's withdrawal is confirmed. */
+export function successorOf(row: IntentRow): PlanInput {
+  const { orderId, then } = parseVaultRenewParams(row.params);
   return {
     id: successorId(row.id),
     kind: VAULT_PLACE_KIND,
@@ -90,47 +91,55 @@ export function successorOf(row: IntentRow): PlanInput | undefined {
     strategyVersion: row.strategyVersion,
     rule: row.rule,
     params: then.params,
-    evidence: { after: row.id, renews: typeof row.params['orderId'] === 'string' ? row.params['orderId'] : null },
+    evidence: { after: row.id, renews: orderId },
     reason: then.reason,
   };
 }
 
 /**
- * The `cancel-vault-order` handler that also renews: wraps the plain cancel handler (which it runs
- * unchanged, on the row without its `then`) and, when the row is a renewal (above),
- * hands the replacement on with the confirmation, so the journal plans it in the same transaction.
- *
- * Before anything is cancelled the replacement's params are checked as the place handler will read
+ * Before anything is withdrawn the replacement's params are checked as the place handler will read
  * them: a renewal whose replacement could never be placed fails here, leaving the old order live,
  * rather than withdrawing it and leaving the position unprotected.
  */
-export function createVaultRenewHandler(cancel: IntentHandler, clock: Clock): SigningHandler {
-  if (cancel.kind !== VAULT_CANCEL_KIND || isCallHandler(cancel))
-    throw new Error(`createVaultRenewHandler wraps the ${VAULT_CANCEL_KIND} signing handler, not ${cancel.kind}`);
-  return {
-    kind: VAULT_CANCEL_KIND,
+export function checkReplacement(params: VaultRenewParams, now: number): void {
+  const place = parseVaultPlaceParams(params.then.params);
+  if (place.expiresAt <= now)
+    throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `the replacement's expiresAt ${place.expiresAt} has passed: the old order is left as it is`, {
+      expiresAt: place.expiresAt,
+    });
+}
 
-    notBefore: (row) => cancel.notBefore?.(withoutRenewal(row)) ?? null,
+/**
+ * The `renew-vault-order` handler: the withdrawal's steps on the order the row names, and, once it
+ * is through, the replacement handed on with the confirmation, so the journal plans it in the same
+ * transaction.
+ */
+export function createVaultRenewHandler(options: Omit<VaultHandlerOptions, 'decimalsOf'>): SigningHandler {
+  const withdrawal = createVaultWithdrawal(options);
+  return {
+    kind: VAULT_RENEW_KIND,
+
+    notBefore: (row) => withdrawal.notBefore(row),
 
     async prepare(row, context) {
-      const then = renewalOf(row);
-      if (then) {
-        const place = parseVaultPlaceParams(then.params);
-        if (place.expiresAt <= clock.now())
-          throw new IntentRefusedError('VAULT_ORDER_EXPIRED', `the replacement's expiresAt ${place.expiresAt} has passed: the old order is left as it is`, {
-            expiresAt: place.expiresAt,
-          });
-      }
-      return cancel.prepare(withoutRenewal(row), context);
+      const params = parseVaultRenewParams(row.params);
+      checkReplacement(params, options.clock.now());
+      return withdrawal.prepare(row, withdrawalOf(params), context);
     },
 
-    async submit(row, mode, context) {
-      const result = await cancel.submit(withoutRenewal(row), mode, context);
+    async submit(row, mode) {
+      const result = await withdrawal.submit(row, withdrawalOf(parseVaultRenewParams(row.params)), mode);
       return result.kind === 'confirmed' ? { ...result, successor: successorOf(row) } : result;
     },
 
-    async landed(row, context) {
-      return { ...(await cancel.landed(withoutRenewal(row), context)), successor: successorOf(row) };
+    landed(row) {
+      return Promise.resolve({ ...withdrawal.landed(row, withdrawalOf(parseVaultRenewParams(row.params))), successor: successorOf(row) });
     },
   };
 }
+
+export const renewVaultOrderKind: ExecutableKind<VaultHandlerOptions> = {
+  kind: VAULT_RENEW_KIND,
+  routes: [renewVaultOrderRoute],
+  createHandler: (deps) => createVaultRenewHandler(deps),
+};

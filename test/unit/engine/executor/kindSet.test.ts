@@ -6,8 +6,8 @@ describe('the handler set, narrowed to the kinds a test wires', () => {
   it('holds the handlers and routes of the kinds named, and no others: the rest are deferred', () => {
     const s = testStack({ kinds: ['swap', 'cancel-vault-order'] });
     expect(s.set.handlers.map((h) => h.kind)).toEqual(['swap', 'cancel-vault-order']);
-    // A cancel's row also takes the renewals planned as cancels.
-    expect([...s.set.routes.keys()]).toEqual(['swap', 'cancel-vault-order', 'renew-vault-order']);
+    // Renewals are their own kind: a set with cancels and no renewals defers them.
+    expect([...s.set.routes.keys()]).toEqual(['swap', 'cancel-vault-order']);
     expect(s.set.vault).toBe(true);
     expect(s.set.routes.has('place-vault-order')).toBe(false);
     expect(testStack({ kinds: ['swap'] }).set.vault).toBe(false);

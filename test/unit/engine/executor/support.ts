@@ -8,7 +8,7 @@ import { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { ManualClock } from '../../../../src/clock.js';
 import { createExecutor, type Executor } from '../../../../src/engine/executor/executor.js';
-import { createSwapHandler } from '../../../../src/engine/executor/swap/swap.js';
+import { createSwapHandler } from '../../../../src/engine/executor/swap/swapHandler.js';
 import { createJupiterClient, type JupiterClient } from '../../../../src/jupiter/index.js';
 import { createRandom } from '../../../../src/random.js';
 import { createSimulator, type Simulator } from '../../../../src/sim/simulator.js';

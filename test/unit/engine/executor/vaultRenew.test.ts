@@ -9,11 +9,9 @@ import { actions } from '../../../support/journalRows.js';
 import { SOL } from '../../../support/mints.js';
 import { depositAmounts, simOrder, simOrders, withdrawals } from '../../../support/simViews.js';
 import { type StackKind, testStack, type TestStack } from '../../../support/testStack.js';
-// After the kind set (through the stack): renewVaultOrder.js and cancelVaultOrder.js import each other,
-// and loaded first, renewVaultOrder.js would leave the cancel kind's renewal route undefined.
 import { vaultRenewPlan, successorId } from '../../../../src/engine/executor/vault/renewVaultOrder.js';
 
-const VAULT: StackKind[] = ['place-vault-order', 'cancel-vault-order', 'patch-vault-order'];
+const VAULT: StackKind[] = ['place-vault-order', 'cancel-vault-order', 'renew-vault-order', 'patch-vault-order'];
 
 const OLD_EXPIRY = Date.UTC(2026, 0, 8);
 const NEW_EXPIRY = Date.UTC(2026, 0, 11);
@@ -49,13 +47,13 @@ async function placed(s: TestStack): Promise<string> {
   return row.orderId ?? '';
 }
 
-describe('vault renewal: cancel, then the replacement, chained in the journal', () => {
+describe('vault renewal: the withdrawal, then the replacement, chained in the journal', () => {
   it('cancels the old order and places the replacement in one drive: one new deposit, of the old amount', async () => {
     const s = testStack({ kinds: VAULT, seed: 'renew-ok' });
     const oldId = await placed(s);
     const plan = renewPlan(oldId);
     const row = await s.executor.execute(plan);
-    expect(row).toMatchObject({ state: 'confirmed', kind: 'cancel-vault-order' });
+    expect(row).toMatchObject({ state: 'confirmed', kind: 'renew-vault-order' });
     const next = s.journal.require(successorId(plan.id));
     expect(next).toMatchObject({ state: 'confirmed', kind: 'place-vault-order', strategy: 'tp-sol', rule: 'take_profit[0]' });
     expect(next.params).toMatchObject({ inputAmount: '1000000000', expiresAt: NEW_EXPIRY, triggerPriceUsd: '300' });
@@ -84,7 +82,7 @@ describe('vault renewal: cancel, then the replacement, chained in the journal', 
     const first = testStack({ kinds: VAULT, seed: 'renew-crash-between' });
     const oldId = await placed(first);
     first.executor.events.on('confirmed', ({ row }) => {
-      if (row.kind === 'cancel-vault-order') first.executor.stop();
+      if (row.kind === 'renew-vault-order') first.executor.stop();
     });
     const plan = renewPlan(oldId);
     expect((await first.executor.execute(plan)).state).toBe('confirmed');
@@ -106,7 +104,7 @@ describe('vault renewal: cancel, then the replacement, chained in the journal', 
     const first = testStack({ kinds: VAULT, seed: 'renew-crash-mid' });
     const oldId = await placed(first);
     first.executor.events.on('signed', ({ row }) => {
-      if (row.kind === 'cancel-vault-order') first.executor.stop();
+      if (row.kind === 'renew-vault-order') first.executor.stop();
     });
     const plan = renewPlan(oldId);
     expect((await first.executor.execute(plan)).state).toBe('signed');
@@ -136,12 +134,35 @@ describe('vault renewal: cancel, then the replacement, chained in the journal', 
     expect(s.calls).not.toContain('POST /trigger/v2/orders/price/cancel/{orderId}');
   });
 
-  it('a plain cancel through the same handler has no successor', async () => {
+  it('a plain cancel, through the same withdrawal steps, has no successor', async () => {
     const s = testStack({ kinds: VAULT, seed: 'renew-plain' });
     const oldId = await placed(s);
     const row = await s.executor.execute(cancelIntent(oldId));
     expect(row.state).toBe('confirmed');
     expect(s.db.prepare("SELECT count(*) AS n FROM intents WHERE kind = 'place-vault-order'").get()).toEqual({ n: 1 });
+    expect(simOrder(s, oldId)?.orderState).toBe('cancelled');
+  });
+
+  it('a cancel row carrying a replacement (how renewals were once journaled) is refused before any call: only renew-vault-order renews', async () => {
+    const s = testStack({ kinds: VAULT, seed: 'renew-old-shape' });
+    const oldId = await placed(s);
+    const plan = renewPlan(oldId);
+    const row = await s.executor.execute({ ...plan, kind: 'cancel-vault-order' });
+    expect(row).toMatchObject({ state: 'failed', errorCode: 'PARAMS_INVALID' });
+    expect(s.journal.get(successorId(plan.id))).toBeUndefined();
+    expect(simOrder(s, oldId)?.orderState).toBe('open');
+    expect(s.calls).not.toContain('POST /trigger/v2/orders/price/cancel/{orderId}');
+  });
+
+  it("staleness: a planned renewal is resumed however old (its levels are the strategy's own), then its replacement", async () => {
+    const s = testStack({ kinds: VAULT, seed: 'renew-stale-renewal' });
+    const oldId = await placed(s);
+    const plan = renewPlan(oldId);
+    s.executor.plan(plan);
+    await s.clock.advance(10 * 60_000);
+    const report = await reconcile({ journal: s.journal, executor: s.executor, clock: s.clock, staleAfterMs: STALE_PRICE_MS });
+    expect(report.outcomes[plan.id]).toBe('confirmed');
+    expect(s.journal.require(successorId(plan.id)).state).toBe('confirmed');
     expect(simOrder(s, oldId)?.orderState).toBe('cancelled');
   });
 

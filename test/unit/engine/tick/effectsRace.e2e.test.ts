@@ -92,7 +92,9 @@ describe('the effects check while our balances move', () => {
     expect(w.sim.control.balance(ELSEWHERE)).toBe(20_000_000n);
     expect(refusals(s.db)).toEqual([]);
     expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE state = 'failed'")).toBe(0);
-    expect(s.db.prepare("SELECT state FROM intents WHERE kind = 'cancel-vault-order'").all()).toEqual([{ state: 'confirmed' }]);
+    expect(s.db.prepare("SELECT kind, state FROM intents WHERE kind LIKE '%-vault-order' AND kind <> 'place-vault-order'").all()).toEqual([
+      { kind: 'renew-vault-order', state: 'confirmed' },
+    ]);
     expect(simOrder(w, oldId)?.orderState).toBe('cancelled');
     const places = placeRows(s.db);
     expect(places.map((p) => p.state)).toEqual(['confirmed', 'confirmed']);
@@ -115,8 +117,8 @@ describe('the effects check while our balances move', () => {
 
     // The second renewal: 0.02 SOL leaves the wallet before every read and simulation the guard makes.
     const race = outflow(w, ['getMultipleAccounts', 'simulateTransaction'], 20_000_000n);
-    for (let i = 0; i < 70 && countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'cancel-vault-order'") < 2; i++) await s.tick();
-    const renewal = s.db.prepare("SELECT id, state FROM intents WHERE kind = 'cancel-vault-order' ORDER BY created_at DESC LIMIT 1").get() as {
+    for (let i = 0; i < 70 && countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'renew-vault-order'") < 2; i++) await s.tick();
+    const renewal = s.db.prepare("SELECT id, state FROM intents WHERE kind = 'renew-vault-order' ORDER BY created_at DESC LIMIT 1").get() as {
       id: string;
       state: string;
     };
@@ -181,7 +183,7 @@ describe('the effects check while our balances move', () => {
     // The renewal's withdrawal comes back hostile (a transfer to a stranger): refused, the renewal fails for good.
     w.sim.control.injectFault({ path: '/trigger/v2/orders/price/cancel/*', method: 'POST', kind: 'hostile', variant: 'transfer-to-stranger', count: 1 });
     await s.tick(2);
-    const renewal = s.db.prepare("SELECT id, state, error_code FROM intents WHERE kind = 'cancel-vault-order'").get() as { id: string; state: string };
+    const renewal = s.db.prepare("SELECT id, state, error_code FROM intents WHERE kind = 'renew-vault-order'").get() as { id: string; state: string };
     expect(renewal).toMatchObject({ state: 'failed', error_code: 'GUARD_REFUSED' });
     expect(refusals(s.db)).toEqual([{ intent_id: renewal.id, reason: 'WITHDRAWAL_OUTFLOW' }]);
 

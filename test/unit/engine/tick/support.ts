@@ -11,7 +11,7 @@ import { createIntake } from '../../../../src/engine/executor/intake.js';
 import { decisionRecords } from '../../../../src/engine/tick/decisionRecords.js';
 import type { Clock } from '../../../../src/clock.js';
 import { intentRoutes, type AnyIntentRoute, type IntentRoute, type IntentRoutes, planOf } from '../../../../src/engine/executor/intentKind.js';
-import { swapRoute } from '../../../../src/engine/executor/swap/swap.js';
+import { swapRoute } from '../../../../src/engine/executor/swap/swapHandler.js';
 import { vaultCancelPlan } from '../../../../src/engine/executor/vault/cancelVaultOrder.js';
 import { vaultPlacePlan } from '../../../../src/engine/executor/vault/placeVaultOrder.js';
 import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';

@@ -200,11 +200,12 @@ describe('vault exits end to end, through the decide loop', () => {
     // Before the renew window (10 minutes before expiry): nothing more.
     await s.tick(48);
     expect(placeRows(s.db)).toHaveLength(1);
-    expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'cancel-vault-order'")).toBe(0);
+    expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'renew-vault-order'")).toBe(0);
 
-    // Into the window: renewed once (a cancel row that, confirmed, plans and places the replacement).
+    // Into the window: renewed once (a renewal row that, confirmed, plans and places the replacement), never journaled as a cancel.
     await s.tick(4);
-    expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'cancel-vault-order'")).toBe(1);
+    expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'renew-vault-order'")).toBe(1);
+    expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'cancel-vault-order'")).toBe(0);
     expect(simOrder(w, oldId)?.orderState).toBe('cancelled');
     const places = placeRows(s.db);
     expect(places).toHaveLength(2);
@@ -216,7 +217,7 @@ describe('vault exits end to end, through the decide loop', () => {
     // Later ticks: the replacement stays, nothing more is cancelled or deposited.
     await s.tick(5);
     expect(simOrder(w, replacementId)?.orderState).toBe('open');
-    expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'cancel-vault-order'")).toBe(1);
+    expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'renew-vault-order'")).toBe(1);
     expect(placeRows(s.db)).toHaveLength(2);
     expect(depositAmounts(w)).toEqual([1_000_000_000n, 1_000_000_000n]);
     expect(w.simOrders().filter((o) => o.orderState === 'open')).toHaveLength(1);
@@ -234,7 +235,7 @@ describe('vault exits end to end, through the decide loop', () => {
     const again = await startTradingStack(w, loaded, MINUTE);
     await again.tick(5);
     expect(placeRows(again.db)).toHaveLength(2);
-    expect(countRows(again.db, "SELECT count(*) AS n FROM intents WHERE kind = 'cancel-vault-order'")).toBe(1);
+    expect(countRows(again.db, "SELECT count(*) AS n FROM intents WHERE kind = 'renew-vault-order'")).toBe(1);
     expect(simOrder(w, replacementId)?.orderState).toBe('open');
     expect(depositAmounts(w)).toHaveLength(2);
     await again.stop();

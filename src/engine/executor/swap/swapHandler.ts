@@ -6,8 +6,8 @@
  */
 import { VersionedTransaction } from '@solana/web3.js';
 import { ExecuteFailedError, type JupiterClient, swap } from '../../../jupiter/index.js';
-import type { ExecuteResponse } from '../../../jupiter/swap.js';
-import { type OrderResponse, ROUTERS } from '../../../jupiter/schemas/swap.js';
+import type { ExecuteResponse } from '../../../jupiter/swapApi.js';
+import { type OrderResponse, ROUTERS } from '../../../jupiter/schemas/swapWire.js';
 import { describeExpectation, type SwapExpectation } from '../../../solana/expectation.js';
 import { leastDeliverable } from '../../../solana/swapRules.js';
 import type { GuardedSigner } from '../../../solana/guardedSigner.js';
@@ -15,42 +15,14 @@ import { BLOCKHASH_VALID_BLOCKS, type SolanaRpc } from '../../../solana/rpc.js';
 import { canonicalJson } from '../../../store/canonicalJson.js';
 import type { FillInput, PlanInput, SignedRecord } from '../../../store/journal.js';
 import type { Clock } from '../../../clock.js';
-import { z } from 'zod';
-import { Decimals, Bps, PositiveBaseUnits, Pubkey } from '../../../jupiter/schemas/common.js';
 import type { SwapIntent } from '../../../strategies/intents.js';
 import { chainFill } from './chainFill.js';
 import { checkQuote } from './quoteChecks.js';
 import { quoteAndSign } from './quoteAndSign.js';
 import { submitOutcome } from '../submitOutcome.js';
 import type { IntentHandler, LandedReport, SignedRow, SubmitResult } from '../handler.js';
-import { type ExecutableKind, type IntentRoute, journalEntry, parseJournalParams } from '../intentKind.js';
-
-export const SWAP_KIND = 'swap';
-
-/**
- * The `swap` intent as the journal stores it (`intents.params`, canonical JSON, amounts as base-unit
- * strings). What is stored is all the executor may act on: a restarted daemon resumes from this row
- * alone, with no strategy in memory.
- */
-const SwapParams = z.strictObject({
-  inputMint: Pubkey,
-  inputDecimals: Decimals,
-  outputMint: Pubkey,
-  amount: PositiveBaseUnits.transform(BigInt),
-  slippageBps: Bps.optional(),
-  maxPriceImpactBps: Bps.optional(),
-  /** A price rule's trigger price (USD per input token) and how far the quote may be from it. */
-  feedPriceUsd: z
-    .string()
-    .regex(/^\d+(\.\d+)?$/)
-    .optional(),
-  maxQuoteDeviationBps: Bps.optional(),
-  /** The strategy file's sha256 the intent was decided under (the key's `version`). */
-  strategyHash: z.string().optional(),
-});
-export type SwapParams = z.output<typeof SwapParams>;
-
-export const parseSwapParams = (params: unknown): SwapParams => parseJournalParams(SwapParams, SWAP_KIND, params);
+import { type ExecutableKind, type IntentRoute, journalEntry } from '../intentKind.js';
+import { parseSwapParams, SWAP_KIND, type SwapParams } from './swapParams.js';
 
 /** The journal entry for a decided swap: params, plus the evidence that fired it for `intent.planned`. */
 export function swapPlan(intent: SwapIntent): PlanInput {

@@ -13,11 +13,11 @@
  * (Jupiter does not double-execute), and is the caller's decision.
  */
 import { ExecuteFailedError, SwapOrderError } from './errors.js';
-import { EXECUTE_CODES, ExecuteErrorBody, ExecuteParams, ExecuteResponse, OrderParams, OrderResponse } from './schemas/swap.js';
+import { EXECUTE_CODES, ExecuteErrorBody, ExecuteParams, ExecuteResponse, OrderParams, OrderResponse } from './schemas/swapWire.js';
 import { type CallOptions, type ErrorContext, errorInit, type JupiterClient, Priority, SWAP_PATH, validateParams } from './transport.js';
 
-export type { OrderParams, ExecuteParams } from './schemas/swap.js';
-export type { OrderResponse, ExecuteResponse } from './schemas/swap.js';
+export type { OrderParams, ExecuteParams } from './schemas/swapWire.js';
+export type { OrderResponse, ExecuteResponse } from './schemas/swapWire.js';
 
 const ORDER_ROUTE = `${SWAP_PATH}/order`;
 const EXECUTE_ROUTE = `${SWAP_PATH}/execute`;
