@@ -1,5 +1,5 @@
 import { tokenNamer, type TokenNamer } from '../audit/tokenNames.js';
-import type { Engine } from './engine.js';
+import type { Engine } from './engineParts.js';
 
 /**
  * How the running daemon names a mint in what people read: the symbol a loaded strategy resolved
