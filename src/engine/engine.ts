@@ -283,9 +283,9 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
       tradingStatus: feeds.tradingStatus.state(),
     }),
     refreshBalances: () => balances.pollSoon(),
-    // A decision waits for a price read: each wakes a tick. Not the balances read an action asks
-    // for: an intent left in flight would wake the next tick at once, and that one the next.
+    // A decision waits for a price read: each wakes a tick; a balances read, only a tick that waited for it.
     wakeOn: (wake) => feeds.prices.events.on('updated', wake),
+    wakeOnRead: (read) => balances.events.on('updated', read),
     intervalMs: config.poll.prices,
     ready: Promise.all([reconcile.ready, firstBalances]),
     signal: abort.signal,

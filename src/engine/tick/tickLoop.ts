@@ -50,13 +50,14 @@ export interface TickLoopOptions {
   readonly refreshBalances?: (() => void) | undefined;
   /**
    * Subscribes `wake` to what a decision waits for (the price feed publishing a read); returns the
-   * unsubscribe. A tick runs at once after each (never two at a time). A feed that publishes
-   * because of a tick (the balances read an action asks for) must not wake it: that would loop.
+   * unsubscribe. A tick runs at once after each (never two at a time).
    */
   readonly wakeOn?: ((wake: () => void) => () => void) | undefined;
+  /** Subscribes to the reads a skipped tick waits for (fresh balances): they wake it only after a skip. */
+  readonly wakeOnRead?: ((read: () => void) => () => void) | undefined;
   /**
-   * The longest a decision waits without a wake: time-based rules (a DCA run's instant, a retry's
-   * backoff, an order's renewal window, a game clock) are decided on this clock when no feed publishes.
+   * The feeds' poll: without a wake for 1.5 × this, a tick runs anyway, for the time-based rules (a
+   * DCA run's instant, a retry's backoff, an order's renewal window, a game clock).
    */
   readonly intervalMs: number;
   /** Reconciliation's first pass: no tick before it settles. */
@@ -269,15 +270,24 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
       return;
     }
     const unsubscribe = options.wakeOn?.(wake) ?? (() => undefined);
+    const unsubscribeRead =
+      options.wakeOnRead?.(() => {
+        // Fresh balances wake the loop only when the last tick waited for them: a read an action
+        // asked for must not start the next tick by itself (an intent still in flight would loop).
+        if (lastSkipped !== null) wake();
+      }) ?? (() => undefined);
     try {
       while (!signal.aborted) {
         woken = false;
         const began = clock.monotonic();
         await tick();
-        await nextWake(began + options.intervalMs);
+        // Half an interval of slack: the price feed publishes every interval, and a timer due at the
+        // same instant would only run a tick before the read it is waiting for.
+        await nextWake(began + options.intervalMs * 1.5);
       }
     } finally {
       unsubscribe();
+      unsubscribeRead();
     }
   })();
 

@@ -67,11 +67,13 @@ describe('the decide loop wakes when a feed publishes', () => {
     await woken;
     // The tick after the publish ran at 3 s: the decision saw the price the instant it was read.
     expect(at).toEqual([0, 3_000]);
-    // Without a publish, the time-based clock runs the next one an interval after the last.
-    const timed = loop.events.next('tick');
+    // Without a publish, the time-based clock runs the next one 1.5 intervals after the last.
     await clock.advance(INTERVAL);
+    expect(at).toEqual([0, 3_000]);
+    const timed = loop.events.next('tick');
+    await clock.advance(INTERVAL / 2);
     await timed;
-    expect(at).toEqual([0, 3_000, 13_000]);
+    expect(at).toEqual([0, 3_000, 18_000]);
   });
 
   it('without a subscription the loop runs on its own clock only', async () => {
@@ -79,12 +81,12 @@ describe('the decide loop wakes when a feed publishes', () => {
     await loop.events.next('tick');
     await clock.advance(3_000);
     feed.emit('updated', null);
-    await clock.advance(6_999);
+    await clock.advance(11_999);
     expect(at).toEqual([0]);
     const timed = loop.events.next('tick');
     await clock.advance(1);
     await timed;
-    expect(at).toEqual([0, 10_000]);
+    expect(at).toEqual([0, 15_000]);
   });
 
   it('publishes that arrive together run one tick, never two at once', async () => {
