@@ -34,7 +34,6 @@ import { openLedger } from '../rehearsal/openLedger.js';
 import { rehearsalPositions } from '../rehearsal/positionsOverlay.js';
 import { startRehearsalOrders } from '../rehearsal/rehearsalOrders.js';
 import { createSolanaRpc } from '../solana/rpc.js';
-import { WatchOnlyWallet } from '../solana/watchOnlyWallet.js';
 import { AuditLog } from '../store/audit.js';
 import { Journal } from '../store/journal.js';
 import { StrategyVersions } from '../store/strategyVersions.js';
@@ -108,7 +107,6 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   // The guard, and the signer over it: a rehearsal holds the guard alone, with no key, no signer and no Trigger login.
   const guard = createEngineGuard({ config, wallet, rpc, db, audit, clock, log });
   const { signer, execution } = guard;
-  const signing = wallet instanceof WatchOnlyWallet ? null : wallet;
   const session =
     signer === null
       ? null

@@ -54,3 +54,10 @@ export function recordingFetch(sim: Simulator, into: Recorded, server?: () => Pr
     return server === undefined ? inner(input, init) : globalThis.fetch(`${await server()}${url.pathname}${url.search}`, init);
   };
 }
+
+/** The simulator listening on a loopback port, every request recorded on the way there; `close` stops the server. */
+export async function recordingOverHttp(sim: Simulator): Promise<{ fetch: typeof globalThis.fetch; sent: SentRequest[]; close: () => Promise<void> }> {
+  const server = await sim.listen();
+  const recorded: Recorded = { urls: [], sent: [] };
+  return { fetch: recordingFetch(sim, recorded, () => Promise.resolve(server.url)), sent: recorded.sent, close: () => server.close() };
+}

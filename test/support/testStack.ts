@@ -8,6 +8,9 @@
  * can "crash": `crash()` stops the executor and closes the database, `restart()` starts a new process
  * on the same file, simulator and wallet. The returned stack also holds what a tick loop needs
  * (journal, audit, executor, the handler set's routes, the clients), so one can be started over it.
+ *
+ * `testWorld` is the same world with no process on it yet: for a test whose process is another
+ * composition (the daemon's own, say) that opens the file itself.
  */
 import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
@@ -17,6 +20,7 @@ import { ManualClock } from '../../src/clock.js';
 import { parseDuration } from '../../src/config/duration.js';
 import { DEFAULTS } from '../../src/config/schema.js';
 import { createExecutor, type Executor } from '../../src/engine/executor/executor.js';
+import type { IntentRoutes } from '../../src/engine/executor/intentKind.js';
 import { createHandlerSet, type HandlerSet } from '../../src/engine/executor/kindSet.js';
 import { createTriggerSession, type TriggerSession } from '../../src/jupiter/session.js';
 import { type AuthedJupiterClient, createJupiterClient, type JupiterClient } from '../../src/jupiter/transport.js';
@@ -31,6 +35,7 @@ import type { Db } from '../../src/store/db.js';
 import { Journal } from '../../src/store/journal.js';
 import { openStore } from '../../src/store/migrate.js';
 import { TriggerOrders } from '../../src/store/triggerOrders.js';
+import type { IntentKind } from '../../src/strategies/intents.js';
 import { DEFAULT_STRATEGY_LIMITS } from '../../src/strategies/strategyLimits.js';
 import { tempDir, track } from '../unit/store/helpers.js';
 import { decimalsOf, USDC } from './mints.js';
@@ -61,9 +66,8 @@ export interface ProcessOptions {
   readonly fetch?: ((inner: typeof globalThis.fetch) => typeof globalThis.fetch) | undefined;
 }
 
-export interface TestStackOptions extends ProcessOptions {
-  /** The intent kinds wired: exactly the daemon's handlers (and routes) for these. */
-  readonly kinds: readonly StackKind[];
+/** The world every process of a test shares: simulator, clock, wallet and database file. */
+export interface WorldOptions {
   /** Seeds the simulator and the clients' randomness. @default 'executor' */
   readonly seed?: string | undefined;
   /** What the wallet starts with. @default 2 SOL, 500 USDC */
@@ -74,13 +78,28 @@ export interface TestStackOptions extends ProcessOptions {
   readonly http?: boolean | undefined;
 }
 
-/** One "process" over the world: database, clients, signer, executor, and what it sent. */
-export interface TestStack {
+export interface TestStackOptions extends ProcessOptions, WorldOptions {
+  /** The intent kinds wired: exactly the daemon's handlers (and routes) for these. */
+  readonly kinds: readonly StackKind[];
+  /**
+   * The decided intent kinds the executor's `take` journals, of those the wired kinds route (a
+   * `cancel-vault-order` wiring routes both `cancel-vault-order` and `renew-vault-order`): the others
+   * are deferred as if unwired. A test whose decide loop must not renew, say. Every route otherwise.
+   */
+  readonly intents?: readonly IntentKind[] | undefined;
+}
+
+/** A world with no process on it: what any process on the file starts from. */
+export interface TestWorld {
   readonly clock: ManualClock;
   readonly sim: Simulator;
   readonly wallet: Wallet;
   /** The SQLite file every process of this world opens. */
   readonly file: string;
+}
+
+/** One "process" over the world: database, clients, signer, executor, and what it sent. */
+export interface TestStack extends TestWorld {
   readonly db: Db;
   readonly audit: AuditLog;
   readonly journal: Journal;
@@ -110,13 +129,8 @@ export interface TestStack {
   restart(options?: ProcessOptions): TestStack;
 }
 
-interface World {
-  readonly clock: ManualClock;
-  readonly sim: Simulator;
-  readonly wallet: Wallet;
-  readonly file: string;
+interface World extends TestWorld {
   readonly seed: string;
-  readonly kinds: readonly StackKind[];
   /** The simulator's loopback URL, served at the first request, when the world talks HTTP. */
   readonly server: (() => Promise<string>) | undefined;
 }
@@ -128,6 +142,15 @@ afterEach(async () => {
 
 /** The world starts at noon, 1 January 2026, with a fixed test wallet. */
 export function testStack(options: TestStackOptions): TestStack {
+  return boot(world(options), { kinds: options.kinds, intents: options.intents }, options);
+}
+
+/** The same world as {@link testStack}'s, no process started on it. */
+export function testWorld(options: WorldOptions = {}): TestWorld {
+  return world(options);
+}
+
+function world(options: WorldOptions): World {
   const seed = options.seed ?? 'executor';
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
   const sim = createSimulator({ clock, seed });
@@ -147,11 +170,13 @@ export function testStack(options: TestStackOptions): TestStack {
           return (await listening).url;
         }
       : undefined;
-  const world: World = { clock, sim, wallet, file: join(tempDir(), 'jupbot-paper.sqlite'), seed, kinds: options.kinds, server };
-  return boot(world, options);
+  return { clock, sim, wallet, file: join(tempDir(), 'jupbot-paper.sqlite'), seed, server };
 }
 
-function boot(world: World, options: ProcessOptions): TestStack {
+/** What a process wires of the daemon's handler set: the same for every process of the world. */
+type Wiring = Pick<TestStackOptions, 'kinds' | 'intents'>;
+
+function boot(world: World, wiring: Wiring, options: ProcessOptions): TestStack {
   const { clock, sim, wallet, file, seed } = world;
   const { db } = openStore(file, { clock });
   track(db);
@@ -182,7 +207,7 @@ function boot(world: World, options: ProcessOptions): TestStack {
     clock,
     decimalsOf: (mint) => Promise.resolve(decimalsOf(mint)),
     maxVaultSlippageBps: options.maxVaultSlippageBps ?? DEFAULT_STRATEGY_LIMITS.maxVaultSlippageBps,
-    kinds: world.kinds,
+    kinds: wiring.kinds,
   });
   const executor = createExecutor({
     journal,
@@ -191,7 +216,7 @@ function boot(world: World, options: ProcessOptions): TestStack {
     rpc,
     clock,
     handlers: set.handlers,
-    routes: set.routes,
+    routes: routesOf(set, wiring.intents),
     maxAttempts: options.maxAttempts,
     sendsPerDrive: options.sendsPerDrive,
   });
@@ -223,9 +248,14 @@ function boot(world: World, options: ProcessOptions): TestStack {
     crash,
     restart(next = {}) {
       crash();
-      return boot(world, { ...options, ...next });
+      return boot(world, wiring, { ...options, ...next });
     },
   };
+}
+
+/** The set's routes, only those of `intents` when given. */
+function routesOf(set: HandlerSet, intents: readonly IntentKind[] | undefined): IntentRoutes {
+  return intents === undefined ? set.routes : new Map([...set.routes].filter(([kind]) => intents.includes(kind)));
 }
 
 /** The Trigger V2 login, as src/engine/engine.ts starts it (the config's refresh margin). */

@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../../src/store/db.js';
 import type { Hold } from '../../../../src/strategies/intents.js';
 import { HEADER, JUP_MINT } from '../../strategies/helpers.js';
-import { simOrder } from '../executor/patchRenewSupport.js';
-import { SOL, vaultWorld, type VaultWorld } from '../executor/vaultSupport.js';
+import { SOL } from '../../../support/mints.js';
+import { simOrder, swapsLanded } from '../../../support/simViews.js';
+import { testWorld, type TestWorld } from '../../../support/testStack.js';
 import { strategies } from './support.js';
 import { countRows, startTradingStack } from './tradingSupport.js';
 
@@ -44,7 +45,7 @@ stop_loss:
 `;
 
 /** `lamports` of SOL leave the wallet just before each RPC call named (a transaction signed elsewhere). */
-function outflow(w: VaultWorld, rpcMethod: string | readonly string[], lamports: bigint, count?: number): number {
+function outflow(w: TestWorld, rpcMethod: string | readonly string[], lamports: bigint, count?: number): number {
   return w.sim.control.injectFault({
     path: '/rpc',
     rpcMethod,
@@ -65,15 +66,15 @@ function refusals(db: Db): Array<{ intent_id: string; reason: string }> {
 }
 
 /** JUP deposited into the vault by our wallet, one amount per landed deposit. */
-function jupDeposits(w: VaultWorld): bigint[] {
+function jupDeposits(w: TestWorld): bigint[] {
   return w.sim.control
     .dumpLedger()
     .entries.filter((e) => e.reason === 'deposit' && e.wallet === w.wallet.address && e.mint === JUP_MINT && BigInt(e.delta) < 0n)
     .map((e) => -BigInt(e.delta));
 }
 
-async function jupWorld(seed: string): Promise<{ w: VaultWorld; loaded: Awaited<ReturnType<typeof strategies>> }> {
-  const w = vaultWorld(seed);
+async function jupWorld(seed: string): Promise<{ w: TestWorld; loaded: Awaited<ReturnType<typeof strategies>> }> {
+  const w = testWorld({ seed });
   w.sim.control.fund(w.wallet.address, 200_000_000n, JUP_MINT);
   return { w, loaded: await strategies(JUP_OCO) };
 }
@@ -153,7 +154,7 @@ describe('the effects check while our balances move', () => {
   });
 
   it('a local stop-loss whose check races SOL leaving the wallet: built again and signed on the next pass, not failed', async () => {
-    const w = vaultWorld('effects-race-stop');
+    const w = testWorld({ seed: 'effects-race-stop' });
     w.sim.control.setPrice(SOL, 150);
     const s = await startTradingStack(w, await strategies(STOP_LOCAL));
     const race = outflow(w, ['getMultipleAccounts', 'simulateTransaction'], 1_000_000n);
@@ -169,7 +170,7 @@ describe('the effects check while our balances move', () => {
     expect(s.db.prepare('SELECT state, attempts FROM intents WHERE id = ?').get(swap.id)).toEqual({ state: 'confirmed', attempts: 1 });
     expect(new Set(refusals(s.db).map((r) => r.reason))).toEqual(new Set(['EFFECT_STATE_MOVED']));
     expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE state = 'failed'")).toBe(0);
-    expect(w.swapsLanded()).toHaveLength(1);
+    expect(swapsLanded(w)).toHaveLength(1);
     await s.stop();
   });
 

@@ -5,8 +5,10 @@
  * (its evidence in the `intent.planned` audit row) and the executor sells or claims on a ManualClock.
  */
 import { describe, expect, it } from 'vitest';
-import { NBA_EVENT, NBA_MARKET, predictionFills, predictionWorld } from '../executor/predictionSupport.js';
-import { actions } from '../executor/vaultSupport.js';
+import { NBA_EVENT, NBA_MARKET } from '../../../support/intentPlans.js';
+import { actions, fills as predictionFills } from '../../../support/journalRows.js';
+import { simPredictionOrders } from '../../../support/simViews.js';
+import { testWorld } from '../../../support/testStack.js';
 import { computePnl } from '../../../../src/audit/pnl.js';
 import { tokenNamer } from '../../../../src/audit/tokenNames.js';
 import { toTrade } from '../../../../src/audit/trades.js';
@@ -33,7 +35,7 @@ rules:
 
 describe('prediction exits end to end, through the decide loop', () => {
   it('a partial sell, read back by the audit: half the contracts sold for exactly the USDC the wallet received', async () => {
-    const w = predictionWorld('e2e-prediction-part');
+    const w = testWorld({ seed: 'e2e-prediction-part', paperWallet: true });
     w.sim.control.setScore(NBA_EVENT, 80, 60);
     const before = w.sim.control.balance(w.wallet.address, USDC_MINT);
     const s = await startTradingStack(w, await strategies(PART));
@@ -64,7 +66,7 @@ describe('prediction exits end to end, through the decide loop', () => {
   });
 
   it('a prediction position sold when its score rule fires, with the score snapshot in the intent.planned row', async () => {
-    const w = predictionWorld('e2e-prediction-sell');
+    const w = testWorld({ seed: 'e2e-prediction-sell', paperWallet: true });
     w.sim.control.setScore(NBA_EVENT, 70, 60);
     const loaded = await strategies(STRATEGY);
     const s = await startTradingStack(w, loaded);
@@ -99,7 +101,7 @@ describe('prediction exits end to end, through the decide loop', () => {
     await s.tick(4);
     expect(intentRows(s.db)).toHaveLength(1);
     expect(predictionFills(s.db, id)).toHaveLength(1);
-    expect(w.simOrders().filter((o) => !o.isBuy)).toHaveLength(1);
+    expect(simPredictionOrders(w).filter((o) => !o.isBuy)).toHaveLength(1);
     expect(countRows(s.db, "SELECT count(*) AS n FROM actions WHERE kind = 'intent.deferred'")).toBe(0);
     await s.stop();
 
@@ -112,7 +114,7 @@ describe('prediction exits end to end, through the decide loop', () => {
   });
 
   it('a settled winning position claimed, once', async () => {
-    const w = predictionWorld('e2e-prediction-claim');
+    const w = testWorld({ seed: 'e2e-prediction-claim', paperWallet: true });
     w.sim.control.settleMarket(NBA_MARKET, 'yes');
     const s = await startTradingStack(w, await strategies(STRATEGY));
     await s.tick(3);

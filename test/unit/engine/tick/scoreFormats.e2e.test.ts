@@ -12,14 +12,16 @@ import { createLogger } from '../../../../src/ops/log.js';
 import type { Db } from '../../../../src/store/db.js';
 import type { ScoreView } from '../../../../src/strategies/snapshot.js';
 import { MemoryStream } from '../../../support/memoryStream.js';
-import { buyPosition, NBA_EVENT, NBA_MARKET, predictionWorld, type PredictionWorld } from '../executor/predictionSupport.js';
-import { actions } from '../executor/vaultSupport.js';
+import { buyPosition } from '../../../support/buyPosition.js';
+import { NBA_EVENT, NBA_MARKET } from '../../../support/intentPlans.js';
+import { actions } from '../../../support/journalRows.js';
+import { testWorld, type TestWorld } from '../../../support/testStack.js';
 import { strategies } from './support.js';
 import { startTradingStack, type TradingStackOptions, type TradingStack } from './tradingSupport.js';
 
 const MIN = 60_000;
 const H = 60 * MIN;
-/** When the test world begins (test/unit/engine/executor/support.ts). */
+/** When the test world begins (test/support/testStack.ts). */
 const WORLD_START = Date.UTC(2026, 0, 1, 12);
 
 interface Game {
@@ -62,9 +64,9 @@ async function firesOnTime(
   game: Game,
   score: string,
   at: number,
-  expected: { quiet: Record<string, unknown>; within?: number; setUp?: (w: PredictionWorld) => Promise<void> },
+  expected: { quiet: Record<string, unknown>; within?: number; setUp?: (w: TestWorld) => Promise<void> },
 ): Promise<Record<string, unknown>> {
-  const w = predictionWorld(seed);
+  const w = testWorld({ seed, paperWallet: true });
   await expected.setUp?.(w);
   await w.sim.control.advance(WORLD_START + at - 2_000 - w.clock.now());
   // The paper wallet holds NBA YES; any other game's position is bought (the keeper fills it in those 2 s).
@@ -178,7 +180,7 @@ describe('live-score formats, end to end over the simulator', () => {
 
 describe('a score value that does not read', () => {
   it('holds the rule with the reason in the rule status, logs it once per market, and fires once it reads', async () => {
-    const w = predictionWorld('formats-unreadable');
+    const w = testWorld({ seed: 'formats-unreadable', paperWallet: true });
     // A NO position in the same market as the paper wallet's YES: two positions wait, one line is logged.
     await buyPosition(w, NBA_MARKET, false);
     let garbled = true;

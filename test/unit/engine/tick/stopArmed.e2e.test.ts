@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { RETRY_AFTER_MS } from '../../../../src/engine/executor/attempts.js';
 import { HEADER } from '../../strategies/helpers.js';
-import { SOL, USDC, world } from '../executor/support.js';
+import { SOL, USDC } from '../../../support/mints.js';
+import { testWorld, type TestWorld } from '../../../support/testStack.js';
 import { strategies } from './support.js';
 import { countRows, startTradingStack } from './tradingSupport.js';
 
@@ -22,11 +23,11 @@ stop_loss:
 slippage_bps: 100
 `;
 
-const sold = (w: ReturnType<typeof world>): bigint => 2_000_000_000n - w.sim.control.balance(w.wallet.address, SOL);
+const sold = (w: TestWorld): bigint => 2_000_000_000n - w.sim.control.balance(w.wallet.address, SOL);
 
 describe('a stop is never disarmed', () => {
   it('one hostile answer: the stop-loss is refused, then sells on the next clean answer as the price falls', async () => {
-    const w = world('stop-armed');
+    const w = testWorld({ seed: 'stop-armed' });
     const s = await startTradingStack(w, await strategies(STOP));
     w.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant: 'route-destination-stranger', count: 1 });
     w.sim.control.setPrice(SOL, 130);
@@ -47,7 +48,7 @@ describe('a stop is never disarmed', () => {
   });
 
   it('across a restart: the refused stop is retried by the next process, never left failed', async () => {
-    const w = world('stop-armed-restart');
+    const w = testWorld({ seed: 'stop-armed-restart' });
     const first = await startTradingStack(w, await strategies(STOP));
     w.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant: 'route-destination-stranger', count: 1 });
     w.sim.control.setPrice(SOL, 130);
@@ -64,7 +65,7 @@ describe('a stop is never disarmed', () => {
   });
 
   it('keeps trying after three refusals in a row, marks the strategy degraded, and recovers when it sells', async () => {
-    const w = world('stop-degraded');
+    const w = testWorld({ seed: 'stop-degraded' });
     const s = await startTradingStack(w, await strategies(STOP));
     w.sim.control.injectFault({ path: '/swap/v2/order', kind: 'hostile', variant: 'route-destination-stranger', count: 4 });
     w.sim.control.setPrice(SOL, 120);
@@ -84,7 +85,7 @@ describe('a stop is never disarmed', () => {
 
 describe('a price is confirmed by the quote', () => {
   it('a feed saying $1 while the market trades at ~$150: the stop does not sell, and says why', async () => {
-    const w = world('feed-lies');
+    const w = testWorld({ seed: 'feed-lies' });
     const s = await startTradingStack(w, await strategies(STOP));
     w.sim.control.setFeedPrice(SOL, 1);
     await s.tick(12);
@@ -109,7 +110,7 @@ describe('a price is confirmed by the quote', () => {
   });
 
   it('a real crash sells one poll later: the jump is confirmed by the next poll and the quote agrees', async () => {
-    const w = world('real-crash');
+    const w = testWorld({ seed: 'real-crash' });
     const s = await startTradingStack(w, await strategies(STOP));
     w.sim.control.setPrice(SOL, 100);
     await s.tick(1);

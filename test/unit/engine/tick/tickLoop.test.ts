@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
 import type { Db } from '../../../../src/store/db.js';
-import { SOL, USDC, world } from '../executor/support.js';
+import { SOL, USDC } from '../../../support/mints.js';
+import { swapsLanded } from '../../../support/simViews.js';
+import { testStack } from '../../../support/testStack.js';
 import { HEADER } from '../../strategies/helpers.js';
 import { count, run, strategies, ticks } from './support.js';
 
@@ -50,36 +52,36 @@ function actions(db: Db, kind: string): { intent_id: string; data: string }[] {
 
 describe('tick loop: swap intents', () => {
   it('a local take-profit swaps once when the price crosses, never again across ticks and a restart', async () => {
-    const w = world('tick-tp');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-tp' });
     // Enough SOL that the balance never stops a second sale: only the journal may.
     w.sim.control.fund(w.wallet.address, 10_000_000_000n);
     w.sim.control.setPrice(SOL, 150);
     const loaded = await strategies(LOCAL_TP);
     const first = await run(w, loaded);
-    await ticks(w, first, 3);
+    await ticks(first, 3);
     expect(intentRows(first.stack.db)).toEqual([]);
 
     w.sim.control.setPrice(SOL, 210);
     const solBefore = w.sim.control.balance(w.wallet.address, SOL);
     const executed = first.ticks.events.next('executed');
     // The price feed and the tick wake together; the cross is seen within a couple of ticks.
-    for (let i = 0; i < 5 && count(first, 'executed') === 0; i++) await ticks(w, first, 1);
+    for (let i = 0; i < 5 && count(first, 'executed') === 0; i++) await ticks(first, 1);
     expect((await executed).state).toBe('confirmed');
-    expect(w.swapsLanded()).toHaveLength(1);
+    expect(swapsLanded(w)).toHaveLength(1);
     expect(w.sim.control.balance(w.wallet.address, SOL)).toBeLessThanOrEqual(solBefore - 1_000_000_000n);
 
     // Still above the level: every later tick decides again and acts on nothing.
-    await ticks(w, first, 6);
+    await ticks(first, 6);
     expect(first.seen.filter((e) => e.name === 'planned' && (e.payload as { created: boolean }).created)).toHaveLength(1);
     const [row] = intentRows(first.stack.db);
     expect(intentRows(first.stack.db)).toEqual([{ id: row?.id, kind: 'swap', state: 'confirmed', rule: 'take_profit[0]' }]);
     await first.stop();
 
     // A new process on the same database: the journal says the rule filled, so nothing fires.
-    const second = await run(w, loaded);
-    await ticks(w, second, 6);
+    const second = await run(w.restart(), loaded);
+    await ticks(second, 6);
     expect(count(second, 'planned')).toBe(0);
-    expect(w.swapsLanded()).toHaveLength(1);
+    expect(swapsLanded(w)).toHaveLength(1);
     expect(intentRows(second.stack.db)).toHaveLength(1);
     expect(actions(second.stack.db, 'intent.planned')).toHaveLength(1);
     expect(actions(second.stack.db, 'fill')).toHaveLength(1);
@@ -88,7 +90,7 @@ describe('tick loop: swap intents', () => {
   });
 
   it('re-arms a finished generation at the price then, so a relative level fires again (rearm: true)', async () => {
-    const w = world('tick-rearm');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-rearm' });
     w.sim.control.fund(w.wallet.address, 10_000_000_000n);
     w.sim.control.setPrice(SOL, 150);
     const loaded = await strategies(`${HEADER}name: sol-rearm
@@ -103,17 +105,17 @@ take_profit:
     sell: "100%"
 `);
     const r = await run(w, loaded);
-    await ticks(w, r, 2);
+    await ticks(r, 2);
     const swapped = async (n: number): Promise<void> => {
-      for (let i = 0; i < 6 && w.swapsLanded().length < n; i++) await ticks(w, r, 1);
-      expect(w.swapsLanded()).toHaveLength(n);
+      for (let i = 0; i < 6 && swapsLanded(w).length < n; i++) await ticks(r, 1);
+      expect(swapsLanded(w)).toHaveLength(n);
     };
     w.sim.control.setPrice(SOL, 151.6); // +1.07% over 150
     await swapped(1);
-    await ticks(w, r, 3); // generation 1 arms at 151.6
+    await ticks(r, 3); // generation 1 arms at 151.6
     w.sim.control.setPrice(SOL, 152.5); // +0.6% over 151.6: not yet
-    await ticks(w, r, 3);
-    expect(w.swapsLanded()).toHaveLength(1);
+    await ticks(r, 3);
+    expect(swapsLanded(w)).toHaveLength(1);
     w.sim.control.setPrice(SOL, 153.5); // +1.25%
     await swapped(2);
     expect(intentRows(r.stack.db).map((row) => row.id.replace(/^.*\/take_profit\[0\]\//, ''))).toEqual(['g0', 'g1']);
@@ -126,102 +128,102 @@ take_profit:
   });
 
   it('a strategy that acts every tick does not starve the others (round robin)', async () => {
-    const w = world('tick-round-robin');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-round-robin' });
     w.sim.control.fund(w.wallet.address, 10_000_000_000n);
     w.sim.control.setPrice(SOL, 150);
     const everyMinute = `${DCA_SWAP.replace('name: sol-dca', 'name: a-dca').replace('"5 13 * * *"', '"* * * * *"')}min_interval: 1m\nmax_runs_per_day: 1440\n`;
     const loaded = await strategies(everyMinute, LOCAL_TP.replace('name: sol-local-tp', 'name: b-tp'));
     const r = await run(w, loaded, { intervalMs: 60_000 });
-    await ticks(w, r, 3, 60_000);
+    await ticks(r, 3, 60_000);
     expect(intentRows(r.stack.db).filter((row) => row.rule === 'run').length).toBeGreaterThan(0);
     // b-tp's level is crossed while a-dca is due at every tick.
     w.sim.control.setPrice(SOL, 210);
-    for (let i = 0; i < 8 && !intentRows(r.stack.db).some((row) => row.rule === 'take_profit[0]'); i++) await ticks(w, r, 1, 60_000);
+    for (let i = 0; i < 8 && !intentRows(r.stack.db).some((row) => row.rule === 'take_profit[0]'); i++) await ticks(r, 1, 60_000);
     expect(intentRows(r.stack.db).filter((row) => row.rule === 'take_profit[0]')).toHaveLength(1);
     await r.stop();
   });
 
   it('a hot reload (a new version of the file) does not fire a rule that already swapped', async () => {
-    const w = world('tick-reload');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-reload' });
     w.sim.control.fund(w.wallet.address, 10_000_000_000n);
     w.sim.control.setPrice(SOL, 210);
     const loaded = await strategies(LOCAL_TP);
     const r = await run(w, loaded);
-    for (let i = 0; i < 5 && count(r, 'executed') === 0; i++) await ticks(w, r, 1);
-    expect(w.swapsLanded()).toHaveLength(1);
+    for (let i = 0; i < 5 && count(r, 'executed') === 0; i++) await ticks(r, 1);
+    expect(swapsLanded(w)).toHaveLength(1);
     // The watcher swaps in the edited file: a new hash, so new intent ids — but the same slots.
     const edited = await strategies(`${LOCAL_TP}# edited\n`);
     const before = loaded.get('sol-local-tp')?.hash;
     loaded.set('sol-local-tp', edited.get('sol-local-tp') as never);
     expect(loaded.get('sol-local-tp')?.hash).not.toBe(before);
-    await ticks(w, r, 5);
+    await ticks(r, 5);
     expect(intentRows(r.stack.db)).toHaveLength(1);
-    expect(w.swapsLanded()).toHaveLength(1);
+    expect(swapsLanded(w)).toHaveLength(1);
     await r.stop();
   });
 
   it('a dca with execution: swap runs at its scheduled local time, once', async () => {
-    const w = world('tick-dca');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-dca' });
     const loaded = await strategies(DCA_SWAP);
     const first = await run(w, loaded, { intervalMs: 60_000 });
     const usdcBefore = w.sim.control.balance(w.wallet.address, USDC);
-    await ticks(w, first, 4, 60_000); // 12:04
+    await ticks(first, 4, 60_000); // 12:04
     expect(intentRows(first.stack.db)).toEqual([]);
 
     const executed = first.ticks.events.next('executed');
-    await ticks(w, first, 1, 60_000); // 12:05: due
+    await ticks(first, 1, 60_000); // 12:05: due
     const done = await executed;
     expect(done.state).toBe('confirmed');
     expect(done.intentId).toMatch(/^sol-dca\/[0-9a-f]{12}\/run\/2026-01-01T12:05:00\.000Z$/);
     expect(usdcBefore - w.sim.control.balance(w.wallet.address, USDC)).toBe(25_000_000n);
 
-    await ticks(w, first, 5, 60_000);
+    await ticks(first, 5, 60_000);
     expect(intentRows(first.stack.db)).toHaveLength(1);
     await first.stop();
 
     // A restart starts a new process clock; the journal still accounts for the 12:05 run.
-    const second = await run(w, loaded, { intervalMs: 60_000 });
-    await ticks(w, second, 3, 60_000);
+    const second = await run(w.restart(), loaded, { intervalMs: 60_000 });
+    await ticks(second, 3, 60_000);
     expect(count(second, 'planned')).toBe(0);
-    expect(w.swapsLanded()).toHaveLength(1);
+    expect(swapsLanded(w)).toHaveLength(1);
     await second.stop();
   });
 
   it('runs missed while the daemon was down are caught up per policy after a restart, counted from the first start', async () => {
     const DAY = 86_400_000;
-    const w = world('tick-dca-catch-up');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-dca-catch-up' });
     const loaded = await strategies(DCA_SWAP.replace('timezone: Europe/Berlin', 'timezone: Europe/Berlin\ncatch_up: run_all'));
     // Started at 12:00 UTC, stopped before the 12:05 (13:05 Berlin) run.
     const first = await run(w, loaded, { intervalMs: 60_000 });
-    await ticks(w, first, 2, 60_000);
+    await ticks(first, 2, 60_000);
     expect(intentRows(first.stack.db)).toEqual([]);
     await first.stop();
 
     // Down for two days: 12:05 on days 0, 1 and 2 are missed.
     await w.clock.advance(2 * DAY + 3_600_000);
-    const second = await run(w, loaded, { intervalMs: 60_000 });
-    for (let i = 0; i < 5 && intentRows(second.stack.db).filter((r) => r.state === 'confirmed').length < 3; i++) await ticks(w, second, 1, 60_000);
+    const second = await run(w.restart(), loaded, { intervalMs: 60_000 });
+    for (let i = 0; i < 5 && intentRows(second.stack.db).filter((r) => r.state === 'confirmed').length < 3; i++) await ticks(second, 1, 60_000);
     const runs = intentRows(second.stack.db).map((r) => [r.id.replace(/^sol-dca\/[0-9a-f]{12}\/run\//, ''), r.state]);
     expect(runs).toEqual([
       ['2026-01-01T12:05:00.000Z', 'confirmed'],
       ['2026-01-02T12:05:00.000Z', 'confirmed'],
       ['2026-01-03T12:05:00.000Z', 'confirmed'],
     ]);
-    await ticks(w, second, 3, 60_000);
+    await ticks(second, 3, 60_000);
     expect(intentRows(second.stack.db)).toHaveLength(3);
     await second.stop();
   });
 
   it('with catch_up: skip, missed runs are recorded as skipped and the next scheduled one runs', async () => {
     const DAY = 86_400_000;
-    const w = world('tick-dca-skip');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-dca-skip' });
     const loaded = await strategies(DCA_SWAP.replace('timezone: Europe/Berlin', 'timezone: Europe/Berlin\ncatch_up: skip'));
     const first = await run(w, loaded, { intervalMs: 60_000 });
-    await ticks(w, first, 2, 60_000);
+    await ticks(first, 2, 60_000);
     await first.stop();
     await w.clock.advance(DAY + 3_600_000); // day 1, 13:02 UTC: 12:05 on days 0 and 1 missed
-    const second = await run(w, loaded, { intervalMs: 60_000 });
-    await ticks(w, second, 3, 60_000);
+    const second = await run(w.restart(), loaded, { intervalMs: 60_000 });
+    await ticks(second, 3, 60_000);
     expect(intentRows(second.stack.db)).toEqual([]);
     // The memory row says they were accounted for: another restart does not run them either.
     expect(JSON.parse((second.stack.db.prepare("SELECT state FROM strategy_state WHERE strategy = 'sol-dca'").get() as { state: string }).state)).toMatchObject(
@@ -232,13 +234,13 @@ take_profit:
     );
     await w.clock.advance(Date.UTC(2026, 0, 3, 12) - w.clock.now());
     const executed = second.ticks.events.next('executed');
-    await ticks(w, second, 6, 60_000);
+    await ticks(second, 6, 60_000);
     expect((await executed).intentId).toMatch(/\/run\/2026-01-03T12:05:00\.000Z$/);
     await second.stop();
   });
 
   it('holds on a stale price: a crossed level seen more than 2 minutes ago is not acted on', async () => {
-    const w = world('tick-stale');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-stale' });
     w.sim.control.setPrice(SOL, 210);
     let open!: () => void;
     const ready = new Promise<void>((resolve) => (open = resolve));
@@ -252,14 +254,14 @@ take_profit:
     const first = await tick;
     expect(first).toMatchObject({ strategies: 1, intents: 0, skipped: null });
     expect((await decided).holds).toEqual([{ rule: '*', reason: 'the SOL price is stale (121s old)' }]);
-    await ticks(w, r, 3);
+    await ticks(r, 3);
     expect(intentRows(r.stack.db)).toEqual([]);
-    expect(w.swapsLanded()).toEqual([]);
+    expect(swapsLanded(w)).toEqual([]);
     await r.stop();
   });
 
   it('the first tick waits for reconciliation', async () => {
-    const w = world('tick-ready');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-ready' });
     w.sim.control.setPrice(SOL, 210);
     let open!: () => void;
     const ready = new Promise<void>((resolve) => (open = resolve));
@@ -277,10 +279,10 @@ take_profit:
 
 describe('tick loop: intents without a handler', () => {
   it('a vault DCA is deferred and recorded once, never journaled, across ticks and a restart', async () => {
-    const w = world('tick-vault');
+    const w = testStack({ kinds: ['swap'], seed: 'tick-vault' });
     const loaded = await strategies(DCA_VAULT);
     const first = await run(w, loaded);
-    await ticks(w, first, 4);
+    await ticks(first, 4);
     expect(count(first, 'deferred')).toBe(1);
     expect(first.ticks.status().deferred).toEqual({ 'place-dca-vault-order': 1 });
     expect(intentRows(first.stack.db)).toEqual([]);
@@ -289,8 +291,8 @@ describe('tick loop: intents without a handler', () => {
     expect(JSON.parse(recorded[0]?.data ?? '{}')).toMatchObject({ kind: 'place-dca-vault-order', code: 'NO_HANDLER' });
     await first.stop();
 
-    const second = await run(w, loaded);
-    await ticks(w, second, 2);
+    const second = await run(w.restart(), loaded);
+    await ticks(second, 2);
     expect(count(second, 'deferred')).toBe(0);
     expect(second.ticks.status().deferred).toEqual({ 'place-dca-vault-order': 1 });
     expect(actions(second.stack.db, 'intent.deferred')).toHaveLength(1);

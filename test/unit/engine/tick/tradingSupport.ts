@@ -26,7 +26,8 @@ import { TriggerOrders } from '../../../../src/store/triggerOrders.js';
 import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.js';
 import { TypedEmitter } from '../../../../src/typedEmitter.js';
 import { track } from '../../store/helpers.js';
-import { simFetch, type World } from '../executor/support.js';
+import { simFetch } from '../../../support/simFetch.js';
+import type { TestWorld as World } from '../../../support/testStack.js';
 
 /** Every poll (prices, scores, positions, orders) and the tick share one interval: one advance, one round. */
 export const TRADING_INTERVAL = 10_000;

@@ -10,8 +10,9 @@ import { filledVaultIntents, strategyRows } from '../../../../src/store/strategy
 import { strategyProgress } from '../../../../src/engine/tick/strategyProgress.js';
 import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';
 import { HEADER } from '../../strategies/helpers.js';
-import { depositAmounts, simOrder } from '../executor/patchRenewSupport.js';
-import { SOL, vaultWorld } from '../executor/vaultSupport.js';
+import { SOL } from '../../../support/mints.js';
+import { depositAmounts, simOrder, simOrders } from '../../../support/simViews.js';
+import { testWorld } from '../../../support/testStack.js';
 import { strategies } from './support.js';
 import { orderViews } from '../../../../src/audit/orderViews.js';
 import { listPriceSamples } from '../../../../src/store/priceSamples.js';
@@ -59,7 +60,7 @@ const HOUR = 3_600_000;
 
 describe('vault exits end to end, through the decide loop', () => {
   it('a take-profit/stop-loss OCO placed, filled by the keeper, the fill recorded once and the rule filled across ticks and a restart', async () => {
-    const w = vaultWorld('e2e-oco');
+    const w = testWorld({ seed: 'e2e-oco' });
     w.sim.control.setPrice(SOL, 150);
     const loaded = await strategies(OCO);
     const s = await startTradingStack(w, loaded);
@@ -111,7 +112,7 @@ describe('vault exits end to end, through the decide loop', () => {
   });
 
   it("an OCO's stop-loss leg filled as the price falls: the fill recorded once against the placing intent, the rung filled", async () => {
-    const w = vaultWorld('e2e-oco-stop');
+    const w = testWorld({ seed: 'e2e-oco-stop' });
     w.sim.control.setPrice(SOL, 150);
     const s = await startTradingStack(w, await strategies(OCO));
     const [place] = placeRows(s.db);
@@ -138,7 +139,7 @@ describe('vault exits end to end, through the decide loop', () => {
   });
 
   it('a trailing stop (ratchet) raised by PATCH as the price rises, filled by the keeper as it falls, the fill recorded once', async () => {
-    const w = vaultWorld('e2e-ratchet');
+    const w = testWorld({ seed: 'e2e-ratchet' });
     w.sim.control.setPrice(SOL, 150);
     const s = await startTradingStack(w, await strategies(TRAILING));
     await s.tick(1);
@@ -188,7 +189,7 @@ describe('vault exits end to end, through the decide loop', () => {
   });
 
   it('a vault order renewed before expiry: cancelled and replaced once, the replacement live, nothing double-deposited', async () => {
-    const w = vaultWorld('e2e-renew');
+    const w = testWorld({ seed: 'e2e-renew' });
     w.sim.control.setPrice(SOL, 150);
     // Minute ticks: the order lives an hour.
     const loaded = await strategies(RENEWING);
@@ -220,7 +221,7 @@ describe('vault exits end to end, through the decide loop', () => {
     expect(countRows(s.db, "SELECT count(*) AS n FROM intents WHERE kind = 'renew-vault-order'")).toBe(1);
     expect(placeRows(s.db)).toHaveLength(2);
     expect(depositAmounts(w)).toEqual([1_000_000_000n, 1_000_000_000n]);
-    expect(w.simOrders().filter((o) => o.orderState === 'open')).toHaveLength(1);
+    expect(simOrders(w).filter((o) => o.orderState === 'open')).toHaveLength(1);
     // `jupbot audit orders`: the old order placed, renewed and cancelled; its replacement placed and open.
     expect(orderViews(s.db).map((o) => [o.id, o.state, o.events.map((e) => e.event)])).toEqual([
       [oldId, 'cancelled', ['placed', 'cancelled', 'renewed']],

@@ -15,7 +15,8 @@ import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
 import type { Db } from '../../../../src/store/db.js';
 import { MemoryStream } from '../../../support/memoryStream.js';
 import { HEADER } from '../../strategies/helpers.js';
-import { SOL, vaultWorld, type VaultWorld } from '../executor/vaultSupport.js';
+import { SOL } from '../../../support/mints.js';
+import { testWorld, type TestWorld } from '../../../support/testStack.js';
 import { strategies } from './support.js';
 import { startTradingStack, type TradingStack } from './tradingSupport.js';
 
@@ -42,7 +43,7 @@ function goneActions(db: Db): Array<{ intent_id: string; data: Record<string, un
 }
 
 /** The Trigger service loses `orderIds`, through its control surface. */
-async function forget(w: VaultWorld, orderIds: readonly string[]): Promise<void> {
+async function forget(w: TestWorld, orderIds: readonly string[]): Promise<void> {
   const answer = await w.sim.dispatch({
     method: 'POST',
     path: '/__sim/trigger/forget',
@@ -74,7 +75,7 @@ const listed = (read: OrderSnapshot<OrderHistoryItem> | undefined, id: string): 
 
 describe('vault orders the Trigger API no longer knows', () => {
   it('are marked gone after 3 reads without them and a complete read, audited with what the vault holds, alerted, and placed again once the wallet holds what it protected', async () => {
-    const w = vaultWorld('e2e-gone');
+    const w = testWorld({ seed: 'e2e-gone' });
     w.sim.control.setPrice(SOL, 150);
     const s = await startTradingStack(w, await strategies(TAKE_PROFIT));
     await s.tick(2);
@@ -156,7 +157,7 @@ describe('vault orders the Trigger API no longer knows', () => {
   });
 
   it('a page the API did not return on one poll (twice, apart) marks nothing gone and places nothing twice; the order lost for good is', async () => {
-    const w = vaultWorld('e2e-gone-page');
+    const w = testWorld({ seed: 'e2e-gone-page' });
     w.sim.control.setPrice(SOL, 150);
     const s = await startTradingStack(w, await strategies(TAKE_PROFIT));
     await s.tick(2);

@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.js';
 import { strategyLimits } from '../../../../src/strategies/strategyLimits.js';
 import { HEADER, load } from '../../strategies/helpers.js';
-import { recordingOverHttp, type SentRequest } from '../executor/support.js';
-import { SOL, vaultWorld, type VaultWorld } from '../executor/vaultSupport.js';
+import { SOL } from '../../../support/mints.js';
+import { recordingOverHttp, type SentRequest } from '../../../support/simFetch.js';
+import { testWorld, type TestWorld } from '../../../support/testStack.js';
 import { startTradingStack } from './tradingSupport.js';
 
 /** The config the stack runs with, and the limits its strategies load under. */
@@ -55,7 +56,7 @@ const slippageOf = (b: Body): Body =>
   );
 
 /** Slippage of the simulator's price orders of our wallet, by trigger condition and price. */
-function simLegs(w: VaultWorld): string[] {
+function simLegs(w: TestWorld): string[] {
   const dump = w.sim.control.dumpOrders() as { price?: Array<Record<string, unknown>> };
   return (dump.price ?? [])
     .filter((o) => o['userPubkey'] === w.wallet.address)
@@ -69,7 +70,7 @@ afterEach(async () => {
 });
 
 /** The world's simulator over HTTP, every request recorded; the server stops after the test. */
-async function overHttp(w: VaultWorld): Promise<{ fetch: typeof globalThis.fetch; sent: SentRequest[] }> {
+async function overHttp(w: TestWorld): Promise<{ fetch: typeof globalThis.fetch; sent: SentRequest[] }> {
   const served = await recordingOverHttp(w.sim);
   closeServer = served.close;
   return served;
@@ -77,7 +78,7 @@ async function overHttp(w: VaultWorld): Promise<{ fetch: typeof globalThis.fetch
 
 describe('vault leg slippage, through the decide loop', () => {
   it('never leaves a leg to Trigger V2’s default: every OCO/OTOCO body names both legs’ slippage, as the strategies ask', async () => {
-    const w = vaultWorld('e2e-legslip');
+    const w = testWorld({ seed: 'e2e-legslip' });
     w.sim.control.setPrice(SOL, 150);
     const { fetch, sent } = await overHttp(w);
     const loaded = new Map<string, LoadedStrategy>([
@@ -116,7 +117,7 @@ describe('vault leg slippage, through the decide loop', () => {
   });
 
   it('an edit of the stop’s slippage PATCHes every live order carrying the stop, once', async () => {
-    const w = vaultWorld('e2e-legslip-edit');
+    const w = testWorld({ seed: 'e2e-legslip-edit' });
     w.sim.control.setPrice(SOL, 150);
     const { fetch, sent } = await overHttp(w);
     const loaded = new Map<string, LoadedStrategy>([['sol-ladder', await load(ladder(120), 'ladder.yaml', LIMITS)]]);

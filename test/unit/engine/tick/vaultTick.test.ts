@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createSolanaRpc } from '../../../../src/solana/rpc.js';
 import type { LoadedStrategy } from '../../../../src/strategies/loadedStrategy.js';
 import { HEADER } from '../../strategies/helpers.js';
-import { simFetch } from '../executor/support.js';
-import { SOL, vaultWorld, type VaultWorld } from '../executor/vaultSupport.js';
+import { SOL } from '../../../support/mints.js';
+import { deposits, simOrders } from '../../../support/simViews.js';
+import { type StackKind, testStack, type TestStack } from '../../../support/testStack.js';
 import { vaultOrderViews } from '../../../../src/engine/tick/vaultOrderViews.js';
-import { runOn, strategies, ticks } from './support.js';
+import { run as runTicks, strategies, ticks } from './support.js';
+
+/** The vault handlers the decide loop may journal through: placements and their cancels. */
+const VAULT: readonly StackKind[] = ['place-vault-order', 'cancel-vault-order'];
 
 const VAULT_TP = `${HEADER}name: sol-vault-tp
 kind: price-order
@@ -17,18 +20,16 @@ take_profit:
   - at: "300"
 `;
 
-/** Feeds, reconciliation and ticks on a vault stack (the vault handlers wired: vaultOrders true). */
+/** Feeds, reconciliation and ticks on a vault stack (the vault handlers wired). */
 async function run(
-  w: VaultWorld,
+  stack: TestStack,
   loaded: ReadonlyMap<string, LoadedStrategy>,
-): Promise<{ stack: ReturnType<VaultWorld['bootVault']>; next: () => Promise<void>; stop: () => Promise<void> }> {
-  const stack = w.bootVault();
-  const rpc = createSolanaRpc({ url: 'http://sim.local/rpc', clock: w.clock, fetch: simFetch(w.sim) });
-  const running = await runOn(w, { ...stack, client: stack.authed, rpc }, loaded, { vaultOrders: true });
+): Promise<{ stack: TestStack; next: () => Promise<void>; stop: () => Promise<void> }> {
+  const running = await runTicks(stack, loaded);
   return {
     stack,
     next: async () => {
-      await ticks(w, running, 1);
+      await ticks(running, 1);
     },
     stop: () => running.stop(),
   };
@@ -36,8 +37,7 @@ async function run(
 
 describe('vaultOrderViews', () => {
   it('shows a journaled placement not yet mirrored as pending, from its params', () => {
-    const w = vaultWorld('views-pending');
-    const stack = w.bootVault();
+    const stack = testStack({ kinds: VAULT, seed: 'views-pending' });
     stack.journal.plan({
       id: 's/abc/stop_loss/g0',
       kind: 'place-vault-order',
@@ -75,7 +75,7 @@ describe('vaultOrderViews', () => {
 
 describe('tick loop: vault orders', () => {
   it('a vault take-profit is placed once (journaled, not deferred) across ticks and a restart', async () => {
-    const w = vaultWorld('tick-vault-tp');
+    const w = testStack({ kinds: VAULT, seed: 'tick-vault-tp' });
     w.sim.control.setPrice(SOL, 150);
     const loaded = await strategies(VAULT_TP);
     const first = await run(w, loaded);
@@ -95,11 +95,11 @@ describe('tick loop: vault orders', () => {
     expect(vaultOrderViews(first.stack.db).get('sol-vault-tp')?.[0]?.expiresAt).toBeGreaterThan(w.clock.now());
     await first.stop();
 
-    const second = await run(w, loaded);
+    const second = await run(w.restart(), loaded);
     for (let i = 0; i < 3; i++) await second.next();
     expect(second.stack.db.prepare("SELECT count(*) AS n FROM intents WHERE kind = 'place-vault-order'").get()).toEqual({ n: 1 });
-    expect(w.deposits()).toBe(1);
-    expect(w.simOrders()).toEqual([expect.objectContaining({ id: rows[0]?.order_id, orderType: 'single' })]);
+    expect(deposits(w)).toBe(1);
+    expect(simOrders(w)).toEqual([expect.objectContaining({ id: rows[0]?.order_id, orderType: 'single' })]);
     await second.stop();
   });
 });
