@@ -19,7 +19,7 @@ import { parseConfigText } from '../src/config/loadConfig.js';
 import { createSimulator } from '../src/sim/simulator.js';
 import { TOKEN_CATALOG } from '../src/sim/tokenCatalog.js';
 import { openDatabase } from '../src/store/db.js';
-import { decimalTextOf } from '../src/strategies/decimal.js';
+import { decimalTextOf } from '../src/money/decimal.js';
 
 const DAYS = Number(process.argv[2] ?? 30);
 const TARGET_MS = 60_000;

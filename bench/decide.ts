@@ -6,7 +6,7 @@
 import { paperTokenSearch } from '../src/sim/paperTokenSearch.js';
 import { SOL_MINT, USDC_MINT } from '../src/sim/programIds.js';
 import { decide } from '../src/strategies/decide.js';
-import { parseFixed } from '../src/strategies/decimal.js';
+import { parseFixed } from '../src/money/decimal.js';
 import type { LoadedStrategy } from '../src/strategies/loadedStrategy.js';
 import { loadStrategyFiles } from '../src/strategies/loadStrategies.js';
 import { DEFAULT_STRATEGY_LIMITS } from '../src/strategies/strategyLimits.js';

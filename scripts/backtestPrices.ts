@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { ManualClock } from '../src/clock.js';
-import { decimalTextOf } from '../src/strategies/decimal.js';
+import { decimalTextOf } from '../src/money/decimal.js';
 import { createSimulator } from '../src/sim/simulator.js';
 import { TOKEN_CATALOG } from '../src/sim/tokenCatalog.js';
 

@@ -4,7 +4,7 @@
  * report does not know reads as its name.
  */
 import type { ActionRecord } from '../store/actionQueries.js';
-import { parseFixedRounded, unitsToFixed } from '../strategies/decimal.js';
+import { parseFixedRounded, unitsToFixed } from '../money/decimal.js';
 import { amountText, priceText } from './figureText.js';
 import { type TokenNamer, USD_MINTS } from './tokenNames.js';
 

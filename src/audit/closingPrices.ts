@@ -8,7 +8,7 @@
  */
 import type { Db } from '../store/db.js';
 import { latestPriceSamples } from '../store/priceSamples.js';
-import { ONE, parseFixedRounded } from '../strategies/decimal.js';
+import { ONE, parseFixedRounded } from '../money/decimal.js';
 import { latestPrices, type Quote } from './pnl.js';
 import type { Trade } from './trades.js';
 

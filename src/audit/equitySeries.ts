@@ -4,7 +4,7 @@
  * when a kept price does, and nowhere else. Exact: each holding's value is its base units times the
  * price over 10^decimals, rounded once toward zero at 18 places.
  */
-import { type Fixed, ONE } from '../strategies/decimal.js';
+import { type Fixed, ONE } from '../money/decimal.js';
 import { indexAt, type PriceTrack } from './keptPrices.js';
 import { USD_MINTS } from './tokenNames.js';
 import type { BalanceSnapshot } from './walletSnapshots.js';

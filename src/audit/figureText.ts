@@ -4,7 +4,7 @@
  * only, on the decimal digits (never through a float): the exact text stays beside it, in the
  * cell's `title` and in the page's JSON.
  */
-import { type Fixed, parseFixedRounded, PLACES } from '../strategies/decimal.js';
+import { type Fixed, parseFixedRounded, PLACES } from '../money/decimal.js';
 
 const SCALE = 10n ** BigInt(PLACES);
 

@@ -12,7 +12,7 @@ import type { Db } from '../store/db.js';
 import { BASIS_SET_KIND, type BasisRecord, listBasisRecords } from '../store/basisRecords.js';
 import { firstFillRecorded } from '../store/fillRecords.js';
 import { firstWalletReading, type WalletBalance } from '../store/walletReadings.js';
-import { type Fixed, formatFixed, parseFixedRounded } from '../strategies/decimal.js';
+import { type Fixed, formatFixed, parseFixedRounded } from '../money/decimal.js';
 import { type TokenNamer, USD_MINTS } from './tokenNames.js';
 
 export type BasisSource = 'first-price' | 'operator';

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../store/db.js';
 import { keptPriceRows } from '../store/reportRecords.js';
-import { type Fixed, ONE, parseFixedRounded, PLACES } from '../strategies/decimal.js';
+import { type Fixed, ONE, parseFixedRounded, PLACES } from '../money/decimal.js';
 import { USD_MINTS } from './tokenNames.js';
 
 /** One token's kept prices, oldest first: `times[i]` (epoch ms) has price `usd[i]`. */

@@ -8,7 +8,7 @@
 import type { Db } from '../store/db.js';
 import { pinnedSymbols } from '../store/fillRecords.js';
 import { liveTriggerRecords, type TriggerRecord } from '../store/reportRecords.js';
-import { type Fixed, formatFixed, ONE, parseFixedRounded, unitsToFixed } from '../strategies/decimal.js';
+import { type Fixed, formatFixed, ONE, parseFixedRounded, unitsToFixed } from '../money/decimal.js';
 import { indexAt, type PriceTrack } from './keptPrices.js';
 import { orderKey } from './orderKey.js';
 import { tokenNamer, USD_MINTS } from './tokenNames.js';

@@ -3,7 +3,7 @@ import { LIVE_ORDER_STATES } from '../store/triggerOrders.js';
 import type { Db } from '../store/db.js';
 import { pinnedSymbols } from '../store/fillRecords.js';
 import { listOrderEvents, listOrders, type OrderEventRecord, type OrderRecord } from '../store/orderRecords.js';
-import { formatFixed, unitsToFixed } from '../strategies/decimal.js';
+import { formatFixed, unitsToFixed } from '../money/decimal.js';
 import { tokenNamer } from './tokenNames.js';
 
 export interface OrderView {

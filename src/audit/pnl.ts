@@ -20,7 +20,7 @@
  * Trades are taken in the order given (oldest first), all strategies together, so the pool goes to
  * whichever sale came first.
  */
-import { type Fixed, unitsToFixed } from '../strategies/decimal.js';
+import { type Fixed, unitsToFixed } from '../money/decimal.js';
 import type { Basis } from './heldBefore.js';
 import type { PreHeldPool } from './preHeldPool.js';
 import type { Trade } from './trades.js';

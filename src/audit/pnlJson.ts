@@ -3,7 +3,7 @@
  * report). A figure that comes from a basis of units held before jupbot says so: `basisCostUsd` per
  * strategy, total and holding, and `basis` (its source, price and time) on the wallet's own holdings.
  */
-import { formatFixed, type Fixed, unitsToFixed } from '../strategies/decimal.js';
+import { formatFixed, type Fixed, unitsToFixed } from '../money/decimal.js';
 import { basisJson } from './heldBefore.js';
 import type { Holding, PnlReport, StrategyPnl } from './pnl.js';
 

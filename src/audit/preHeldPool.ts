@@ -9,7 +9,7 @@
  * whole history made (`allocatedPool`), so a strategy's figures are the same in a narrowed report as
  * in the full one.
  */
-import { type Fixed, mulFixed, unitsToFixed } from '../strategies/decimal.js';
+import { type Fixed, mulFixed, unitsToFixed } from '../money/decimal.js';
 import type { PreHeld } from './heldBefore.js';
 import type { Trade } from './trades.js';
 

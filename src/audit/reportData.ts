@@ -12,7 +12,7 @@ import { iterateActions } from '../store/actionQueries.js';
 import { listPendingFills } from '../store/pendingFills.js';
 import { newestRecordAt } from '../store/reportRecords.js';
 import { versionHistory } from '../store/strategyVersions.js';
-import { type Fixed, formatFixed, unitsToFixed } from '../strategies/decimal.js';
+import { type Fixed, formatFixed, unitsToFixed } from '../money/decimal.js';
 import { actionWords } from './actionWords.js';
 import { databaseMode, type DatabaseMode } from './databaseMode.js';
 import { equitySeries, valueUsd } from './equitySeries.js';

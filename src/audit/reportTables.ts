@@ -3,7 +3,7 @@
  * price now), trades with their reasons, what the wallet and each strategy hold, the newest actions
  * and the strategy versions. Figures are rounded for reading, the exact text on hover.
  */
-import { formatFixed, ONE } from '../strategies/decimal.js';
+import { formatFixed, ONE } from '../money/decimal.js';
 import { amountText, dollarsText, fixedOf, percentText, priceText, signedDollarsText } from './figureText.js';
 import { attrs, cell, type Column, esc, figure, table } from './htmlText.js';
 import type { OpenOrderRow, OrderTrigger } from './openOrderRows.js';

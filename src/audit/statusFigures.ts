@@ -3,7 +3,7 @@
  * fills, and today's figures — the P&L realized since midnight UTC (first in, first out over the
  * whole history, so a sale today is matched with what was bought before), the trades and fees.
  */
-import { formatFixed } from '../strategies/decimal.js';
+import { formatFixed } from '../money/decimal.js';
 import type { Db } from '../store/db.js';
 import { listFills, pinnedSymbols } from '../store/fillRecords.js';
 import { openOrderViews, type OrderView } from './orderViews.js';

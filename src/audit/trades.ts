@@ -6,7 +6,7 @@
  */
 import type { PendingFill } from '../store/pendingFills.js';
 import type { FillRecord } from '../store/fillRecords.js';
-import { divFixed, formatFixed, type Fixed, mulFixed, unitsToFixed } from '../strategies/decimal.js';
+import { divFixed, formatFixed, type Fixed, mulFixed, unitsToFixed } from '../money/decimal.js';
 import { type TokenNamer, USD_MINTS } from './tokenNames.js';
 
 export interface TradeLeg {

@@ -12,7 +12,7 @@ import type { Diagnostic } from '../config/diagnostics.js';
 import { formatDiagnostics } from '../config/diagnostics.js';
 import { parseInstant } from '../cli/timeArg.js';
 import { JupbotError } from '../errors.js';
-import { type Fixed, parseFixedRounded } from '../strategies/decimal.js';
+import { type Fixed, parseFixedRounded } from '../money/decimal.js';
 
 /** One price at one instant: a mint's dollar price, or a prediction side's mark (`prediction:<market>:<side>`). */
 export interface PricePoint {

@@ -16,7 +16,7 @@ import { tokenNamer } from '../audit/tokenNames.js';
 import { toTrade } from '../audit/trades.js';
 import type { Db } from '../store/db.js';
 import { listFills, pinnedSymbols } from '../store/fillRecords.js';
-import { type Fixed, formatFixed, mulFixed, unitsToFixed } from '../strategies/decimal.js';
+import { type Fixed, formatFixed, mulFixed, unitsToFixed } from '../money/decimal.js';
 import type { PriceHistory } from './priceFile.js';
 import { idleReason, loadedStrategies } from './strategyRoster.js';
 

@@ -7,14 +7,14 @@
  */
 import { Command } from 'commander';
 import { basisByMint, basisJson, heldBeforeJupbot, type RecordedBasis } from '../audit/heldBefore.js';
-import { amountText, significantText } from '../audit/humanFigures.js';
+import { amountText, significantText } from '../money/humanFigures.js';
 import { tokenNamer, type TokenNamer, USD_MINTS } from '../audit/tokenNames.js';
 import { ExitCode } from '../exitCodes.js';
 import { BASIS_SET_KIND, listBasisRecords } from '../store/basisRecords.js';
 import type { Db } from '../store/db.js';
 import { filledMints, pinnedSymbols } from '../store/fillRecords.js';
 import { firstWalletReading, lastWalletReading } from '../store/walletReadings.js';
-import { formatFixed, parseFixed, unitsToFixed } from '../strategies/decimal.js';
+import { formatFixed, parseFixed, unitsToFixed } from '../money/decimal.js';
 import { type ResolveDb, withAuditDb, withWritableAuditDb } from './auditDatabase.js';
 import { CliExit, type CliContext } from './context.js';
 import { renderTable } from './table.js';

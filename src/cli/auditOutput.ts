@@ -1,7 +1,7 @@
 import type { ActionRecord } from '../store/audit.js';
 import { csvRecord, type CsvValue } from './csv.js';
 import { renderTable } from './table.js';
-import { formatUnits } from '../formatUnits.js';
+import { formatUnits } from '../money/formatUnits.js';
 
 /** The stored columns of an action, in table order: what exports carry, exactly as stored. */
 export const ACTION_COLUMNS = ['id', 'at', 'kind', 'strategy', 'intent_id', 'mint', 'amount', 'decimals', 'signature', 'data', 'prev_hash', 'hash'] as const;

@@ -13,12 +13,12 @@ import { pendingFillJson, type PendingFillJson, pendingFillWords, toTrade, type 
 import { listPendingFills } from '../store/pendingFills.js';
 import type { Db } from '../store/db.js';
 import { type FillFilter, listFills, pinnedSymbols } from '../store/fillRecords.js';
-import { formatFixed, unitsToFixed } from '../strategies/decimal.js';
+import { formatFixed, unitsToFixed } from '../money/decimal.js';
 import type { ResolveDb } from './auditDatabase.js';
 import { unverifiedBanner, withVerifiedAuditDb } from './verifiedFigures.js';
 import type { CliContext } from './context.js';
 import { csvRecord } from './csv.js';
-import { amountText, significantText, usdText } from '../audit/humanFigures.js';
+import { amountText, significantText, usdText } from '../money/humanFigures.js';
 import { renderTable } from './table.js';
 import { timeOption } from './timeArg.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { usdText } from '../audit/humanFigures.js';
+import { usdText } from '../money/humanFigures.js';
 import { PRE_HELD_LABEL } from '../audit/pnlJson.js';
 import { DAY_MS } from '../strategies/snapshot.js';
 import { historyFromSamples, parsePriceFile, type PriceHistory } from '../backtest/priceFile.js';

@@ -4,7 +4,7 @@ import { loadConfig } from '../config/loadConfig.js';
 import { paperPrices } from '../sim/paperTokenSearch.js';
 import { decide } from '../strategies/decide.js';
 import { unknownIdHolds } from '../strategies/decidePredictionExit.js';
-import { parseFixed } from '../strategies/decimal.js';
+import { parseFixed } from '../money/decimal.js';
 import { describeDecision, describeStrategy } from '../strategies/describeStrategy.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import type { Snapshot } from '../strategies/snapshot.js';

@@ -4,9 +4,9 @@
  * `positions.event` take), or exact JSON. Prices are what one contract of each side sells for now
  * (what exit rules compare), in dollars to the cent for people and exact decimal text in JSON.
  */
-import { usdText } from '../audit/humanFigures.js';
+import { usdText } from '../money/humanFigures.js';
 import type { Event, Market } from '../jupiter/prediction.js';
-import { formatFixed, microToFixed, parseFixed } from '../strategies/decimal.js';
+import { formatFixed, microToFixed, parseFixed } from '../money/decimal.js';
 import { renderTable } from './table.js';
 
 export interface MarketJson {

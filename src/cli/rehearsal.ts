@@ -7,7 +7,7 @@
  */
 import { Command } from 'commander';
 import { tokenNamer } from '../audit/tokenNames.js';
-import { formatUnits } from '../formatUnits.js';
+import { formatUnits } from '../money/formatUnits.js';
 import { rehearsalSummary, type RehearsalSummary } from '../rehearsal/rehearsalSummary.js';
 import { pinnedSymbols } from '../store/fillRecords.js';
 import { ExitCode } from '../exitCodes.js';

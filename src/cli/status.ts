@@ -6,12 +6,12 @@
  */
 import { pendingFillWords, type PendingFillJson } from '../audit/trades.js';
 import { Command } from 'commander';
-import { usdText } from '../audit/humanFigures.js';
+import { usdText } from '../money/humanFigures.js';
 import type { StatusFigures } from '../audit/statusFigures.js';
 import { loadConfig } from '../config/loadConfig.js';
 import { errorMessage } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
-import { parseFixed } from '../strategies/decimal.js';
+import { parseFixed } from '../money/decimal.js';
 import { CliExit, type CliContext } from './context.js';
 import { renderTable } from './table.js';
 

@@ -10,7 +10,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../ops/log.js';
 import type { Db } from '../store/db.js';
 import { prunePriceSamples, recordPriceSamples } from '../store/priceSamples.js';
-import { decimalTextOf, formatFixed, microToFixed } from '../strategies/decimal.js';
+import { decimalTextOf, formatFixed, microToFixed } from '../money/decimal.js';
 import type { MarketMap } from './feeds/markets.js';
 import type { Poller } from './feeds/poller.js';
 import type { PriceMap } from './feeds/prices.js';

@@ -14,7 +14,7 @@ import type { Logger } from '../ops/log.js';
 import type { AuditLog } from '../store/audit.js';
 import { BASIS_OBSERVED_KIND, observedBasisMints } from '../store/basisRecords.js';
 import type { Db } from '../store/db.js';
-import { decimalTextOf } from '../strategies/decimal.js';
+import { decimalTextOf } from '../money/decimal.js';
 import type { Balances } from './feeds/balances.js';
 import type { Poller } from './feeds/poller.js';
 import type { PriceMap } from './feeds/prices.js';

@@ -12,7 +12,7 @@ import { formatDuration } from '../config/duration.js';
 import { MAX_RETRIES, retryDelay, retryNumber, SLOW_RETRY_MS, withoutRetry } from '../engine/executor/attempts.js';
 import { retriesRule } from '../errorCatalogue.js';
 import { tokenNamer, USD_MINTS, type TokenNamer } from '../audit/tokenNames.js';
-import { humanAmount, humanUsd, tokenUnits } from './humanNumbers.js';
+import { humanAmount, humanUsd, tokenUnits } from '../money/humanNumbers.js';
 
 export interface ActionReportOptions {
   readonly audit: AuditLog;

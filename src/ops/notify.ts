@@ -23,7 +23,7 @@ import { TypedEmitter } from '../typedEmitter.js';
 import type { Logger } from './log.js';
 import type { NotificationResult } from './metrics.js';
 import type { Redactor } from './redact.js';
-import { formatUnits } from '../formatUnits.js';
+import { formatUnits } from '../money/formatUnits.js';
 
 /** A base-unit amount or a decimal string; never a float. */
 export type Amount = string | bigint;

@@ -10,9 +10,9 @@ import { SOL_MINT, TOKEN_PROGRAMS } from '../solana/programIds.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
-import { fixedToUnits, parseFixed } from '../strategies/decimal.js';
+import { fixedToUnits, parseFixed } from '../money/decimal.js';
 import { isMintAddress, isTrusted, type TokenSearch } from '../strategies/tokenResolution.js';
-import { formatUnits } from '../formatUnits.js';
+import { formatUnits } from '../money/formatUnits.js';
 import { type OpeningBalance, type OpeningSource, readOpening, recordOpening } from './ledger.js';
 import { RehearsalError } from './rehearsalError.js';
 

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { FeedState } from '../engine/feeds/poller.js';
 import type { Position } from '../jupiter/schemas/prediction.js';
-import { formatUnits } from '../formatUnits.js';
+import { formatUnits } from '../money/formatUnits.js';
 import type { Db } from '../store/db.js';
 import { parseRows } from '../store/parseRows.js';
 import { statement } from '../store/statementCache.js';

@@ -7,7 +7,7 @@
  * A round that cannot be filled (no quote) is tried again until its retry window is over
  * (`retryWindowSeconds` = interval / 2, between 30 s and 2 h), then moved one interval on. Pure.
  */
-import { type Fixed, parseFixed } from '../strategies/decimal.js';
+import { type Fixed, parseFixed } from '../money/decimal.js';
 import type { DcaSchedule } from './rehearsalOrderStore.js';
 
 export type DcaStep =

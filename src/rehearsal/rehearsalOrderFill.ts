@@ -14,7 +14,7 @@ import { canonicalJson } from '../store/canonicalJson.js';
 import type { Db } from '../store/db.js';
 import type { AuditLog } from '../store/audit.js';
 import type { FillInput, Journal } from '../store/journal.js';
-import type { Fixed } from '../strategies/decimal.js';
+import type { Fixed } from '../money/decimal.js';
 import { rehearsalOrderFillId } from './rehearsalFillId.js';
 import { type OrderChange, type RehearsalOrder, writeOrder } from './rehearsalOrderStore.js';
 import { platformFee } from './rehearsalSwap.js';

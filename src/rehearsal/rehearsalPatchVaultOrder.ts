@@ -15,7 +15,7 @@ import { refuseOverCap } from '../engine/executor/vault/vaultSlippage.js';
 import { ParamsError } from '../jupiter/errors.js';
 import { validateParams } from '../jupiter/http.js';
 import { UpdatePriceOrderBody } from '../jupiter/schemas/trigger.js';
-import { parseFixed } from '../strategies/decimal.js';
+import { parseFixed } from '../money/decimal.js';
 import type { IntentRow } from '../store/journal.js';
 import type { RehearsalDeps } from './rehearsalKind.js';
 import { type OrderChange, readOrder, type RehearsalOrder, slippageOf, writeOrder } from './rehearsalOrderStore.js';

@@ -8,7 +8,7 @@
  * fills. An OTOCO parent's fill opens its children over what it bought, which stays in the vault: a
  * second row, written in the same transaction as the fill.
  */
-import { formatFixed } from '../strategies/decimal.js';
+import { formatFixed } from '../money/decimal.js';
 import { errorMessage } from '../errors.js';
 import { type MatcherDeps, commitFill, fillAtQuote, type PriceOf, quoteFill, quoteSummary } from './rehearsalOrderFill.js';
 import { insertOrder, type RehearsalOrder, readOrder, rehearsalOrderId, writeOrder } from './rehearsalOrderStore.js';

@@ -14,7 +14,7 @@
  * stricter reading, chosen because the documentation does not settle it: a rehearsal must not show
  * fills live mode might not get.
  */
-import { type Fixed, fromBps, mulFixed, ONE, parseFixed } from '../strategies/decimal.js';
+import { type Fixed, fromBps, mulFixed, ONE, parseFixed } from '../money/decimal.js';
 import type { RehearsalOrder } from './rehearsalOrderStore.js';
 
 /** The leg that fired, at which trigger price, carrying which slippage. */

@@ -5,7 +5,7 @@ import { accountAt, afterMoves } from './rpcAccounts.js';
 import type { RouteResult, SimRequest } from './http.js';
 import { associatedTokenAddress, ProgramId, SOL_MINT, tokenAccountOwner } from './programIds.js';
 import type { SimWorld } from './world.js';
-import { formatUnits } from '../formatUnits.js';
+import { formatUnits } from '../money/formatUnits.js';
 
 interface RpcRequest {
   jsonrpc?: unknown;

@@ -1,5 +1,5 @@
 import { formatDuration } from '../config/duration.js';
-import { fixedToUnits, formatFixed, mulFixed, shareOf, toBps, unitsToFixed } from './decimal.js';
+import { fixedToUnits, formatFixed, mulFixed, shareOf, toBps, unitsToFixed } from '../money/decimal.js';
 import type { Decision, Hold, Intent } from './intents.js';
 import { makeKey } from './intents.js';
 import type { LoadedDca } from './loadedStrategy.js';

@@ -1,4 +1,4 @@
-import { fixedToMicro, microToFixed, ONE, shareOf } from './decimal.js';
+import { fixedToMicro, microToFixed, ONE, shareOf } from '../money/decimal.js';
 import type { Decision, Evidence, Hold, Intent } from './intents.js';
 import { makeKey } from './intents.js';
 import type { LoadedPredictionExit } from './loadedStrategy.js';

@@ -1,5 +1,5 @@
-import type { Fixed } from './decimal.js';
-import { applyChange, formatFixed, maxFixed, mulFixed, ONE, parseFixed, toBps, unitsToFixed } from './decimal.js';
+import type { Fixed } from '../money/decimal.js';
+import { applyChange, formatFixed, maxFixed, mulFixed, ONE, parseFixed, toBps, unitsToFixed } from '../money/decimal.js';
 import type { Decision, Evidence, Hold, Intent } from './intents.js';
 import { makeKey } from './intents.js';
 import type { LoadedPriceOrder } from './loadedStrategy.js';

@@ -1,6 +1,6 @@
 import { formatDuration } from '../config/duration.js';
-import type { Fixed } from './decimal.js';
-import { applyChange, formatFixed } from './decimal.js';
+import type { Fixed } from '../money/decimal.js';
+import { applyChange, formatFixed } from '../money/decimal.js';
 import type { DcaSpec } from './dcaSchema.js';
 import type { Decision } from './intents.js';
 import type { PredictionExitSpec, PredictionRule } from './predictionExitSchema.js';

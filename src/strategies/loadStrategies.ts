@@ -7,7 +7,7 @@ import type { ParsedStrategy, ParseResult } from './parseStrategy.js';
 import { parseStrategyText, specOf } from './parseStrategy.js';
 import type { NewPin, TokenPinLookup, TokenSearch } from './tokenResolution.js';
 import { mintRefs, resolveTokens } from './tokenResolution.js';
-import { fixedToUnits } from './decimal.js';
+import { fixedToUnits } from '../money/decimal.js';
 import { type Amount, U64_MAX } from './strategyFields.js';
 import type { DocPath } from '../config/diagnostics.js';
 import type { StrategyLimits } from './strategyLimits.js';

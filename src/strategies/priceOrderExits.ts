@@ -1,5 +1,5 @@
-import type { Fixed } from './decimal.js';
-import { applyChange, fixedToUnits, formatFixed, mulFixed, ONE, shareOf, toBps } from './decimal.js';
+import type { Fixed } from '../money/decimal.js';
+import { applyChange, fixedToUnits, formatFixed, mulFixed, ONE, shareOf, toBps } from '../money/decimal.js';
 import type { VaultOrderParams } from './intents.js';
 import type { LoadedPriceOrder } from './loadedStrategy.js';
 import { tokenOf } from './loadedStrategy.js';

@@ -1,5 +1,5 @@
 import type { Risk } from './commonSchema.js';
-import type { Fixed } from './decimal.js';
+import type { Fixed } from '../money/decimal.js';
 import type { StrategyState } from './snapshot.js';
 import { DAY_MS } from './snapshot.js';
 

@@ -1,4 +1,4 @@
-import type { Fixed } from './decimal.js';
+import type { Fixed } from '../money/decimal.js';
 
 /**
  * What the engine's feeds last saw, gathered once per tick and shared by every strategy's

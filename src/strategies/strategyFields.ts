@@ -1,8 +1,8 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { didYouMean } from '../config/didYouMean.js';
-import type { Fixed } from './decimal.js';
-import { ONE, parseFixed } from './decimal.js';
+import type { Fixed } from '../money/decimal.js';
+import { ONE, parseFixed } from '../money/decimal.js';
 
 /**
  * Value schemas of strategy files. Each reads what an author types and outputs an exact value

@@ -1,6 +1,6 @@
 import type { DocPath } from '../config/diagnostics.js';
 import type { Target } from '../config/yamlSource.js';
-import { ONE } from './decimal.js';
+import { ONE } from '../money/decimal.js';
 import type { DcaSpec } from './dcaSchema.js';
 import { nextInstant } from './schedule.js';
 import type { PredictionExitSpec } from './predictionExitSchema.js';

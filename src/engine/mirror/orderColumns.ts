@@ -6,7 +6,7 @@
 import type { DcaHistoryItem, OrderHistoryItem } from '../../jupiter/trigger.js';
 import { dcaDepositSignatureOf, depositSignatureOf } from '../../jupiter/triggerDeposits.js';
 import { canonicalJson } from '../../store/canonicalJson.js';
-import { decimalTextOf } from '../../strategies/decimal.js';
+import { decimalTextOf } from '../../money/decimal.js';
 import { MIRROR_STATES, type OrderColumns } from '../../store/triggerOrders.js';
 
 export function priceOrderColumns(item: OrderHistoryItem): OrderColumns {

@@ -7,7 +7,7 @@
  */
 import type { Position } from '../../jupiter/schemas/prediction.js';
 import type { TokenPrice } from '../../jupiter/tokens.js';
-import { parseFixed, type Fixed } from '../../strategies/decimal.js';
+import { parseFixed, type Fixed } from '../../money/decimal.js';
 import type { PositionView, PriceQuote, Snapshot, VaultOrderView } from '../../strategies/snapshot.js';
 import type { MarketMap } from '../feeds/markets.js';
 import type { ScoreMap } from '../feeds/scores.js';

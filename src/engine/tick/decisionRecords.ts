@@ -10,7 +10,7 @@ import type { AuditLog } from '../../store/audit.js';
 import type { Db } from '../../store/db.js';
 import { StrategyStates } from '../../store/strategyStates.js';
 import { strategyRecords, type StrategyRecords } from '../../store/strategyRecords.js';
-import type { Fixed } from '../../strategies/decimal.js';
+import type { Fixed } from '../../money/decimal.js';
 import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import type { Snapshot, StrategyState } from '../../strategies/snapshot.js';
 import { RuleHealth } from './ruleHealth.js';

@@ -8,7 +8,7 @@
  * that changed: a restart must not re-base "+20%" on the price at restart, forget a trailing peak, or
  * count a schedule's missed runs from the restart instead of from the first run.
  */
-import { formatFixed, parseFixed, type Fixed } from '../../strategies/decimal.js';
+import { formatFixed, parseFixed, type Fixed } from '../../money/decimal.js';
 import type { LoadedPriceOrder, LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import { generationDone } from '../../strategies/priceOrderExits.js';
 import { isLive, type Snapshot, type StrategyState } from '../../strategies/snapshot.js';

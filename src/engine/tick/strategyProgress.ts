@@ -15,7 +15,7 @@
  * back from the id with the row's own strategy and rule, never by splitting on "/".
  */
 import type { IntentRow } from '../../store/intentRow.js';
-import { type Fixed, mulFixed, unitsToFixed } from '../../strategies/decimal.js';
+import { type Fixed, mulFixed, unitsToFixed } from '../../money/decimal.js';
 import { DAY_MS } from '../../strategies/snapshot.js';
 import { triggerOf } from '../executor/attempts.js';
 

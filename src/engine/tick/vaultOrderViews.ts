@@ -16,7 +16,7 @@
 import type { Db } from '../../store/db.js';
 import { readSinceJournalChange } from '../../store/tableVersions.js';
 import { liveOrderRows, type PendingPlacementRow, pendingPlacementRows } from '../../store/vaultOrderRecords.js';
-import { parseFixed } from '../../strategies/decimal.js';
+import { parseFixed } from '../../money/decimal.js';
 import type { VaultOrderView } from '../../strategies/snapshot.js';
 
 const PRICE_TYPES = new Set(['single', 'oco', 'otoco']);

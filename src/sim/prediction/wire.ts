@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { HttpError } from '../http.js';
 import { gamePhase } from './gameClock.js';
 import { MICRO, pricesOf, type PEvent, type PMarket } from './markets.js';
-import { formatUnits } from '../../formatUnits.js';
+import { formatUnits } from '../../money/formatUnits.js';
 import { derivedAddress } from '../programIds.js';
 
 /** Slippage the builders apply to the current price to set an order's limit. */

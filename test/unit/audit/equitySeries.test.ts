@@ -8,7 +8,7 @@ import { keptPrices, priceAt, type PriceTrack } from '../../../src/audit/keptPri
 import { thinPoints } from '../../../src/audit/thinPoints.js';
 import { alignedToReadings, heldAt, type VaultHolding, vaultHoldings, withVaultFunds } from '../../../src/audit/vaultHoldings.js';
 import type { BalanceSnapshot } from '../../../src/audit/walletSnapshots.js';
-import { formatFixed, parseFixed } from '../../../src/strategies/decimal.js';
+import { formatFixed, parseFixed } from '../../../src/money/decimal.js';
 import { SOL_MINT, USDC_MINT } from '../../../src/solana/programIds.js';
 import { recordPriceSamples } from '../../../src/store/priceSamples.js';
 import { freshStore } from '../store/helpers.js';

@@ -1,7 +1,7 @@
 /** The report's figures for reading: rounded on the decimal digits, half away from zero, never through a float. */
 import { describe, expect, it } from 'vitest';
 import { amountText, dollarsText, fixedOf, percentText, priceText, signedDollarsText } from '../../../src/audit/figureText.js';
-import type { Fixed } from '../../../src/strategies/decimal.js';
+import type { Fixed } from '../../../src/money/decimal.js';
 
 const f = (text: string): Fixed => fixedOf(text) as Fixed;
 

@@ -1,7 +1,7 @@
 /** Figures for people: prices to six significant digits, a whole price without a dangling point. */
 import { describe, expect, it } from 'vitest';
-import { significantText } from '../../../src/audit/humanFigures.js';
-import { parseFixed } from '../../../src/strategies/decimal.js';
+import { significantText } from '../../../src/money/humanFigures.js';
+import { parseFixed } from '../../../src/money/decimal.js';
 
 const price = (text: string): string => significantText(parseFixed(text) as bigint);
 

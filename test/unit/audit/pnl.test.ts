@@ -12,7 +12,7 @@ import { tokenNamer } from '../../../src/audit/tokenNames.js';
 import { toTrade, tradeJson } from '../../../src/audit/trades.js';
 import { SOL_MINT, USDC_MINT } from '../../../src/solana/programIds.js';
 import type { FillRecord } from '../../../src/store/fillRecords.js';
-import { formatFixed, ONE, parseFixed, unitsToFixed } from '../../../src/strategies/decimal.js';
+import { formatFixed, ONE, parseFixed, unitsToFixed } from '../../../src/money/decimal.js';
 
 const JUP = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
 const name = tokenNamer(new Map([[JUP, { symbol: 'JUP' }]]));

@@ -9,7 +9,7 @@ import { pricesCommand } from '../../../src/cli/prices.js';
 import { TOKEN_CATALOG } from '../../../src/sim/tokenCatalog.js';
 import { openStore } from '../../../src/store/migrate.js';
 import { recordPriceSamples } from '../../../src/store/priceSamples.js';
-import { decimalTextOf, parseFixedRounded } from '../../../src/strategies/decimal.js';
+import { decimalTextOf, parseFixedRounded } from '../../../src/money/decimal.js';
 import { tempDir } from '../store/helpers.js';
 
 const T0 = Date.UTC(2026, 10, 1);

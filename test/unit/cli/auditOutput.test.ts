@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionsTable } from '../../../src/cli/auditOutput.js';
-import { formatUnits } from '../../../src/formatUnits.js';
+import { formatUnits } from '../../../src/money/formatUnits.js';
 import { renderTable } from '../../../src/cli/table.js';
 
 describe('formatUnits', () => {

@@ -13,7 +13,7 @@ import { openStore } from '../../../src/store/migrate.js';
 import { StrategyVersions } from '../../../src/store/strategyVersions.js';
 import { TokenPins } from '../../../src/store/tokenPins.js';
 import { decide } from '../../../src/strategies/decide.js';
-import { parseFixed } from '../../../src/strategies/decimal.js';
+import { parseFixed } from '../../../src/money/decimal.js';
 import type { Snapshot } from '../../../src/strategies/snapshot.js';
 import { DEFAULT_STRATEGY_LIMITS } from '../../../src/strategies/strategyLimits.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fillWords, goneFundsWords, reportActions } from '../../../src/ops/actionReports.js';
 import { tokenNamer } from '../../../src/audit/tokenNames.js';
-import { humanAmount, humanUsd, tokenUnits } from '../../../src/ops/humanNumbers.js';
+import { humanAmount, humanUsd, tokenUnits } from '../../../src/money/humanNumbers.js';
 import { createLogger } from '../../../src/ops/log.js';
 import type { Notification } from '../../../src/ops/notify.js';
 import { AuditLog } from '../../../src/store/audit.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { dcaStep, retryWindowMs, roundMissed } from '../../../src/rehearsal/rehearsalDcaRounds.js';
 import type { DcaSchedule } from '../../../src/rehearsal/rehearsalOrderStore.js';
-import { parseFixed } from '../../../src/strategies/decimal.js';
+import { parseFixed } from '../../../src/money/decimal.js';
 
 const T = Date.UTC(2026, 10, 2, 8, 0);
 const schedule = (fields: Partial<DcaSchedule> = {}): DcaSchedule => ({

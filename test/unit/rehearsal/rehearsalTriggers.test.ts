@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RehearsalOrder, RehearsalRaw } from '../../../src/rehearsal/rehearsalOrderStore.js';
 import { firedLeg, minimumOut, trailingAt } from '../../../src/rehearsal/rehearsalTriggers.js';
-import { ONE, parseFixed } from '../../../src/strategies/decimal.js';
+import { ONE, parseFixed } from '../../../src/money/decimal.js';
 import { SOL, USDC } from './support/rehearsalDesk.js';
 
 const usd = (text: string): bigint => parseFixed(text) ?? -1n;

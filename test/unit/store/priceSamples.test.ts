@@ -8,7 +8,7 @@ import { SOL_MINT } from '../../../src/solana/programIds.js';
 import { openStore } from '../../../src/store/migrate.js';
 import { listPriceSamples, prunePriceSamples, recordPriceSamples } from '../../../src/store/priceSamples.js';
 import { TokenPins } from '../../../src/store/tokenPins.js';
-import { decimalTextOf } from '../../../src/strategies/decimal.js';
+import { decimalTextOf } from '../../../src/money/decimal.js';
 import { tempDir, track } from './helpers.js';
 
 const MINUTE = 60_000;

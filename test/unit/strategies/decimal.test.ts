@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyChange, fixedToUnits, formatFixed, ONE, parseFixed, shareOf, toBps, unitsToFixed } from '../../../src/strategies/decimal.js';
+import { applyChange, fixedToUnits, formatFixed, ONE, parseFixed, shareOf, toBps, unitsToFixed } from '../../../src/money/decimal.js';
 
 describe('exact decimals', () => {
   it.each([

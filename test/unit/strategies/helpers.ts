@@ -1,6 +1,6 @@
 import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { SOL_MINT, USDC_MINT } from '../../../src/sim/programIds.js';
-import { parseFixed } from '../../../src/strategies/decimal.js';
+import { parseFixed } from '../../../src/money/decimal.js';
 import type { LoadedStrategy } from '../../../src/strategies/loadedStrategy.js';
 import { loadStrategyFile } from '../../../src/strategies/loadStrategies.js';
 import type { Snapshot } from '../../../src/strategies/snapshot.js';

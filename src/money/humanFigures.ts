@@ -1,5 +1,5 @@
 /** Figures for people: dollars to the cent, token amounts and prices shortened. Exact figures go to JSON and CSV. */
-import { type Fixed, formatFixed } from '../strategies/decimal.js';
+import { type Fixed, formatFixed } from './decimal.js';
 
 /** Dollars to the cent for people; exact text in --json and --csv. */
 export function usdText(value: Fixed | null): string {

@@ -3,7 +3,7 @@
  * prices) stay in the structured fields and the audit log; these are for the message only, so they
  * round: a price to about five significant digits, an amount to what its size needs.
  */
-import { formatUnits } from '../formatUnits.js';
+import { formatUnits } from './formatUnits.js';
 
 /** Base units as an exact decimal string in token units: "1500000", 6 → "1.5". */
 export function tokenUnits(amount: string, decimals: number): string {
