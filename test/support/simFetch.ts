@@ -21,6 +21,8 @@ export function simFetch(sim: Simulator): typeof globalThis.fetch {
       headers,
       rawBody: typeof init?.body === 'string' ? init.body : '',
     });
+    // Aborted while the simulator answered: the caller gave up on it, as a real fetch would.
+    if (init?.signal?.aborted) throw init.signal.reason;
     if (answer.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };

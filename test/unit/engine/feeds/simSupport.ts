@@ -3,27 +3,9 @@ import { ManualClock } from '../../../../src/clock.js';
 import { createJupiterClient, type JupiterClient, type JupiterClientOptions } from '../../../../src/jupiter/index.js';
 import { createRandom } from '../../../../src/random.js';
 import { createSimulator, type Simulator } from '../../../../src/sim/simulator.js';
+import { simFetch } from '../../../support/simFetch.js';
 
-/** fetch over `sim.dispatch`, in-process: no sockets, same answers as over HTTP. */
-export function simFetch(sim: Simulator): typeof globalThis.fetch {
-  return async (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
-    const signal = init?.signal;
-    if (signal?.aborted) throw signal.reason;
-    const answer = await sim.dispatch({
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      headers,
-      rawBody: typeof init?.body === 'string' ? init.body : '',
-    });
-    if (signal?.aborted) throw signal.reason;
-    if (answer.reset) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
-  };
-}
+export { simFetch };
 
 export interface FeedHarness {
   clock: ManualClock;
