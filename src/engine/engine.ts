@@ -281,8 +281,12 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
       tradingStatus: feeds.tradingStatus.state(),
     }),
     refreshBalances: () => balances.pollSoon(),
-    // A decision waits for a price read: each wakes a tick; a balances read, only a tick that waited for it.
-    wakeOn: (wake) => feeds.prices.events.on('updated', wake),
+    // A decision waits for a read of what it decides on (prices; a prediction exit's scores, markets
+    // and positions): each wakes a tick. A balances read wakes only a tick that waited for it.
+    wakeOn: (wake) => {
+      const offs = [feeds.prices, feeds.scores, feeds.markets, feeds.positions].map((feed) => feed?.events.on('updated', wake));
+      return () => offs.forEach((off) => off?.());
+    },
     wakeOnRead: (read) => balances.events.on('updated', read),
     intervalMs: config.poll.prices,
     ready: Promise.all([reconcile.ready, firstBalances]),

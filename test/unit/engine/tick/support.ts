@@ -72,6 +72,9 @@ export async function run(stack: TestStack, loaded: ReadonlyMap<string, LoadedSt
     strategies: () => loaded,
     sources: () => ({ prices: prices.state(), balances: balances.state(), vaultOrders: vaultOrderViews(stack.db) }),
     refreshBalances: () => balances.pollSoon(),
+    // As the composition root wires it: each price read wakes a tick; a balances read, one that waited for it.
+    wakeOn: (wake) => prices.events.on('updated', wake),
+    wakeOnRead: (read) => balances.events.on('updated', read),
     intervalMs,
     ready: options.ready ?? reconcile.ready,
     signal: abort.signal,

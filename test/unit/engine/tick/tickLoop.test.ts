@@ -5,7 +5,7 @@ import { SOL, USDC } from '../../../support/mints.js';
 import { swapsLanded } from '../../../support/simViews.js';
 import { testStack } from '../../../support/testStack.js';
 import { HEADER } from '../../strategies/helpers.js';
-import { count, run, strategies, ticks } from './support.js';
+import { count, INTERVAL, run, strategies, ticks } from './support.js';
 
 const LOCAL_TP = `${HEADER}name: sol-local-tp
 kind: price-order
@@ -254,7 +254,7 @@ take_profit:
     const first = await tick;
     expect(first).toMatchObject({ strategies: 1, intents: 0, skipped: null });
     expect((await decided).holds).toEqual([{ rule: '*', reason: 'the SOL price is stale (121s old)' }]);
-    await ticks(r, 3);
+    await ticks(r, 3, INTERVAL * 1.5); // no price reads wake it now: the time-based clock does
     expect(intentRows(r.stack.db)).toEqual([]);
     expect(swapsLanded(w)).toEqual([]);
     await r.stop();
