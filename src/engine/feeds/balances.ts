@@ -14,7 +14,7 @@ import { createPoller, type Poller } from './poller.js';
 /** Lamports per SOL: the native balance and wrapped SOL are both counted in them. */
 const SOL_DECIMALS = 9;
 
-/** Base units by mint, and when the read began: a read that began before a swap ended may miss it. */
+/** Base units by mint, and when the read began (wall time, kept with each audited wallet reading). */
 export interface Balances {
   readonly readAt: number;
   readonly byMint: ReadonlyMap<string, bigint>;

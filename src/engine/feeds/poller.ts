@@ -35,6 +35,11 @@ export interface FeedState<T> {
   readonly value: T | undefined;
   /** Wall time of the last success (UTC epoch ms), or null. */
   readonly at: number | null;
+  /**
+   * Which poll read `value`, counting the polls this process began from 1 (null before the first
+   * success): compared with what `pollSoon()` returned, it says whether the read began after that call.
+   */
+  readonly readNo: number | null;
   /** Milliseconds since the last success (monotonic), or null before the first one. */
   readonly ageMs: number | null;
   readonly lastError: FeedError | null;
@@ -77,8 +82,12 @@ export interface Feed<T> {
   readonly events: TypedEmitter<FeedEvents<T>>;
   /** A snapshot of the state, ages computed now. */
   state(): FeedState<T>;
-  /** Cuts the current wait short so the next poll starts now (or right after the running one). Never overlaps. */
-  pollSoon(): void;
+  /**
+   * Cuts the current wait short so the next poll starts now (or right after the running one). Never
+   * overlaps. Returns the number of polls begun so far: a value whose `readNo` is above it was read
+   * by a poll that began after this call (an exact order where the clock may not move between them).
+   */
+  pollSoon(): number;
   /** A paused feed looks at once whether it may poll again (a strategy that needs it was loaded, its area answers); no effect on one that polls. */
   recheck(): void;
   /** Settles once the loop has stopped (after the signal given to `start` aborts). */
@@ -119,6 +128,9 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
   const events = new TypedEmitter<FeedEvents<T>>();
   let value: T | undefined;
   let at: number | null = null;
+  let readNo: number | null = null;
+  /** Polls begun so far: the next one is numbered `begun + 1`. */
+  let begun = 0;
   let atMonotonic: number | null = null;
   let lastError: FeedError | null = null;
   let consecutiveFailures = 0;
@@ -138,6 +150,7 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
       name,
       value,
       at,
+      readNo,
       ageMs,
       lastError,
       consecutiveFailures,
@@ -150,11 +163,14 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
 
   const once = async (signal: AbortSignal): Promise<void> => {
     const began = clock.monotonic();
+    begun += 1;
+    const no = begun;
     polling = true;
     try {
       const next = await poll(signal);
       if (signal.aborted) return;
       value = next;
+      readNo = no;
       at = clock.now();
       atMonotonic = clock.monotonic();
       if (consecutiveFailures > 0) log?.info({ feed: name, failures: consecutiveFailures }, `feed ${name} recovered`);
@@ -228,6 +244,7 @@ export function createPoller<T>(options: PollerOptions<T>): Poller<T> {
     pollSoon() {
       wakeRequested = true;
       wake?.abort();
+      return begun;
     },
     recheck() {
       if (pausedBy === null) return;

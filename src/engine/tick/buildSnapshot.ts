@@ -35,15 +35,16 @@ const EMPTY_MAP = new Map<never, never>();
 const EMPTY_SET: ReadonlySet<string> = new Set<string>();
 
 /**
- * `notBefore` (wall ms): balances whose read began at or before it do not count — after a swap, the balances must be
- * read again before anything else is decided on them.
+ * `readsBefore`: the balances polls begun before the last action that may have moved them (what the
+ * feed's `pollSoon()` returned then). Balances read by one of those do not count — after a swap, the
+ * balances must be read again before anything else is decided on them. Poll numbers, not times: a
+ * read may begin in the same millisecond an action ended and still miss it.
  */
-export function buildSnapshot(sources: SnapshotSources, notBefore = 0): SnapshotResult {
+export function buildSnapshot(sources: SnapshotSources, readsBefore = 0): SnapshotResult {
   const { balances } = sources;
   if (balances.value === undefined || balances.at === null) return { ok: false, reason: 'wallet balances not read yet' };
   if (!balances.fresh) return { ok: false, reason: `wallet balances are stale (${Math.round((balances.ageMs ?? 0) / 1000)}s old)` };
-  // Strictly after: a read that began at the instant a swap ended may not include it.
-  if (balances.value.readAt <= notBefore) return { ok: false, reason: 'wallet balances not read again since the last swap' };
+  if ((balances.readNo ?? 0) <= readsBefore) return { ok: false, reason: 'wallet balances not read again since the last swap' };
   return {
     ok: true,
     snapshot: {

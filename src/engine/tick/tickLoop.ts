@@ -46,8 +46,11 @@ export interface TickLoopOptions {
   readonly strategies: () => ReadonlyMap<string, LoadedStrategy>;
   /** The feeds' states, read at each tick. */
   readonly sources: () => SnapshotSources;
-  /** Asks the balances feed to poll now (after a swap). */
-  readonly refreshBalances?: (() => void) | undefined;
+  /**
+   * Asks the balances feed to poll now (after a swap); returns the polls it has begun so far, so the
+   * next decision waits for a read numbered above it (the feed's `pollSoon()`).
+   */
+  readonly refreshBalances?: (() => number) | undefined;
   /**
    * Subscribes `wake` to what a decision waits for (the price feed publishing a read); returns the
    * unsubscribe. A tick runs at once after each (never two at a time).
@@ -104,8 +107,8 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   let lastTickAt: number | null = null;
   let lastSkipped: string | null = null;
   let planned = 0;
-  /** When an intent last may have moved balances: a decision waits for a balances read after it. */
-  let balancesMovedAt = 0;
+  /** Balances polls begun before an intent last may have moved them: a decision waits for a later one. */
+  let readsBeforeMove = 0;
   /** The strategy that acted last (names order the loop), for the round robin. */
   let lastActed = '';
   let running: Promise<void> | undefined;
@@ -141,8 +144,7 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     events.emit('planned', { intentId: id, strategy, created: result.created });
     if (result.driven && result.row !== null) events.emit('executed', { intentId: id, strategy, state: result.row.state });
     if (!result.touched) return false;
-    balancesMovedAt = clock.now();
-    options.refreshBalances?.();
+    readsBeforeMove = options.refreshBalances?.() ?? readsBeforeMove;
     return true;
   }
 
@@ -152,13 +154,14 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     memory.retain(new Set(loaded.keys()));
     health.retain(new Set(loaded.keys()));
     for (const name of [...noticed.keys()]) if (!loaded.has(name)) noticed.delete(name);
-    const built = buildSnapshot(options.sources(), balancesMovedAt);
+    const built = buildSnapshot(options.sources(), readsBeforeMove);
     ticks += 1;
     lastTickAt = now;
     if (!built.ok) {
       if (built.reason !== lastSkipped) log?.info({ reason: built.reason }, `not deciding: ${built.reason}; decides again once the feeds answer`);
       lastSkipped = built.reason;
-      if (balancesMovedAt > 0) options.refreshBalances?.();
+      // Asks again (a read may have failed); the threshold stays the move's.
+      if (readsBeforeMove > 0) options.refreshBalances?.();
       events.emit('tick', { at: now, strategies: loaded.size, intents: 0, holds: 0, skipped: built.reason });
       return;
     }

@@ -122,7 +122,7 @@ describe('backtest of the example strategies over 30 days', () => {
     for (const s of audit.strategies)
       expect([s.strategy, ...pick(s)]).toEqual([s.strategy, ...pick(summary.strategies.find((x) => x.strategy === s.strategy) as Figures)]);
     // The take-profit sold 4.9999975 of the paper wallet's opening 10 SOL, at the first price seen ($150): $749.999625 of basis.
-    expect(pick(audit.total)).toEqual([44, '229.956543', '558.7581193245285836', '0.496788043321785092', '94.964589', '749.999625']);
+    expect(pick(audit.total)).toEqual([44, '229.956543', '558.7830258005938526', '0.496788043321785092', '94.964589', '749.999625']);
   });
 
   it('refuses to write over an earlier backtest unless told to', async () => {

@@ -112,6 +112,7 @@ describe('the rehearsal positions overlay', () => {
       name: 'positions',
       value: [position(OURS, 30_000_000n)],
       at: 1_000,
+      readNo: 1,
       ageMs: 5,
       lastError: null,
       consecutiveFailures: 0,

@@ -109,6 +109,33 @@ describe('createPoller', () => {
     await feed.done;
   });
 
+  it('numbers its reads: a value read by a poll that began after pollSoon() is above what pollSoon() returned, even in the same instant', async () => {
+    const clock = new ManualClock(0);
+    const feed = createPoller({
+      name: 'numbered',
+      intervalMs: 60_000,
+      clock,
+      async poll(signal) {
+        await clock.sleep(1_000, signal);
+        return clock.monotonic();
+      },
+    });
+    const stop = new AbortController();
+    feed.start(stop.signal);
+    expect(feed.state().readNo).toBeNull();
+    await clock.whenSleeping(1);
+    // Poll 1 is running: what it reads began before this call, so it does not count as after it.
+    const before = feed.pollSoon();
+    expect(before).toBe(1);
+    await clock.advance(1_000);
+    expect(feed.state()).toMatchObject({ value: 1_000, readNo: 1 });
+    await clock.advance(1_000);
+    expect(feed.state()).toMatchObject({ value: 2_000, readNo: 2 });
+    expect(feed.state().readNo ?? 0).toBeGreaterThan(before);
+    stop.abort();
+    await feed.done;
+  });
+
   it('rejects a non-positive interval', () => {
     expect(() => createPoller({ name: 'x', intervalMs: 0, clock: new ManualClock(), poll: () => Promise.resolve(1) })).toThrow(RangeError);
   });

@@ -15,6 +15,7 @@ function feed<T>(value: T | undefined, over: Partial<FeedState<T>> = {}): FeedSt
     name: 'f',
     value,
     at: value === undefined ? null : T,
+    readNo: value === undefined ? null : 1,
     ageMs: value === undefined ? null : 0,
     lastError: null,
     consecutiveFailures: 0,
@@ -37,8 +38,12 @@ describe('buildSnapshot', () => {
       ok: false,
       reason: 'wallet balances are stale (45s old)',
     });
-    expect(buildSnapshot({ prices, balances: feed(balances(T)) }, T)).toEqual({ ok: false, reason: 'wallet balances not read again since the last swap' });
-    expect(buildSnapshot({ prices, balances: feed(balances(T + 1)) }, T).ok).toBe(true);
+    // Poll 3 began before the swap ended (pollSoon() then said 3 polls had begun); poll 4 after it.
+    expect(buildSnapshot({ prices, balances: feed(balances(), { readNo: 3 }) }, 3)).toEqual({
+      ok: false,
+      reason: 'wallet balances not read again since the last swap',
+    });
+    expect(buildSnapshot({ prices, balances: feed(balances(), { readNo: 4 }) }, 3).ok).toBe(true);
   });
 
   it('stamps prices with the poll that read them and leaves out what it cannot price', () => {

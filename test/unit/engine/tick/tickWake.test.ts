@@ -13,7 +13,7 @@ import { freshStore } from '../../store/helpers.js';
 const INTERVAL = 10_000;
 
 function feedState<T>(name: string, value: T, at: number): FeedState<T> {
-  return { name, value, at, ageMs: 0, fresh: true, lastError: null, consecutiveFailures: 0, intervalMs: INTERVAL, polling: false, paused: null };
+  return { name, value, at, readNo: 1, ageMs: 0, fresh: true, lastError: null, consecutiveFailures: 0, intervalMs: INTERVAL, polling: false, paused: null };
 }
 
 /** An executor that takes nothing: these tests are about when the loop runs, not what it decides. */
