@@ -63,6 +63,10 @@ describe('a paper day', () => {
         `lock_dir: ${dir}/locks`,
         'http: { listen: "127.0.0.1:0" }',
         'sim: { seed: paper-day }',
+        // Feeds polled less often than by default (and the strategy files rescanned hourly): the same
+        // swaps are decided over the half day and the guard judges the same transactions, with a
+        // fraction of the ticks to run.
+        'poll: { prices: 30s, orders: 60s, scores: 60s, strategies: 1h }',
         '',
       ].join('\n'),
       join(dir, 'config.yaml'),

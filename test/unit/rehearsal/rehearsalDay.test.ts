@@ -31,12 +31,13 @@ interface Row {
 
 describe('a rehearsed day of the demo strategies', () => {
   it('trades only at the quotes received, keeps its ledger exact, judges every transaction, writes nothing', async () => {
-    // Prices polled every 30 s rather than 10 s (a rehearsal may run so): the same strategies decide over the same day, with a third of the price polls.
+    // Prices and orders polled less often than by default (a rehearsal may run so) and the strategy files
+    // rescanned hourly: the same strategies decide over the same day, with a fraction of the work.
     const world = rehearsalWorld({
       seed: 'rehearsal-day',
       startAt: START,
       strategies: 'demo',
-      config: ['poll: { prices: 30s, orders: 60s }'],
+      config: ['poll: { prices: 30s, orders: 60s, strategies: 1h }'],
     });
     worlds.push(world);
     const daemon = await world.start();
