@@ -104,3 +104,93 @@ describe('the decide loop wakes when a feed publishes', () => {
     expect(loop.status().ticks).toBe(2);
   });
 });
+
+describe('after an action, the decide loop waits for a balances read begun after it', () => {
+  it('a read begun before the action wakes one skipped tick, which asks again; the next read decides, and nothing spins in between', async () => {
+    const { db, clock } = freshStore();
+    const prices = new TypedEmitter<{ updated: null }>();
+    const reads = new TypedEmitter<{ updated: null }>();
+    const abort = new AbortController();
+    // The balances feed as the loop sees it: the read its value came from, and the polls begun.
+    let readNo = 3;
+    let begun = 3;
+    const asked: number[] = [];
+    let withdrawn = false;
+    const withdrawal = { id: 'engine/withdraw/o1', kind: 'cancel-vault-order', key: { strategy: 's' } };
+    // One stranded withdrawal, taken in the first tick: it moves balances.
+    const executor = {
+      ...idleExecutor,
+      withdrawals: () => (withdrawn ? [] : [withdrawal]),
+      take: () => {
+        withdrawn = true;
+        const attempt = { kind: 'plan', input: { id: withdrawal.id }, failures: 0 };
+        return Promise.resolve({
+          outcome: 'done',
+          rule: 'withdraw',
+          slot: withdrawal.id,
+          attempt,
+          row: null,
+          created: true,
+          driven: true,
+          touched: true,
+          retry: null,
+        });
+      },
+    } as unknown as Executor;
+    const balances: Balances = { byMint: new Map(), decimals: new Map(), readAt: 1 };
+    const loop = startTickLoop({
+      clock,
+      executor,
+      records: decisionRecords(db, new AuditLog(db, clock), clock),
+      strategies: () => new Map(),
+      sources: () => ({
+        prices: feedState('prices', new Map<string, TokenPrice>(), clock.now()),
+        balances: { ...feedState('balances', balances, clock.now()), readNo },
+      }),
+      refreshBalances: () => {
+        asked.push(begun);
+        return begun;
+      },
+      wakeOn: (wake) => prices.on('updated', wake),
+      wakeOnRead: (read) => reads.on('updated', read),
+      intervalMs: INTERVAL,
+      ready: Promise.resolve(),
+      signal: abort.signal,
+    });
+    const seen: (string | null)[] = [];
+    loop.events.on('tick', (t) => seen.push(t.skipped));
+    try {
+      await loop.events.next('tick');
+      // The withdrawal asked for a read when it was taken: 3 polls had begun.
+      expect(asked).toEqual([3]);
+      // A price read: the tick skips, balances not read since the action, and asks again.
+      let next = loop.events.next('tick');
+      prices.emit('updated', null);
+      await next;
+      expect(seen).toEqual([null, 'wallet balances not read again since the last swap']);
+      // Poll 3, begun before the action, ends now (same instant): it wakes the skipped loop, which skips again.
+      begun = 4;
+      next = loop.events.next('tick');
+      reads.emit('updated', null);
+      await next;
+      await clock.advance(0);
+      expect(seen).toEqual([null, 'wallet balances not read again since the last swap', 'wallet balances not read again since the last swap']);
+      expect(loop.status().ticks).toBe(3);
+      // Poll 4, begun after the action, in the same millisecond: the loop decides on it.
+      readNo = 4;
+      next = loop.events.next('tick');
+      reads.emit('updated', null);
+      await next;
+      expect(seen.at(-1)).toBeNull();
+      expect(loop.status().ticks).toBe(4);
+      // A read nobody waited for wakes nothing.
+      reads.emit('updated', null);
+      await clock.advance(0);
+      expect(loop.status().ticks).toBe(4);
+    } finally {
+      abort.abort();
+      await loop.done;
+      db.close();
+    }
+  });
+});
