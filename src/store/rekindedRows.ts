@@ -9,8 +9,9 @@
  * The chain vouches for a row only as far as it saw it: a row is sealed again only when its last seal
  * is the digest of the row with its old kind (the migration changed that and nothing else), or
  * already of the row as it is (sealed after the migration, when the database predates sealing). Any
- * other row — edited outside jupbot, or slipped into the list — gets the action without a seal, and
- * `audit verify` keeps naming it against the seal it fails.
+ * other row — edited outside jupbot, or slipped into the list, or a change of kind other than the
+ * renewal's (with its replacement under `then`) — gets the action without a seal, and `audit verify`
+ * keeps naming it against the seal it fails.
  */
 import type { ActionInput } from './actionRow.js';
 import type { Db } from './db.js';
@@ -23,6 +24,29 @@ interface Listed {
   readonly key: string;
   readonly old_kind: string;
   readonly new_kind: string;
+}
+
+/** The one change of kind an upgrade has made (migration 0011). */
+const RENEWAL = { from: 'cancel-vault-order', to: 'renew-vault-order' } as const;
+
+/** Whether the params (JSON text) carry a replacement order under `then`, as a renewal's did. */
+function carriesReplacement(params: unknown): boolean {
+  if (typeof params !== 'string') return false;
+  try {
+    const parsed = JSON.parse(params) as unknown;
+    if (typeof parsed !== 'object' || parsed === null) return false;
+    const then = (parsed as Record<string, unknown>)['then'];
+    return typeof then === 'object' && then !== null && !Array.isArray(then);
+  } catch {
+    return false;
+  }
+}
+
+/** Why a listed row is not sealed again. */
+function notSealedWhy(renewal: boolean, last: string | undefined): string {
+  if (!renewal) return 'not a renewal journaled as a cancel: no upgrade changes this kind';
+  if (last === undefined) return 'the chain holds no seal of this row';
+  return 'the row differs from its last seal by more than its kind';
 }
 
 /** The last digest the chain holds for each listed intent. */
@@ -59,7 +83,10 @@ export function recordRekindedRows(db: Db, append: (action: ActionInput) => unkn
       // Intents are never deleted; a listed key with no row names nothing to record.
       if (row === undefined) continue;
       const last = seals.get(key);
-      const honest = row['kind'] === to && last !== undefined && (last === rowDigest({ ...row, kind: from }) || last === rowDigest(row));
+      // Only the change the migration makes: a renewal, once journaled as a cancel carrying its
+      // replacement under `then`, given its own kind. Any other pair is an edit, whoever listed it.
+      const renewal = from === RENEWAL.from && to === RENEWAL.to && row['kind'] === to && carriesReplacement(row['params']);
+      const honest = renewal && last !== undefined && (last === rowDigest({ ...row, kind: from }) || last === rowDigest(row));
       const strategy = typeof row['strategy'] === 'string' ? row['strategy'] : null;
       append({
         kind: REKINDED_KIND,
@@ -67,7 +94,7 @@ export function recordRekindedRows(db: Db, append: (action: ActionInput) => unkn
         intentId: key,
         data: honest
           ? { from, to, reason: 'journaled under its own kind from this version: only the kind changed' }
-          : { from, to, reason: 'journaled under its own kind from this version', notSealed: 'the row differs from its last seal by more than its kind' },
+          : { from, to, reason: 'journaled under its own kind from this version', notSealed: notSealedWhy(renewal, last) },
         ...(honest ? { seal: [{ table: 'intents' as const, key }] } : {}),
       });
     }

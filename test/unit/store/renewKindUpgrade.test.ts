@@ -131,6 +131,29 @@ describe('renewals journaled as cancels, upgraded', () => {
     expect(verifyAuditChain(db).rows?.first).toMatchObject({ reason: 'row_changed', table: 'intents', key: RENEWAL });
   });
 
+  it('a change of kind slipped into the list is not sealed again, even one that changes nothing else', () => {
+    const { file, clock } = olderDatabase('0010');
+    const db = track(openDatabase(file));
+    migrate(db, { clock });
+    // Someone with the file: the plain cancel (no replacement) made a renewal by its kind alone, and
+    // listed as the migration lists rows, with the trigger that forbids it lifted for the edit.
+    const trigger = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'intents_identity_immutable'").get() as { sql: string }).sql;
+    db.exec('DROP TRIGGER intents_identity_immutable');
+    db.prepare("UPDATE intents SET kind = 'renew-vault-order' WHERE id = ?").run(CANCEL);
+    db.exec(trigger);
+    db.prepare("INSERT INTO rekinded_rows (key, old_kind, new_kind) VALUES (?, 'cancel-vault-order', 'renew-vault-order')").run(CANCEL);
+    new AuditLog(db, clock);
+    const byId = new Map(rekinded(db).map((a) => [a.intent_id, a.data]));
+    expect(byId.get(RENEWAL)).toHaveProperty('sealed');
+    expect(byId.get(CANCEL)).toEqual({
+      from: 'cancel-vault-order',
+      to: 'renew-vault-order',
+      reason: 'journaled under its own kind from this version',
+      notSealed: 'not a renewal journaled as a cancel: no upgrade changes this kind',
+    });
+    expect(verifyAuditChain(db).rows?.first).toMatchObject({ reason: 'row_changed', table: 'intents', key: CANCEL });
+  });
+
   it('a database from before sealing: sealed once as it now is, the change still recorded, and it verifies', () => {
     const { file, clock } = olderDatabase('0008');
     const db = track(openDatabase(file));
