@@ -1,7 +1,7 @@
 /**
  * Every intent kind a rehearsal executes, listed once, with the routes live mode uses for it (so a
- * rehearsed strategy decides what it would decide live). A kind missing here is deferred by the tick
- * loop, never journaled: a rehearsal has no live handler to fall back on.
+ * rehearsed strategy decides what it would decide live). A kind missing here is deferred by the
+ * executor's intake, never journaled: a rehearsal has no live handler to fall back on.
  */
 import type { HandlerSet } from '../engine/executor/kindSet.js';
 import { intentRoutes } from '../engine/executor/intentKind.js';

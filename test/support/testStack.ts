@@ -82,9 +82,8 @@ export interface TestStackOptions extends ProcessOptions, WorldOptions {
   /** The intent kinds wired: exactly the daemon's handlers (and routes) for these. */
   readonly kinds: readonly StackKind[];
   /**
-   * The decided intent kinds the executor's `take` journals, of those the wired kinds route (a
-   * `cancel-vault-order` wiring routes both `cancel-vault-order` and `renew-vault-order`): the others
-   * are deferred as if unwired. A test whose decide loop must not renew, say. Every route otherwise.
+   * The decided intent kinds the executor's `take` journals, of those the wired kinds route: the
+   * others are deferred as if unwired. A test whose decide loop must not renew, say. Every route otherwise.
    */
   readonly intents?: readonly IntentKind[] | undefined;
 }

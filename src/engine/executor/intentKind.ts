@@ -5,8 +5,8 @@
  * kind, holding its params schema, plan and handler together, so a route can never be wired without
  * the handler that finishes it, nor a handler without a route. kindSet.ts lists them.
  *
- * A kind without a route (or a route that returns undefined for this intent) is deferred by the tick
- * loop: recorded once, never journaled, because a journaled row would be resumed by reconciliation
+ * A kind without a route (or a route that returns undefined for this intent) is deferred by the
+ * executor's intake (intake.ts): recorded once, never journaled, because a journaled row would be resumed by reconciliation
  * with nobody to finish it.
  */
 import type { z } from 'zod';

@@ -1,10 +1,11 @@
 /**
  * Every intent kind the daemon executes, listed once: each family module pairs its routes with its
  * handler, so a kind can never be routed to the journal without a handler to finish it (or handled
- * but never routed). the composition root (engine/engine.ts) builds this set; the tests build the very same one.
+ * but never routed). The composition root builds this set through modeHandlerSet.ts; the tests build
+ * the very same one.
  *
  * Without an authed Trigger client (no wallet login), the vault and DCA kinds are absent: their
- * intents are deferred by the tick loop, never journaled.
+ * intents are deferred by the executor's intake (intake.ts), never journaled.
  *
  * The daemon takes every kind. A test may name the journal kinds it is about (`kinds`): it then gets
  * the daemon's very handlers and routes for those, not a hand-built copy that could drift from them.

@@ -1,8 +1,8 @@
 /**
  * The decide loop: snapshot → decide → take. Once reconciliation's first pass has settled, a tick
- * runs each time a feed a decision waits for publishes (the price feed's read: a stop sees a price
- * at most one poll old), and on the injected clock at most `intervalMs` after the last one for the
- * time-based rules. Each tick builds one snapshot from the feeds and, for every loaded strategy,
+ * runs each time a feed a decision waits for publishes a read (prices, so a stop sees a price at
+ * most one poll old; the prediction feeds: scores, markets, positions), and on the injected clock
+ * 1.5 × `intervalMs` after the last one for the time-based rules. Each tick builds one snapshot from the feeds and, for every loaded strategy,
  * calls decide() and hands each intent to the executor (`executor.take`: the route, the attempts,
  * deferral and the write-ahead drive are the executor's, executor/intake.ts).
  *
@@ -52,8 +52,8 @@ export interface TickLoopOptions {
    */
   readonly refreshBalances?: (() => number) | undefined;
   /**
-   * Subscribes `wake` to what a decision waits for (the price feed publishing a read); returns the
-   * unsubscribe. A tick runs at once after each (never two at a time).
+   * Subscribes `wake` to what a decision waits for (a read published by the prices feed or a
+   * prediction feed); returns the unsubscribe. A tick runs at once after each (never two at a time).
    */
   readonly wakeOn?: ((wake: () => void) => () => void) | undefined;
   /** Subscribes to the reads a skipped tick waits for (fresh balances): they wake it only after a skip. */
@@ -160,8 +160,9 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     if (!built.ok) {
       if (built.reason !== lastSkipped) log?.info({ reason: built.reason }, `not deciding: ${built.reason}; decides again once the feeds answer`);
       lastSkipped = built.reason;
-      // Asks again (a read may have failed); the threshold stays the move's.
-      if (readsBeforeMove > 0) options.refreshBalances?.();
+      // Not asked again here: the read the action asked for is on its way, and when it fails the feed
+      // polls again on its interval. Asking at every skipped tick (each feed's read wakes one) would
+      // run the balances polls back to back against an RPC that is failing.
       events.emit('tick', { at: now, strategies: loaded.size, intents: 0, holds: 0, skipped: built.reason });
       return;
     }
@@ -264,7 +265,8 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
   const done = (async () => {
     // Rule 2: nothing new is decided before reconciliation has resolved what the last process left.
     try {
-      await options.ready;
+      // A stop before reconciliation settles (a failed start) ends the loop without waiting for it.
+      if ((await Promise.race([options.ready.then(() => 'ready' as const), abortedSignal(signal)])) === 'aborted') return;
     } catch (error) {
       // Not knowing what the last process left is not a reason to guess: no trading until a restart.
       blocked = `first reconcile pass failed: ${errorMessage(error)}`;
@@ -300,4 +302,12 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     status: () => ({ ticks, lastTickAt, lastSkipped, blocked, planned, deferred: executor.deferred(), strategies: health.status() }),
     done,
   };
+}
+
+/** Resolves 'aborted' when `signal` aborts (at once if it has). */
+function abortedSignal(signal: AbortSignal): Promise<'aborted'> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
 }

@@ -194,3 +194,31 @@ describe('after an action, the decide loop waits for a balances read begun after
     }
   });
 });
+
+describe('a stop before reconciliation settles', () => {
+  it('ends the loop without waiting for it (a failed start while the first balances read hangs)', async () => {
+    const { db, clock } = freshStore();
+    const abort = new AbortController();
+    const loop = startTickLoop({
+      clock,
+      executor: idleExecutor,
+      records: decisionRecords(db, new AuditLog(db, clock), clock),
+      strategies: () => new Map(),
+      sources: () => {
+        throw new Error('no tick runs before ready');
+      },
+      intervalMs: INTERVAL,
+      // Never settles: the first balances read still hangs on the RPC.
+      ready: new Promise<never>(() => undefined),
+      signal: abort.signal,
+    });
+    let ended = false;
+    void loop.done.then(() => (ended = true));
+    await clock.advance(0);
+    expect(ended).toBe(false);
+    abort.abort();
+    await loop.done;
+    expect(loop.status()).toMatchObject({ ticks: 0, blocked: null });
+    db.close();
+  });
+});
