@@ -29,19 +29,6 @@ interface Listed {
 /** The one change of kind an upgrade has made (migration 0011). */
 const RENEWAL = { from: 'cancel-vault-order', to: 'renew-vault-order' } as const;
 
-/** Whether the params (JSON text) carry a replacement order under `then`, as a renewal's did. */
-function carriesReplacement(params: unknown): boolean {
-  if (typeof params !== 'string') return false;
-  try {
-    const parsed = JSON.parse(params) as unknown;
-    if (typeof parsed !== 'object' || parsed === null) return false;
-    const then = (parsed as Record<string, unknown>)['then'];
-    return typeof then === 'object' && then !== null && !Array.isArray(then);
-  } catch {
-    return false;
-  }
-}
-
 /** Why a listed row is not sealed again. */
 function notSealedWhy(renewal: boolean, last: string | undefined): string {
   if (!renewal) return 'not a renewal journaled as a cancel: no upgrade changes this kind';
@@ -78,6 +65,8 @@ export function recordRekindedRows(db: Db, append: (action: ActionInput) => unkn
   db.transaction(() => {
     const seals = lastSeals(db);
     const read = db.prepare('SELECT * FROM intents WHERE id = ?');
+    // The migration's own test of a renewal: a replacement order under `then`.
+    const carriesReplacement = db.prepare("SELECT json_type(params, '$.then') = 'object' AS yes FROM intents WHERE id = ?").pluck();
     for (const { key, old_kind: from, new_kind: to } of listed) {
       const row = read.get(key) as Record<string, unknown> | undefined;
       // Intents are never deleted; a listed key with no row names nothing to record.
@@ -85,7 +74,7 @@ export function recordRekindedRows(db: Db, append: (action: ActionInput) => unkn
       const last = seals.get(key);
       // Only the change the migration makes: a renewal, once journaled as a cancel carrying its
       // replacement under `then`, given its own kind. Any other pair is an edit, whoever listed it.
-      const renewal = from === RENEWAL.from && to === RENEWAL.to && row['kind'] === to && carriesReplacement(row['params']);
+      const renewal = from === RENEWAL.from && to === RENEWAL.to && row['kind'] === to && carriesReplacement.get(key) === 1;
       const honest = renewal && last !== undefined && (last === rowDigest({ ...row, kind: from }) || last === rowDigest(row));
       const strategy = typeof row['strategy'] === 'string' ? row['strategy'] : null;
       append({

@@ -6,8 +6,8 @@
  * the handler that finishes it, nor a handler without a route. kindSet.ts lists them.
  *
  * A kind without a route (or a route that returns undefined for this intent) is deferred by the
- * executor's intake (intake.ts): recorded once, never journaled, because a journaled row would be resumed by reconciliation
- * with nobody to finish it.
+ * executor's intake (intake.ts): recorded once, never journaled, because a journaled row would be
+ * resumed by reconciliation with nobody to finish it.
  */
 import type { z } from 'zod';
 import type { PlanInput } from '../../store/journal.js';

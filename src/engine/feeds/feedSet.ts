@@ -4,8 +4,9 @@
  * positions feed only with a wallet. The balances feed reads the chain through the RPC (live, paper)
  * or, in a rehearsal, its ledger: the source is an option, the feed is like every other.
  *
- * Every feed but the balances one (the RPC, or the ledger) reads one API area (`FEED_AREAS`); `paused(area)` says why that area's feeds must not poll
- * now (nothing loaded needs it, or the key was refused it: engine/areas/), and they send nothing then.
+ * Every feed but the balances one (the RPC, or the ledger) reads one API area (`FEED_AREAS`);
+ * `paused(area)` says why that area's feeds must not poll now (nothing loaded needs it, or the key
+ * was refused it: engine/areas/), and they send nothing then.
  */
 import type { ApiArea } from '../../jupiter/apiAreas.js';
 import type { Clock } from '../../clock.js';

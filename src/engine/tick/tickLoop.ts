@@ -2,9 +2,10 @@
  * The decide loop: snapshot → decide → take. Once reconciliation's first pass has settled, a tick
  * runs each time a feed a decision waits for publishes a read (prices, so a stop sees a price at
  * most one poll old; the prediction feeds: scores, markets, positions), and on the injected clock
- * 1.5 × `intervalMs` after the last one for the time-based rules. Each tick builds one snapshot from the feeds and, for every loaded strategy,
- * calls decide() and hands each intent to the executor (`executor.take`: the route, the attempts,
- * deferral and the write-ahead drive are the executor's, executor/intake.ts).
+ * 1.5 × `intervalMs` after the last one for the time-based rules. Each tick builds one snapshot from
+ * the feeds and, for every loaded strategy, calls decide() and hands each intent to the executor
+ * (`executor.take`: the route, the attempts, deferral and the write-ahead drive are the executor's,
+ * executor/intake.ts).
  *
  * Ticks never overlap: intents are driven inside the tick, and the next tick waits for them. Every
  * executed intent may move balances (a swap, a deposit, a withdrawal, a sale), so they must be read
