@@ -4,7 +4,7 @@ import type { Executor } from '../../../../src/engine/executor/executor.js';
 import type { Balances } from '../../../../src/engine/feeds/balances.js';
 import type { FeedState } from '../../../../src/engine/feeds/poller.js';
 import { decisionRecords } from '../../../../src/engine/tick/decisionRecords.js';
-import { startTickLoop, type TickLoop } from '../../../../src/engine/tick/tickLoop.js';
+import { startTickLoop, type TickLoop, type TickLoopOptions } from '../../../../src/engine/tick/tickLoop.js';
 import type { TokenPrice } from '../../../../src/jupiter/tokens.js';
 import { AuditLog } from '../../../../src/store/audit.js';
 import { TypedEmitter } from '../../../../src/typedEmitter.js';
@@ -25,6 +25,43 @@ const idleExecutor = {
   deferred: () => ({}),
 } as unknown as Executor;
 
+const noBalances: Balances = { byMint: new Map(), decimals: new Map(), readAt: 1 };
+
+/**
+ * A decide loop on a fresh store and a manual clock, with no strategies and fresh feeds; `over`
+ * replaces any option. `stop()` aborts it, waits for it and closes the store.
+ */
+function loopOn(over: (clock: ManualClock) => Partial<TickLoopOptions> = () => ({})): {
+  clock: ManualClock;
+  loop: TickLoop;
+  abort: AbortController;
+  stop: () => Promise<void>;
+} {
+  const { db, clock } = freshStore();
+  const abort = new AbortController();
+  const loop = startTickLoop({
+    clock,
+    executor: idleExecutor,
+    records: decisionRecords(db, new AuditLog(db, clock), clock),
+    strategies: () => new Map(),
+    sources: () => ({ prices: feedState('prices', new Map<string, TokenPrice>(), clock.now()), balances: feedState('balances', noBalances, clock.now()) }),
+    intervalMs: INTERVAL,
+    ready: Promise.resolve(),
+    signal: abort.signal,
+    ...over(clock),
+  });
+  return {
+    clock,
+    loop,
+    abort,
+    stop: async () => {
+      abort.abort();
+      await loop.done;
+      db.close();
+    },
+  };
+}
+
 describe('the decide loop wakes when a feed publishes', () => {
   const stops: (() => Promise<void>)[] = [];
   afterEach(async () => {
@@ -32,29 +69,12 @@ describe('the decide loop wakes when a feed publishes', () => {
   });
 
   function start(wakeOn: boolean): { clock: ManualClock; feed: TypedEmitter<{ updated: null }>; loop: TickLoop; at: number[] } {
-    const { db, clock } = freshStore();
     const feed = new TypedEmitter<{ updated: null }>();
-    const abort = new AbortController();
-    const balances: Balances = { byMint: new Map(), decimals: new Map(), readAt: 1 };
-    const loop = startTickLoop({
-      clock,
-      executor: idleExecutor,
-      records: decisionRecords(db, new AuditLog(db, clock), clock),
-      strategies: () => new Map(),
-      sources: () => ({ prices: feedState('prices', new Map<string, TokenPrice>(), clock.now()), balances: feedState('balances', balances, clock.now()) }),
-      wakeOn: wakeOn ? (wake) => feed.on('updated', wake) : undefined,
-      intervalMs: INTERVAL,
-      ready: Promise.resolve(),
-      signal: abort.signal,
-    });
+    const { clock, loop, stop } = loopOn(() => ({ wakeOn: wakeOn ? (wake) => feed.on('updated', wake) : undefined }));
     const at: number[] = [];
-    loop.events.on('tick', (t) => at.push(t.at - start0));
     const start0 = clock.now();
-    stops.push(async () => {
-      abort.abort();
-      await loop.done;
-      db.close();
-    });
+    loop.events.on('tick', (t) => at.push(t.at - start0));
+    stops.push(stop);
     return { clock, feed, loop, at };
   }
 
@@ -107,10 +127,8 @@ describe('the decide loop wakes when a feed publishes', () => {
 
 describe('after an action, the decide loop waits for a balances read begun after it', () => {
   it('a read begun before the action wakes one skipped tick, which asks again; the next read decides, and nothing spins in between', async () => {
-    const { db, clock } = freshStore();
     const prices = new TypedEmitter<{ updated: null }>();
     const reads = new TypedEmitter<{ updated: null }>();
-    const abort = new AbortController();
     // The balances feed as the loop sees it: the read its value came from, and the polls begun.
     let readNo = 3;
     let begun = 3;
@@ -137,15 +155,11 @@ describe('after an action, the decide loop waits for a balances read begun after
         });
       },
     } as unknown as Executor;
-    const balances: Balances = { byMint: new Map(), decimals: new Map(), readAt: 1 };
-    const loop = startTickLoop({
-      clock,
+    const { clock, loop, stop } = loopOn((clock) => ({
       executor,
-      records: decisionRecords(db, new AuditLog(db, clock), clock),
-      strategies: () => new Map(),
       sources: () => ({
         prices: feedState('prices', new Map<string, TokenPrice>(), clock.now()),
-        balances: { ...feedState('balances', balances, clock.now()), readNo },
+        balances: { ...feedState('balances', noBalances, clock.now()), readNo },
       }),
       refreshBalances: () => {
         asked.push(begun);
@@ -153,10 +167,7 @@ describe('after an action, the decide loop waits for a balances read begun after
       },
       wakeOn: (wake) => prices.on('updated', wake),
       wakeOnRead: (read) => reads.on('updated', read),
-      intervalMs: INTERVAL,
-      ready: Promise.resolve(),
-      signal: abort.signal,
-    });
+    }));
     const seen: (string | null)[] = [];
     loop.events.on('tick', (t) => seen.push(t.skipped));
     try {
@@ -188,30 +199,20 @@ describe('after an action, the decide loop waits for a balances read begun after
       await clock.advance(0);
       expect(loop.status().ticks).toBe(4);
     } finally {
-      abort.abort();
-      await loop.done;
-      db.close();
+      await stop();
     }
   });
 });
 
 describe('a stop before reconciliation settles', () => {
   it('ends the loop without waiting for it (a failed start while the first balances read hangs)', async () => {
-    const { db, clock } = freshStore();
-    const abort = new AbortController();
-    const loop = startTickLoop({
-      clock,
-      executor: idleExecutor,
-      records: decisionRecords(db, new AuditLog(db, clock), clock),
-      strategies: () => new Map(),
+    const { clock, loop, abort, stop } = loopOn(() => ({
       sources: () => {
         throw new Error('no tick runs before ready');
       },
-      intervalMs: INTERVAL,
       // Never settles: the first balances read still hangs on the RPC.
       ready: new Promise<never>(() => undefined),
-      signal: abort.signal,
-    });
+    }));
     let ended = false;
     void loop.done.then(() => (ended = true));
     await clock.advance(0);
@@ -219,6 +220,6 @@ describe('a stop before reconciliation settles', () => {
     abort.abort();
     await loop.done;
     expect(loop.status()).toMatchObject({ ticks: 0, blocked: null });
-    db.close();
+    await stop();
   });
 });
