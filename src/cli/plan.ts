@@ -13,6 +13,7 @@ import { CliExit } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 import { checkPredictionIds } from './predictionIdCheck.js';
 import { checkStrategies } from './strategyInputs.js';
+import { overlapWarnings } from './overlapWarnings.js';
 import { specAreas } from '../engine/areas/areaNeeds.js';
 
 interface PlanOptions {
@@ -26,6 +27,7 @@ interface PlanOptions {
  * describes the rules only (prices, balances and token pins live in the daemon). In both, the
  * prediction markets and events strategies name are asked of the configured API when it can be
  * asked: the rules of a strategy naming an unknown one are shown waiting, as the daemon would hold them.
+ * Two enabled strategies managing the same token or positions are warned about on stderr.
  */
 export function planCommand(ctx: CliContext): Command {
   return new Command('plan')
@@ -64,6 +66,9 @@ export function planCommand(ctx: CliContext): Command {
         if (outcome.diagnostics.length > 0) lines.push('not runnable: see the problems on stderr');
         ctx.stdout(lines.map((line) => `  ${line}\n`).join(''));
       }
+      // Two enabled strategies managing the same token or positions: a warning, the exit code unchanged.
+      const overlaps = overlapWarnings(check.outcomes, new Set(ids.diagnostics.map((d) => d.file)));
+      if (overlaps !== '') ctx.stderr(overlaps);
       const problems = sortDiagnostics([...check.missing, ...check.outcomes.flatMap((o) => o.diagnostics)]);
       if (problems.length > 0) {
         ctx.stderr(problems.map((d) => `${formatDiagnostic(d)}\n`).join(''));

@@ -11,6 +11,7 @@ import { ignoredKey, loadWallet } from '../solana/loadWallet.js';
 import { WalletError } from '../solana/walletError.js';
 import { checkPredictionIds } from './predictionIdCheck.js';
 import { checkStrategies } from './strategyInputs.js';
+import { overlapWarnings } from './overlapWarnings.js';
 
 interface ValidateOptions {
   config?: string;
@@ -24,7 +25,8 @@ interface ValidateOptions {
  * daemon resolves and pins them, and validate checks schema and rules only. The prediction markets
  * and events strategies name are asked of the configured API (live: Jupiter with the key; paper:
  * the simulator in process): an unknown one is a problem; without the API a note says they were
- * not checked.
+ * not checked. Two enabled strategies managing the same token or positions are warned about on
+ * stderr (a warning: the exit code does not change).
  */
 /**
  * The checks `run` applies to the wallet and the API key, without printing either: a key file
@@ -93,6 +95,9 @@ export function validateCommand(ctx: CliContext): Command {
           }
         }
         if (check.outcomes.length === 0 && check.missing.length === 0) ctx.stdout(`ok: no strategy files in ${targets.join(', ')}\n`);
+        // Two enabled strategies managing the same token or positions: worth a look, not a failure.
+        const overlaps = overlapWarnings(check.outcomes, new Set(ids.diagnostics.map((d) => d.file)));
+        if (overlaps !== '') ctx.stderr(overlaps);
       }
       if (problems.length > 0) {
         ctx.stderr(

@@ -12,6 +12,7 @@ import { mintRefs, type NewPin, type TokenPinLookup, type TokenSearch } from '..
 import { TypedEmitter } from '../typedEmitter.js';
 import { specChanges } from './specChanges.js';
 import { listStrategyFiles, shown } from './strategyFiles.js';
+import { overlapLog } from './overlapLog.js';
 
 export interface StrategyWatcherEvents {
   /** A file's new text is valid and now runs. */
@@ -79,9 +80,12 @@ export class StrategyWatcher {
   /** Events of the scan in progress, emitted once its result is visible in {@link active}. */
   #pending: (() => void)[] = [];
   #scans = 0;
+  /** Two running strategies managing the same token or positions: logged once when it appears. */
+  readonly #overlaps: ReturnType<typeof overlapLog>;
 
   constructor(options: StrategyWatcherOptions) {
     this.#options = options;
+    this.#overlaps = overlapLog(options.log);
   }
 
   /** The strategies running now, by name. Replaced as a whole on each scan: never half-updated. */
@@ -150,6 +154,7 @@ export class StrategyWatcher {
       await this.#process(file, text, parsed);
     }
     this.#active = new Map([...this.#files.values()].flatMap((s) => (s.active ? [[s.active.name, s.active] as const] : [])));
+    this.#overlaps(this.#active);
     for (const emit of this.#pending.splice(0)) emit();
     this.#scans += 1;
     this.events.emit('polled', { at: clock.now(), changed });
