@@ -1,7 +1,9 @@
 /**
- * What `/status` (and so `jupbot status`) adds from the database: the open Trigger orders, the last
- * fills, and today's figures — the P&L realized since midnight UTC (first in, first out over the
- * whole history, so a sale today is matched with what was bought before), the trades and fees.
+ * What `/status` (and so `jupbot status`) adds from the database: the open Trigger orders (as the
+ * API lists them, leg by leg, and grouped one order per placement for the operator's view), the
+ * last fills, today's figures — the P&L realized since midnight UTC (first in, first out over the
+ * whole history, so a sale today is matched with what was bought before), the trades and fees —
+ * and the unrealized P&L against the basis (unrealizedFigures.ts), at the live prices given.
  */
 import { formatFixed } from '../money/decimal.js';
 import type { Db } from '../store/db.js';
@@ -12,6 +14,9 @@ import { computePnl } from './pnl.js';
 import { tokenNamer } from './tokenNames.js';
 import { pendingFillJson, type PendingFillJson, toTrade, tradeJson } from './trades.js';
 import { listPendingFills } from '../store/pendingFills.js';
+import type { Fixed } from '../money/decimal.js';
+import { openOrderRows, type OpenOrderRow } from './openOrderRows.js';
+import { unrealizedFigures, type UnrealizedJson } from './unrealizedFigures.js';
 
 export interface StatusFigures {
   readonly openOrders: readonly Omit<OrderView, 'events'>[];
@@ -19,9 +24,21 @@ export interface StatusFigures {
   readonly today: { readonly since: string; readonly trades: number; readonly realizedUsd: string; readonly feesUsd: string };
   /** Landed trades whose fill is not known yet. */
   readonly pendingFills: readonly PendingFillJson[];
+  readonly unrealized: UnrealizedJson;
 }
 
-export function statusFigures(db: Db, now: number, lastFills = 5): StatusFigures {
+/** The figures, and the open orders grouped per placement (without prices: the caller measures them). */
+export interface StatusReading {
+  readonly figures: StatusFigures;
+  readonly orderRows: readonly OpenOrderRow[];
+}
+
+/** `live`: the price feed's latest dollar prices, which the unrealized P&L is valued at first. */
+export function statusReading(db: Db, now: number, live: ReadonlyMap<string, Fixed> = new Map()): StatusReading {
+  return { figures: statusFigures(db, now, 5, live), orderRows: openOrderRows(db, new Map(), now) };
+}
+
+export function statusFigures(db: Db, now: number, lastFills = 5, live: ReadonlyMap<string, Fixed> = new Map()): StatusFigures {
   const since = Math.floor(now / DAY_MS) * DAY_MS;
   const name = tokenNamer(pinnedSymbols(db));
   const trades = listFills(db).map((fill) => toTrade(fill, name));
@@ -45,5 +62,6 @@ export function statusFigures(db: Db, now: number, lastFills = 5): StatusFigures
       realizedUsd: formatFixed(realized),
       feesUsd: formatFixed(todays.reduce((sum, t) => sum + (t.fee?.usd ?? 0n), 0n)),
     },
+    unrealized: unrealizedFigures(db, trades, name, live, now),
   };
 }

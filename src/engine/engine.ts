@@ -367,6 +367,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
       identity: { instanceId: inputs.instanceId, startedAt, schemaVersion: inputs.store.version, simulator },
       status: () => engine.status(),
       auditHead: () => audit.head,
+      market: { prices: () => feeds.prices.state(), balances: () => balances.state(), tokenName: engineTokenNamer(() => ({ strategies, feeds })) },
       checks: [
         ...feeds.readiness(),
         ...feedReadinessChecks(walletHistory ? [walletHistory] : []),

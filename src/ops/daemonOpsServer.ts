@@ -7,7 +7,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { reportData } from '../audit/reportData.js';
 import { renderReport } from '../audit/reportHtml.js';
-import { statusFigures } from '../audit/statusFigures.js';
+import { statusReading } from '../audit/statusFigures.js';
+import { statusOrders } from '../audit/statusOrders.js';
 import type { Db } from '../store/db.js';
 import type { WriteHealth } from '../store/writeHealth.js';
 import { version } from '../version.js';
@@ -15,6 +16,7 @@ import { databaseReadiness } from './databaseReadiness.js';
 import type { Metrics } from './metrics.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './opsServer.js';
 import { reusedFor } from './reusedFor.js';
+import { type LivePrice, livePrices, priceOfLive, statusBalances, statusClock, type StatusMarket } from './statusMarket.js';
 
 /** How often the live report refreshes, and how long one rendering is served. */
 const LIVE_REPORT_MS = 30_000;
@@ -40,12 +42,16 @@ export interface DaemonOpsServerOptions {
   readonly status: () => Record<string, unknown>;
   /** The audit chain's head, in `/status`. */
   readonly auditHead: () => unknown;
+  /** The feeds `/status` reads balances and prices from (absent: no balances, orders without distances). */
+  readonly market?: StatusMarket | undefined;
 }
 
 export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Promise<OpsServer> {
-  const { config, clock, db, metrics, identity } = options;
-  // Orders, fills and today's P&L read the whole history: computed at most every 10 s, however often asked.
-  const figures = reusedFor(10_000, clock, () => statusFigures(db, clock.now()));
+  const { config, clock, db, metrics, identity, market } = options;
+  const prices = (): Map<string, LivePrice> => (market === undefined ? new Map<string, LivePrice>() : livePrices(market.prices()));
+  // Orders, fills and the P&L read the whole history: computed at most every 10 s, however often
+  // asked. Balances, prices and the orders' distances are read from memory at each request.
+  const reading = reusedFor(10_000, clock, () => statusReading(db, clock.now(), new Map([...prices()].map(([mint, p]) => [mint, p.usd]))));
   return await startOpsServer({
     listen: config.http.listen,
     clock,
@@ -57,17 +63,24 @@ export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Pro
     // browsers ask, so the page costs the decide loop one rendering per refresh at most.
     pages: { '/': reusedFor(LIVE_REPORT_MS, clock, () => renderReport(reportData(db, clock.now()), { refreshSeconds: LIVE_REPORT_MS / 1000 })) },
     documents: {
-      '/status': (): Record<string, unknown> => ({
-        version,
-        mode: config.mode,
-        instanceId: identity.instanceId,
-        startedAt: identity.startedAt,
-        schemaVersion: identity.schemaVersion,
-        simulator: identity.simulator,
-        ...options.status(),
-        audit: options.auditHead(),
-        ...figures(),
-      }),
+      '/status': (): Record<string, unknown> => {
+        const { figures, orderRows } = reading();
+        const priceOf = priceOfLive(prices());
+        return {
+          version,
+          mode: config.mode,
+          instanceId: identity.instanceId,
+          startedAt: identity.startedAt,
+          schemaVersion: identity.schemaVersion,
+          simulator: identity.simulator,
+          ...options.status(),
+          audit: options.auditHead(),
+          clock: statusClock(config.mode, clock),
+          ...(market === undefined ? {} : { balances: statusBalances(market.balances(), priceOf, market.tokenName) }),
+          ...figures,
+          orders: statusOrders(orderRows, priceOf),
+        };
+      },
     },
   });
 }
