@@ -1,19 +1,36 @@
 /**
  * `jupbot status`: asks a running daemon how it is doing (its `/status`, at the config's
- * `http.listen` or `--url`) and prints it for people: mode, wallet, login, the API areas (off ones
- * with why), feeds with their age, strategies, open orders, the last fills and today's P&L. `--json` prints the document as served.
- * No answer: one line saying where it asked and why nothing answered, exit 7.
+ * `http.listen` or `--url`) and prints it for people: a halt first, then mode, wallet, login, which
+ * clock the times are on, the API areas (off ones with why), feeds with their age, strategies, the
+ * balances with their dollar value, the open orders one per placement with each trigger's distance
+ * from the price, the protections, the last fills, today's P&L and the unrealized P&L with its
+ * basis (statusSections.ts). Every time in UTC, on the daemon's clock. `--json` prints the document
+ * as served. No answer: one line saying where it asked and why nothing answered, exit 7.
  */
 import { pendingFillWords, type PendingFillJson } from '../audit/trades.js';
 import { Command } from 'commander';
-import { usdText } from '../money/humanFigures.js';
 import type { StatusFigures } from '../audit/statusFigures.js';
 import { loadConfig } from '../config/loadConfig.js';
 import { errorMessage } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
-import { parseFixed } from '../money/decimal.js';
 import { CliExit, type CliContext } from './context.js';
 import { renderTable } from './table.js';
+import type { StatusOrderJson } from '../audit/statusOrders.js';
+import type { UnrealizedJson } from '../audit/unrealizedFigures.js';
+import type { BalancesJson, ClockJson } from '../ops/statusMarket.js';
+import {
+  balancesSection,
+  clockLine,
+  dollars,
+  type ControlJson,
+  haltLine,
+  iso,
+  ordersSection,
+  pausedLines,
+  type ProtectionJson,
+  protectionsSection,
+  unrealizedSection,
+} from './statusSections.js';
 
 /** How long an answer may take: the daemon renders `/status` from memory and a 10 s-old cache. */
 const TIMEOUT_MS = 5_000;
@@ -48,8 +65,15 @@ interface FillJson {
   readonly counter: { readonly amount: string; readonly symbol: string };
 }
 
-interface StatusDocument extends Partial<Omit<StatusFigures, 'lastFills'>> {
+interface StatusDocument extends Partial<Omit<StatusFigures, 'lastFills' | 'unrealized'>> {
   readonly lastFills?: readonly FillJson[];
+  /** The keys below are absent from older daemons (and `control`, `protections` from ones without those parts). */
+  readonly clock?: ClockJson;
+  readonly balances?: BalancesJson;
+  readonly orders?: readonly StatusOrderJson[];
+  readonly unrealized?: UnrealizedJson;
+  readonly control?: ControlJson;
+  readonly protections?: readonly ProtectionJson[];
   readonly version: string;
   readonly mode: 'paper' | 'live' | 'rehearsal';
   readonly startedAt: number;
@@ -81,8 +105,6 @@ interface StrategyHealthJson {
   readonly degraded: { readonly rule: string; readonly failures: number; readonly code: string | null; readonly protective: boolean } | null;
 }
 
-const iso = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '—' : new Date(ms).toISOString().replace('.000Z', 'Z'));
-
 /** An age for people: 4s, 3m 10s, 2h 5m. */
 function age(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return 'never';
@@ -92,20 +114,15 @@ function age(ms: number | null): string {
   return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
-const dollars = (text: string | null | undefined): string => {
-  const value = text === null || text === undefined ? undefined : parseFixed(text);
-  return value === undefined ? '—' : usdText(value);
-};
-
 function modeText(doc: StatusDocument): string {
   if (doc.mode === 'paper') return 'PAPER mode (simulated world' + (doc.simulator ? ` at ${doc.simulator.url}` : '') + ')';
   if (doc.mode === 'rehearsal') return 'REHEARSAL mode (real prices and transactions, nothing signed; fills in the rehearsal ledger)';
   return 'LIVE mode (real funds)';
 }
 
-/** The document as a page of plain text. */
+/** The document as a page of plain text; `now` (the asker's clock) only when the daemon does not say its own. */
 export function statusText(doc: StatusDocument, now: number): string {
-  const out: string[] = [];
+  const out: string[] = [...haltLine(doc.control)];
   const areas = doc.areas ?? [];
   const trigger = areas.find((a) => a.area === 'trigger');
   const login =
@@ -118,7 +135,12 @@ export function statusText(doc: StatusDocument, now: number): string {
           : trigger && !trigger.needed
             ? 'not needed (no loaded strategy uses vault orders)'
             : `NOT logged in (${doc.session.consecutiveFailures} failed: ${doc.session.lastError?.message ?? 'no attempt yet'})`;
-  out.push(`jupbot ${doc.version}, ${modeText(doc)}, up since ${iso(doc.startedAt)}`, `wallet ${doc.wallet}; Trigger login: ${login}`);
+  out.push(
+    `jupbot ${doc.version}, ${modeText(doc)}, up since ${iso(doc.startedAt)}`,
+    `wallet ${doc.wallet}; Trigger login: ${login}`,
+    clockLine(doc.clock, doc.mode),
+    ...pausedLines(doc.control),
+  );
   if (areas.length > 0) {
     out.push(`Jupiter API areas: ${areas.map((a) => `${a.area} ${a.on ? (a.needed ? 'on' : 'not in use') : 'OFF'}`).join(', ')}`);
     for (const a of areas.filter((x) => !x.on && x.refusal !== null)) {
@@ -149,8 +171,9 @@ export function statusText(doc: StatusDocument, now: number): string {
       ['left', 'right', 'left'],
     ),
   );
-  const orders = doc.openOrders ?? [];
-  const perStrategy = (name: string): number => orders.filter((o) => o.strategy === name).length;
+  const legs = doc.openOrders ?? [];
+  // One per placement (an OCO's two legs are one order); an older daemon serves the legs only.
+  const perStrategy = (name: string): number => (doc.orders ?? legs).filter((o) => o.strategy === name).length;
   const lastFillOf = (name: string): string => {
     const fill = doc.lastFills?.find((f) => f.strategy === name);
     return fill === undefined ? '—' : iso(Date.parse(fill.at));
@@ -175,21 +198,25 @@ export function statusText(doc: StatusDocument, now: number): string {
     h.rules.map((r) => [name, r.rule, r.state === 'waiting' ? 'armed, waiting' : r.state, r.state === 'paused' ? r.why : r.why.slice(0, 100)]),
   );
   if (rules.length > 0) out.push(renderTable(['strategy', 'rule', 'state', 'why'], rules, ['left', 'left', 'left', 'left']));
+  const balances = balancesSection(doc.balances, doc.orders ?? []);
+  if (balances !== '') out.push(balances);
   out.push(
-    orders.length === 0
-      ? 'open orders: none\n'
-      : renderTable(
-          ['open order', 'strategy', 'type', 'state', 'selling', 'trigger'],
-          orders.map((o) => [
-            o.id.slice(0, 12),
-            o.strategy ?? '(adopted)',
-            `${o.family} ${o.orderType}`,
-            o.state,
-            `${o.input.remaining ?? o.input.amount} ${o.input.symbol}`,
-            o.triggerPriceUsd ? `$${o.triggerPriceUsd}` : '—',
-          ]),
-          ['left', 'left', 'left', 'left', 'right', 'right'],
-        ),
+    doc.orders !== undefined
+      ? ordersSection(doc.orders)
+      : legs.length === 0
+        ? 'open orders: none\n'
+        : renderTable(
+            ['open order', 'strategy', 'type', 'state', 'selling', 'trigger'],
+            legs.map((o) => [
+              o.id.slice(0, 12),
+              o.strategy ?? '(adopted)',
+              `${o.family} ${o.orderType}`,
+              o.state,
+              `${o.input.remaining ?? o.input.amount} ${o.input.symbol}`,
+              o.triggerPriceUsd ? `$${o.triggerPriceUsd}` : '—',
+            ]),
+            ['left', 'left', 'left', 'left', 'right', 'right'],
+          ),
   );
   const fills = doc.lastFills ?? [];
   if (fills.length > 0) {
@@ -211,7 +238,10 @@ export function statusText(doc: StatusDocument, now: number): string {
     out.push(
       `today (since ${iso(Date.parse(doc.today.since))}): ${doc.today.trades} trade${doc.today.trades === 1 ? '' : 's'}, realized P&L ${dollars(doc.today.realizedUsd)}, fees ${dollars(doc.today.feesUsd)}\n`,
     );
-  out.push(`as of ${iso(now)}; more: jupbot audit pnl, jupbot report --out report.html, docs/operations.md\n`);
+  const unrealized = unrealizedSection(doc.unrealized);
+  if (unrealized !== '') out.push(unrealized);
+  out.push(protectionsSection(doc.protections));
+  out.push(`as of ${iso(doc.clock?.now ?? now)}; more: jupbot audit pnl, jupbot report --out report.html, docs/operations.md\n`);
   return out.join('\n');
 }
 
