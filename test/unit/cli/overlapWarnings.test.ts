@@ -12,7 +12,7 @@ import { StrategyWatcher } from '../../../src/engine/strategyWatcher.js';
 import { ExitCode } from '../../../src/exitCodes.js';
 import { paperTokenSearch } from '../../../src/sim/paperTokenSearch.js';
 import { DEFAULT_STRATEGY_LIMITS } from '../../../src/strategies/strategyLimits.js';
-import { jupbot } from '../../support/cli.js';
+import { jupbot, repoRoot } from '../../support/cli.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
 const takeProfit = 'name: sol-tp\nkind: price-order\nsell: SOL\namount: "2"\ntake_profit:\n  - at: "200"\nstop_loss:\n  at: "120"\n';
@@ -70,6 +70,22 @@ describe('overlap warnings', () => {
       const run = await jupbot([command, '--config', 'config/default.yaml']);
       expect([command, run.code, run.stderr]).toEqual([command, ExitCode.Ok, '']);
     }
+  });
+
+  it('the daemon’s scan of the demo strategies logs no overlap', async () => {
+    const warnings: string[] = [];
+    const watcher = new StrategyWatcher({
+      dir: join(repoRoot, 'strategies'),
+      cwd: repoRoot,
+      clock: new ManualClock(Date.UTC(2026, 5, 1)),
+      intervalMs: 5_000,
+      search: paperTokenSearch,
+      limits: DEFAULT_STRATEGY_LIMITS,
+      log: { debug: () => undefined, info: () => undefined, warn: (_obj: object, msg: string) => warnings.push(msg) },
+    });
+    await watcher.poll();
+    expect(watcher.active.size).toBe(7);
+    expect(warnings).toEqual([]);
   });
 
   it('the daemon’s strategy scan logs an overlap once, and again only after it went away and came back', async () => {
