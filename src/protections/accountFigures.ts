@@ -22,8 +22,8 @@ import { decimalTextOf, type Fixed, microToFixed, ONE, parseFixedRounded } from 
 export interface AccountInputs {
   readonly balances: Balances | undefined;
   readonly prices: PriceMap | undefined;
-  /** Last kept price by mint (decimal text), for tokens the feed does not read. */
-  readonly kept: ReadonlyMap<string, string>;
+  /** A token's last kept price (decimal text), for tokens the feed does not read; asked only for those. */
+  readonly kept: (mint: string) => string | undefined;
   readonly deposits: readonly { readonly mint: string; readonly decimals: number; readonly units: bigint }[];
   readonly positions: readonly Position[] | undefined;
 }
@@ -42,7 +42,7 @@ export interface AccountFigures {
 /** Dollars per whole token, or null when nothing prices it. */
 function priceOf(mint: string, inputs: AccountInputs): Fixed | null {
   if (USD_MINTS.has(mint)) return ONE;
-  const text = decimalTextOf(inputs.prices?.get(mint)?.usdPrice) ?? inputs.kept.get(mint) ?? null;
+  const text = decimalTextOf(inputs.prices?.get(mint)?.usdPrice) ?? inputs.kept(mint) ?? null;
   return text === null ? null : (parseFixedRounded(text) ?? null);
 }
 

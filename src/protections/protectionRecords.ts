@@ -130,3 +130,10 @@ export function openDeposits(db: Db): { mint: string; decimals: number; units: b
     parseRows(DepositRow, statement(db, sql).all(), 'open vault deposits').map((r) => ({ mint: r.mint, decimals: r.decimals, units: BigInt(r.amount) })),
   );
 }
+
+const KeptRow = z.object({ usd: z.string() });
+
+/** The newest price kept for `mint` (`price_samples`, decimal text), or undefined when none was. */
+export function keptPrice(db: Db, mint: string): string | undefined {
+  return parseOptionalRow(KeptRow, statement(db, 'SELECT usd FROM price_samples WHERE mint = ? ORDER BY at DESC LIMIT 1').get(mint), 'kept price')?.usd;
+}

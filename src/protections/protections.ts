@@ -26,13 +26,22 @@ import type { Notification } from '../ops/notify.js';
 import type { ReadinessCheck } from '../ops/opsServer.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
-import { latestPriceSamples } from '../store/priceSamples.js';
 import { DAY_MS } from '../strategies/snapshot.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import { accountFigures } from './accountFigures.js';
 import { isBuying } from './buyingStrategy.js';
 import { type Figures, type ProtectionStatus, protectionStatus, tripText } from './protectionStatus.js';
-import { activeTrips, clearProtection, equityPeak, openDeposits, recordTrip, saveEquityPeak, type TripRecord, tripSince } from './protectionRecords.js';
+import {
+  activeTrips,
+  clearProtection,
+  equityPeak,
+  keptPrice,
+  openDeposits,
+  recordTrip,
+  saveEquityPeak,
+  type TripRecord,
+  tripSince,
+} from './protectionRecords.js';
 import { anyProtection, type ProtectionName, type ProtectionsConfig } from './protectionsSchema.js';
 import { type Exit, realizedExits, realizedSince, currentStreak, streakEnds } from './realizedExits.js';
 import { FillsVersion, dollars, percentOf } from './protectionFigures.js';
@@ -170,7 +179,7 @@ export function createProtections(options: ProtectionsOptions): Protections {
     const prices = feeds.prices.state().value;
     // Before the first price read every token but dollars would look worthless: no figure yet.
     if (prices === undefined && [...(balances?.byMint.keys() ?? [])].length > 0) return;
-    const kept = new Map(latestPriceSamples(db).map((s) => [s.mint, s.usd]));
+    const kept = (mint: string): string | undefined => keptPrice(db, mint);
     const account = accountFigures({ balances, prices, kept, deposits: openDeposits(db), positions: feeds.positions?.state().value });
     if (account === null) return;
     const parts = {
@@ -245,8 +254,8 @@ export function createProtections(options: ProtectionsOptions): Protections {
       probe: () => (active.length === 0 ? { ok: true } : { ok: false, detail: active.map((t) => `${t.name} tripped: ${tripText(t, config)}`).join('; ') }),
     }),
     watch() {
+      // The first evaluation comes with the first read, before the decide loop's first tick.
       const offs = [feeds.prices.events.on('updated', evaluate), feeds.balances.events.on('updated', evaluate)];
-      evaluate();
       return () => offs.forEach((off) => off());
     },
   };

@@ -41,7 +41,7 @@ describe('equity and exposure', () => {
     const figures = accountFigures({
       balances,
       prices,
-      kept: new Map(),
+      kept: () => undefined,
       deposits: [{ mint: USDC, decimals: 6, units: 100_000_000n }],
       positions: [{ valueUsd: 12_500_000n, claimed: false } as never, { valueUsd: 1_000_000n, claimed: true } as never],
     });
@@ -59,15 +59,16 @@ describe('equity and exposure', () => {
     const figures = accountFigures({
       balances,
       prices: new Map(),
-      kept: new Map([
-        [SOL, '100'],
-        [JUP, '2'],
-      ]),
+      kept: (mint) =>
+        new Map([
+          [SOL, '100'],
+          [JUP, '2'],
+        ]).get(mint),
       deposits: [],
       positions: undefined,
     });
     expect(figures?.exposureUsd).toBe(200n * ONE + 14n * 10n ** 12n);
     expect(figures?.unpriced).toEqual([]);
-    expect(accountFigures({ balances: undefined, prices, kept: new Map(), deposits: [], positions: undefined })).toBeNull();
+    expect(accountFigures({ balances: undefined, prices, kept: () => undefined, deposits: [], positions: undefined })).toBeNull();
   });
 });

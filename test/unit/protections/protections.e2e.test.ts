@@ -6,7 +6,9 @@
  * and trip survive a restart; the daily loss clears at midnight UTC.
  */
 import { describe, expect, it } from 'vitest';
-import { equityPeak } from '../../../src/protections/protectionRecords.js';
+import { clearProtection, equityPeak } from '../../../src/protections/protectionRecords.js';
+import { AuditLog } from '../../../src/store/audit.js';
+import { openDatabase } from '../../../src/store/db.js';
 import type { ProtectionStatus } from '../../../src/protections/protections.js';
 import { recordFill } from '../../../src/store/fills.js';
 import { HEADER } from '../strategies/helpers.js';
@@ -120,8 +122,11 @@ describe('max_drawdown', () => {
     expect(await decisions(again, 'sol-dca', () => again.tick(2))).toBe(0);
     expect(kinds(again, 'protection.tripped')).toHaveLength(1);
 
-    // The operator's clear: a new peak from the equity now, and the DCA decides again.
-    expect(again.engine.protections.clear('max_drawdown', 'operator')).toBe(true);
+    // The operator's clear, from another process on the same database (`jupbot resume`): the daemon
+    // sees it at its next evaluation; a new peak starts from the equity then, and the DCA decides again.
+    const resume = openDatabase(w.file);
+    expect(clearProtection(resume, new AuditLog(resume, w.clock), 'max_drawdown', { at: w.clock.now(), by: 'operator', reason: 'resumed' })).not.toBeNull();
+    resume.close();
     expect(kinds(again, 'protection.cleared')).toEqual([expect.objectContaining({ name: 'max_drawdown', by: 'operator', trippedAt: tripped?.tripped?.since })]);
     expect(await decisions(again, 'sol-dca', () => again.tick(2))).toBeGreaterThan(0);
     expect(Number(equityPeak(again.db)?.usd)).toBeLessThan(peak * 0.9);
