@@ -86,11 +86,17 @@ export function recordTrip(db: Db, audit: AuditLog, trip: { name: ProtectionName
  * Clears the active trip of `name`: `by` says who or what (an operator's name, `day boundary`,
  * `cooldown over`, `under limit`), `reason` why. A cleared `max_drawdown` forgets the equity peak
  * too: the next reading starts a new one (without that the same drop would trip again at once).
- * Returns the trip cleared, or null when none was active. For `jupbot resume` as much as for the daemon.
+ * `since` picks one trip when two of a kind are active (a second cooldown); without it the oldest is
+ * cleared. Returns the trip cleared, or null when none was active. For `jupbot resume` as much as for the daemon.
  */
-export function clearProtection(db: Db, audit: AuditLog, name: ProtectionName, clear: { at: number; by: string; reason: string }): TripRecord | null {
+export function clearProtection(
+  db: Db,
+  audit: AuditLog,
+  name: ProtectionName,
+  clear: { at: number; by: string; reason: string; since?: number | undefined },
+): TripRecord | null {
   return db.transaction(() => {
-    const active = activeTrips(db).find((t) => t.name === name);
+    const active = activeTrips(db).find((t) => t.name === name && (clear.since === undefined || t.since === clear.since));
     if (active === undefined) return null;
     statement(db, 'UPDATE protection_trips SET cleared_at = ?, cleared_by = ? WHERE name = ? AND since = ?').run(clear.at, clear.by, name, active.since);
     if (name === 'max_drawdown') statement(db, 'DELETE FROM protection_peaks WHERE name = ?').run(EQUITY);

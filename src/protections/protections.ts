@@ -107,10 +107,10 @@ export function createProtections(options: ProtectionsOptions): Protections {
     options.notify({ type: 'protection', name: trip.name, action: 'tripped', detail: text });
   }
 
-  function clear(name: ProtectionName, by: string, reason: string): boolean {
-    const cleared = clearProtection(db, audit, name, { at: clock.now(), by, reason });
+  function clear(name: ProtectionName, by: string, reason: string, since?: number): boolean {
+    const cleared = clearProtection(db, audit, name, { at: clock.now(), by, reason, since });
     if (cleared === null) return false;
-    active = active.filter((t) => t.name !== name);
+    active = active.filter((t) => t.name !== name || t.since !== cleared.since);
     log?.info({ protection: name, by }, `protection ${name} cleared: ${reason}`);
     options.notify({ type: 'protection', name, action: 'cleared', detail: `${reason} (by ${by})` });
     return true;
@@ -129,11 +129,12 @@ export function createProtections(options: ProtectionsOptions): Protections {
     checkedAt = now;
     active = activeTrips(db);
     for (const t of active) {
-      if (t.name === 'max_daily_loss' && now >= dayStart(t.since) + DAY_MS) clear(t.name, 'day boundary', 'a new UTC day began');
       const cooldown = config.loss_cooldown;
-      if (t.name === 'loss_cooldown' && cooldown !== null && now >= t.since + cooldown.forMs) clear(t.name, 'cooldown over', 'the cooldown ran its time');
       // A protection taken out of the config leaves nothing paused behind it.
-      if (config[t.name] === null) clear(t.name, 'config', 'the protection is no longer configured');
+      if (config[t.name] === null) clear(t.name, 'config', 'the protection is no longer configured', t.since);
+      else if (t.name === 'max_daily_loss' && now >= dayStart(t.since) + DAY_MS) clear(t.name, 'day boundary', 'a new UTC day began', t.since);
+      else if (t.name === 'loss_cooldown' && cooldown !== null && now >= t.since + cooldown.forMs)
+        clear(t.name, 'cooldown over', 'the cooldown ran its time', t.since);
     }
   }
 
