@@ -64,6 +64,8 @@ export type Config = DeepReadonly<{
   prediction: ConfigFile['prediction'];
   guard: ConfigFile['guard'];
   history: ConfigFile['history'];
+  /** Account-wide limits, each resolved with what it pauses; null where not configured. */
+  protections: ConfigFile['protections'];
   rehearsal: {
     /** Opening balances of the rehearsal ledger by token (mint or symbol), whole tokens; null: the wallet's real balances. */
     balances: Readonly<Record<string, string>> | null;
@@ -146,6 +148,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     prediction: file.prediction,
     guard: file.guard,
     history: file.history,
+    protections: file.protections,
     rehearsal: { balances: file.rehearsal.balances ?? null },
     source: { file: configFile },
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationSchema, parseDuration } from './duration.js';
+import { protectionsSchema } from '../protections/protectionsSchema.js';
 import { envNameSchema, forbiddenKey, httpUrlSchema, listenAddressSchema, pathSchema } from './fieldSchemas.js';
 
 /**
@@ -186,6 +187,8 @@ export const configFileSchema = z.strictObject({
   guard: guardSchema.prefault({}),
   history: historySchema.prefault({}),
   rehearsal: rehearsalSchema.prefault({}),
+  /** Account-wide limits that pause trading (src/protections/); none set: nothing is watched. */
+  protections: protectionsSchema.prefault({}),
 });
 
 /** The file as validated: durations in ms, `http.listen` split, paths still as written. */

@@ -30,6 +30,7 @@ import { createNotifier } from '../ops/notify.js';
 import { notifyLast } from '../ops/notifyLast.js';
 import type { OpsServer } from '../ops/opsServer.js';
 import { createOutageMonitor } from '../ops/outage.js';
+import { createProtections } from '../protections/protections.js';
 import { openLedger } from '../rehearsal/openLedger.js';
 import { rehearsalPositions } from '../rehearsal/positionsOverlay.js';
 import { startRehearsalOrders } from '../rehearsal/rehearsalOrders.js';
@@ -136,7 +137,11 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   const activeStrategies = (): ReadonlyMap<string, LoadedStrategy> => strategies.active;
   // Every answer of the client says whether the key may use its area; nothing is polled that no strategy needs.
   const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies });
-  const paused = { strategy: (s: LoadedStrategy) => areas.gate.strategyPaused(s), vaultOrders: () => areas.gate.areaOff('trigger') };
+  // An area that is off, else an account-wide protection that tripped (src/protections/), pauses a strategy.
+  const paused = {
+    strategy: (s: LoadedStrategy) => areas.gate.strategyPaused(s) ?? protections.blocks(s),
+    vaultOrders: () => areas.gate.areaOff('trigger'),
+  };
   const feeds = createFeedSet({
     client,
     authed: session?.authed,
@@ -154,6 +159,15 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     paused: (area) => areas.gate.feedPaused(area),
   });
   const balances = feeds.balances;
+  const protections = createProtections({
+    config: config.protections,
+    clock,
+    db,
+    audit,
+    log,
+    notify: (n) => notifier.notify(n),
+    feeds: { balances, prices: feeds.prices, positions: feeds.positions },
+  });
   // Trades, order changes and failures as log lines, webhooks, metrics and events, from the audit log as it is written.
   const stopAuditReaders = [
     reportActions({ audit, log, notify: (n) => notifier.notify(n), tokenName: engineTokenNamer(() => ({ strategies, feeds })) }),
@@ -171,6 +185,8 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     recordObservedBasis({ prices: feeds.prices, balances, db, audit, log }),
     recordPriceHistory({ feed: feeds.prices, markets: feeds.markets, db, clock, everyMs: config.history.sample_every, keepMs: config.history.keep, log }),
     reportUnknownPredictionIds({ markets: feeds.markets, strategies: activeStrategies, log }),
+    // Evaluated on every prices and balances read, before the decide loop (subscribed later) sees it.
+    protections.watch(),
     ...stopFeedAudits,
   ];
   const decimalsOf = decimalsResolver({ strategies: activeStrategies, prices: () => feeds.prices.state().value, client });
@@ -319,6 +335,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     strategies,
     feeds,
     areas,
+    protections,
     trading: { journal, rpc, executor, ticks },
     walletHistory,
     metrics,
@@ -337,6 +354,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
       strategies: [...strategies.active.values()].map((s) => ({ name: s.name, kind: s.spec.kind, file: s.file, hash: s.hash })),
       feeds: feeds.status(),
       trading: { ...ticks.status(), balances: feeds.balancesStatus() },
+      ...(protections.configured ? { protections: protections.status() } : {}),
     }),
     stop: (reason) =>
       (stopping ??= (async (): Promise<EngineStop> => {
@@ -375,6 +393,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         areas.gate.readiness(),
         triggerLoginReadiness(session, areas.gate),
         sharing.readiness(),
+        ...(protections.configured ? [protections.readiness()] : []),
       ],
     });
     audit.append({

@@ -20,6 +20,7 @@ import type { Metrics } from '../ops/metrics.js';
 import type { Notifier } from '../ops/notify.js';
 import type { OutageMonitor } from '../ops/outage.js';
 import type { SolanaRpc } from '../solana/rpc.js';
+import type { Protections } from '../protections/protections.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Journal } from '../store/journal.js';
 import type { WriteHealth } from '../store/writeHealth.js';
@@ -82,6 +83,8 @@ export interface Engine {
   readonly feeds: FeedSet;
   /** The API areas: what the strategies need, what the key may use (engine/areas/). */
   readonly areas: EngineAreas;
+  /** The account-wide protections (config `protections:`): what tripped, `clear(name)` for an operator's resume. */
+  readonly protections: Protections;
   /** The parts that move money: the journal, the RPC it sends through, the executor and the decide loop. */
   readonly trading: { readonly journal: Journal; readonly rpc: SolanaRpc; readonly executor: Executor; readonly ticks: TickLoop };
   /** The wallet's transactions, judged for trades this daemon did not make; null with `wallet.shared: true`. */

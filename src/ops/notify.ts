@@ -75,6 +75,14 @@ export type Notification =
       readonly detail: string;
     }
   | {
+      /** An account-wide protection tripped (pausing what it says) or cleared (src/protections/). */
+      readonly type: 'protection';
+      readonly name: string;
+      readonly action: 'tripped' | 'cleared';
+      /** The figure against its limit, what is paused and how it clears; or who cleared it. */
+      readonly detail: string;
+    }
+  | {
       /** Someone else trades the daemon's wallet: warned (one manual trade), or stopped (docs/operations.md). */
       readonly type: 'wallet_shared';
       readonly verdict: 'warned' | 'stopped';
@@ -99,6 +107,7 @@ export const NOTIFY_CATEGORY: Readonly<Record<NotificationType, NotifyEvent>> = 
   lifecycle: 'lifecycle',
   wallet_shared: 'error',
   area: 'health',
+  protection: 'health',
 };
 
 /** A webhook as the config gives it. */
@@ -178,6 +187,8 @@ export function notificationText(n: Notification, source = 'jupbot'): string {
       return `${source}: ${n.strategy} ${n.action} (rule ${n.rule}): ${n.detail}`;
     case 'wallet_shared':
       return `${source}: ${n.verdict === 'stopped' ? 'STOPPED' : 'warning'}: ${n.detail}`;
+    case 'protection':
+      return `${source}: protection ${n.name} ${n.action === 'tripped' ? 'TRIPPED' : 'cleared'}: ${n.detail}`;
     case 'area':
       return `${source}: Jupiter API area ${n.area} is ${n.action === 'off' ? 'OFF' : 'on again'}: ${n.detail}`;
   }

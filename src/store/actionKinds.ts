@@ -47,6 +47,8 @@ export const KNOWN_ACTION_KINDS: readonly string[] = [
   'order.placed',
   'order.updated',
   'prediction.built',
+  'protection.cleared',
+  'protection.tripped',
   'reconcile.pass',
   'rehearsal.opened',
   'rehearsal.transaction',

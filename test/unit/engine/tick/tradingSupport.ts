@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseConfigText } from '../../../../src/config/loadConfig.js';
 import type { DaemonEvents } from '../../../../src/daemonEvents.js';
-import { startEngine } from '../../../../src/engine/engine.js';
+import { type Engine, startEngine } from '../../../../src/engine/engine.js';
 import type { Executor } from '../../../../src/engine/executor/executor.js';
 import type { FeedSet } from '../../../../src/engine/feeds/feedSet.js';
 import type { TickEvents, TickLoop } from '../../../../src/engine/tick/tickLoop.js';
@@ -33,6 +33,8 @@ import type { TestWorld as World } from '../../../support/testStack.js';
 export const TRADING_INTERVAL = 10_000;
 
 export interface TradingStack {
+  /** The composition root's engine (its status, its protections, its operations server). */
+  engine: Engine;
   db: Db;
   /** The audit log the engine writes through. */
   audit: AuditLog;
@@ -120,6 +122,7 @@ export async function startTradingStack(
   await ticks.tick();
 
   return {
+    engine,
     db,
     audit: engine.audit,
     journal,
