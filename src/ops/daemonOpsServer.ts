@@ -13,6 +13,7 @@ import type { WriteHealth } from '../store/writeHealth.js';
 import { version } from '../version.js';
 import { databaseReadiness } from './databaseReadiness.js';
 import type { Metrics } from './metrics.js';
+import type { BoundOpsPort } from './opsPort.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './opsServer.js';
 import { reusedFor } from './reusedFor.js';
 
@@ -40,6 +41,8 @@ export interface DaemonOpsServerOptions {
   readonly status: () => Record<string, unknown>;
   /** The audit chain's head, in `/status`. */
   readonly auditHead: () => unknown;
+  /** The socket the daemon bound before it called anything (opsPort.ts); absent: `http.listen` is bound here. */
+  readonly bound?: BoundOpsPort | undefined;
 }
 
 export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Promise<OpsServer> {
@@ -48,6 +51,7 @@ export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Pro
   const figures = reusedFor(10_000, clock, () => statusFigures(db, clock.now()));
   return await startOpsServer({
     listen: config.http.listen,
+    bound: options.bound,
     clock,
     checks: [databaseReadiness(db, options.file, options.writes), ...options.checks],
     metrics,
