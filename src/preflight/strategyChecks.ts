@@ -13,7 +13,7 @@ import { checkPredictionIds } from '../cli/predictionIdCheck.js';
 import { cachedSearch } from '../engine/cachedSearch.js';
 import { readStrategyPaths } from '../engine/strategyFiles.js';
 import { specAreas } from '../engine/areas/areaNeeds.js';
-import type { ApiArea } from '../jupiter/apiAreas.js';
+import { API_AREAS, type ApiArea } from '../jupiter/apiAreas.js';
 import { searchTokens } from '../jupiter/tokens.js';
 import type { JupiterClient } from '../jupiter/transport.js';
 import { loadStrategyFiles, type FileOutcome, type StrategyFileText } from '../strategies/loadStrategies.js';
@@ -43,17 +43,15 @@ export async function readStrategies(config: Pick<Config, 'strategies_dir' | 'gu
   if (files.length === 0)
     return { files, needs: new Map(), line: passed('strategies', `no strategy file in ${dir}: nothing will trade until you copy one in (rehearse it first)`) };
   const offline = await loadStrategyFiles(files, null, NO_PINS, strategyLimits(config.guard));
-  const needs = new Map<ApiArea, string[]>();
-  for (const outcome of offline) {
-    if (!outcome.spec) continue;
-    for (const area of specAreas(outcome.spec)) needs.set(area, [...(needs.get(area) ?? []), outcome.spec.name]);
-  }
+  const users = (area: ApiArea): string[] => offline.flatMap((o) => (o.spec && specAreas(o.spec).includes(area) ? [o.spec.name] : []));
+  const needs = new Map(API_AREAS.map((area) => [area, users(area)] as const).filter(([, names]) => names.length > 0));
   return { files, needs, line: null };
 }
 
 /**
- * One line per strategy file: ok with its resolved tokens, or failed with its first problem (every
- * problem follows on its own line as `file:line:col: message`). Also the symbols of the mints resolved.
+ * One line per strategy file: ok with its resolved tokens, or failed with its first problem (a file
+ * with more has every one listed after the lines, `file:line:col: message`). Also the symbols of the
+ * mints resolved.
  */
 export async function strategyChecks(
   config: Config,
@@ -86,7 +84,7 @@ export async function strategyChecks(
           'fix the file, or move it out of strategies_dir',
         ),
       );
-      details.push(...problems.map(formatDiagnostic));
+      if (problems.length > 1) details.push(...problems.map(formatDiagnostic));
       continue;
     }
     if (ids.unchecked !== null && outcome.spec?.kind === 'prediction-exit') {
