@@ -92,6 +92,17 @@ describe('jupbot live check', () => {
     ]);
   });
 
+  it('fails a node that serves another cluster than mainnet', async () => {
+    const w = liveWorkspace();
+    const devnet = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
+    w.sim.control.injectFault({ path: '/', rpcMethod: 'getGenesisHash', kind: 'status', status: 200, body: { jsonrpc: '2.0', id: 1, result: devnet } });
+    const check = await w.run(CHECK);
+    expect(check.code).toBe(79);
+    expect(failedLines(check.stdout)).toEqual([
+      'FAILED  rpc: https://api.mainnet-beta.solana.com serves devnet, and live mode trades on mainnet-beta; set rpc.url to a mainnet-beta node',
+    ]);
+  });
+
   it('fails a key file others may read, and a data directory others may read', async () => {
     const w = liveWorkspace();
     const { chmodSync, mkdirSync } = await import('node:fs');
