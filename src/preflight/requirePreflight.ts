@@ -1,7 +1,8 @@
 /**
  * The daemon's side of the preflight: a live start asks the gate (startGate.ts) and either goes on,
  * saying why in one line, or throws `PREFLIGHT_REQUIRED` (exit 79) before anything is called. A start
- * told to skip the gate records `preflight.skipped` and warns.
+ * told to skip the gate that the gate would have refused records `preflight.skipped` and warns; one
+ * it lets through goes on as without the flag.
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
@@ -34,17 +35,16 @@ export function requirePreflight(
   if (config.mode !== 'live') return;
   const fingerprint = startFingerprint(config, wallet);
   const verdict = preflightVerdict(db, fingerprint, demand.command);
-  if (demand.skip) {
-    const reason = verdict.go ? null : verdict.error.message;
+  // Skipped only when it would refuse: a start the gate lets through needs no skip, and records none.
+  if (!verdict.go && demand.skip) {
+    const reason = verdict.error.message;
     new AuditLog(db, deps.clock).append({
       kind: 'preflight.skipped',
       data: { fingerprint: { ...fingerprint }, fingerprintHash: fingerprintHash(fingerprint), reason },
     });
     deps.log.warn(
       { preflight: 'skipped', wallet },
-      reason === null
-        ? 'preflight skipped (--skip-preflight), recorded in the audit log'
-        : `preflight skipped (--skip-preflight), recorded in the audit log; without it this start would have been refused: ${reason}`,
+      `preflight skipped (--skip-preflight), recorded in the audit log; without it this start would have been refused: ${reason}`,
     );
     return;
   }

@@ -10,9 +10,9 @@
  *   directory that traded live before preflights existed goes on as it did, with a line suggesting
  *   the check).
  *
- * `--skip-preflight` starts anyway and records `preflight.skipped` with the fingerprint: the
- * operator accepted this configuration, so later starts with the same fingerprint (a restart by
- * the service manager, which passes no flag) go on too.
+ * `--skip-preflight` starts anyway where this would refuse, and records `preflight.skipped` with
+ * the fingerprint: the operator accepted this configuration, so later starts with the same
+ * fingerprint (a restart by the service manager, which passes no flag) go on too.
  */
 import { z } from 'zod';
 import { JupbotError } from '../errors.js';
