@@ -26,6 +26,7 @@ COPY package.json ./
 COPY migrations ./migrations
 COPY config ./config
 COPY strategies ./strategies
+COPY strategies.live ./strategies.live
 # The image's `node` user (uid 1000) owns only the data volume; code stays root-owned and read-only to it.
 # Its wallet lock goes to /tmp/jupbot-1000 (lock_dir's default here); containers that must not run one
 # wallet twice share a lock_dir volume instead (docs/operations.md).
@@ -33,7 +34,9 @@ RUN install -d -m 0700 -o node -g node /data
 USER node
 VOLUME ["/data"]
 # config/docker.yaml is default.yaml with data_dir /data and the ops server on all interfaces
-# of the container; mount your own file and set JUPBOT_CONFIG to use it.
+# of the container; mount your own file and set JUPBOT_CONFIG to use it. A live config reads the
+# wallet's key as a secret: wallet.keypair_file /run/secrets/wallet-key (docs/going-live.md), and
+# `docker run … jupbot live check` is the preflight a first live start needs.
 ENV JUPBOT_CONFIG=/app/config/docker.yaml
 EXPOSE 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \

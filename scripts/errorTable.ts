@@ -11,6 +11,7 @@ export const END = '<!-- end of error codes -->';
 
 const AREAS: Readonly<Record<Area, string>> = {
   config: 'Configuration',
+  start: 'Start (resources and preflight)',
   store: 'Database',
   wallet: 'Key',
   jupiter: 'Jupiter APIs',

@@ -24,6 +24,9 @@ import { storeFailure } from './store/storeFailure.js';
 import type { WalletError } from './solana/walletError.js';
 import { ignoredKey } from './solana/loadWallet.js';
 import { databaseFile } from './store/paths.js';
+import { bindOpsPort, type BoundOpsPort } from './ops/opsPort.js';
+import { OPS_LIMITS } from './ops/opsServer.js';
+import { requirePreflight, type PreflightDemand } from './preflight/requirePreflight.js';
 import { TypedEmitter } from './typedEmitter.js';
 
 export type { DaemonEvents } from './daemonEvents.js';
@@ -50,6 +53,12 @@ export interface DaemonDeps {
    * derived from its seed and trades only in its own in-process world. @default true
    */
   readonly exclusiveWallet?: boolean;
+  /**
+   * `jupbot run`: a live start trades only once a preflight is recorded (preflight/startGate.ts),
+   * else it ends with `PREFLIGHT_REQUIRED` before anything is called. Absent: not asked (tests,
+   * backtests, embeddings that check for themselves).
+   */
+  readonly preflight?: PreflightDemand | undefined;
 }
 
 export interface Daemon {
@@ -85,9 +94,12 @@ export interface Daemon {
 }
 
 /**
- * Starts the daemon: takes the data directory's and the wallet's locks, opens and migrates the
- * database (in paper mode with its world: a new world starts a new database), then hands over to
- * the composition root (engine/engine.ts), which builds and starts everything else. At the stop it
+ * Starts the daemon: takes the data directory's and the wallet's locks (reading the key), binds the
+ * ops port, opens and migrates the database, asks for a live start's preflight (in paper mode it
+ * opens its world instead: a new world starts a new database), then hands over to
+ * the composition root (engine/engine.ts), which builds and starts everything else. Every resource
+ * a start needs is thus taken before the first call to Jupiter or the node: a taken port (exit 78),
+ * a held lock (73) or a missing preflight (79) fails a start that has called nothing. At the stop it
  * closes what it opened once the root has stopped what it built.
  * In paper mode `deps.clock` should already be scaled by `sim.speed` (the CLI does this), so the
  * daemon and its simulated world share one time.
@@ -100,18 +112,31 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const file = databaseFile(config.data_dir, config.mode);
   // One daemon per data directory and one per wallet, taken before the database is opened or moved.
   const locks: DaemonLocks = await takeDaemonLocks(config, { log, redactor, fs: deps.lockFs, exclusiveWallet: deps.exclusiveWallet });
+  // The ops port next, before the database is written or anything called: a port another process
+  // holds fails the start here, with nothing done (its socket is then handed to the ops server).
+  let opsPort: BoundOpsPort;
+  try {
+    opsPort = await bindOpsPort(config.http.listen, OPS_LIMITS);
+  } catch (error) {
+    locks.release();
+    throw error;
+  }
+  const releaseEarly = async (): Promise<void> => {
+    await opsPort.close().catch((error: unknown) => log.error({ err: error }, `could not close the ops port: ${errorMessage(error)}`));
+    locks.release();
+  };
   let instance: string;
   try {
     instance = instanceId(config.data_dir);
   } catch (error) {
-    locks.release();
+    await releaseEarly();
     throw storeFailure(error, config.data_dir);
   }
   let store: ReturnType<typeof openStore>;
   try {
     store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
   } catch (error) {
-    locks.release();
+    await releaseEarly();
     throw error;
   }
   const closeStore = (): void => {
@@ -125,6 +150,15 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
   const ignored = ignoredKey(config);
   // Rehearsal runs with the live config on purpose: its unread key is worth a line, not a warning.
   if (ignored) log[config.mode === 'rehearsal' ? 'info' : 'warn']({}, ignored);
+  if (deps.preflight) {
+    try {
+      requirePreflight(store.db, config, locks.wallet.address, deps.preflight, { clock, log });
+    } catch (error) {
+      closeStore();
+      await releaseEarly();
+      throw error;
+    }
+  }
   // Paper mode: the world continues from the data directory, or starts anew with a new database
   // (archiveDatabase.ts explains why a new world cannot inherit a database).
   let paper: PaperWorld | null = null;
@@ -134,7 +168,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       paper = deps.paperWorld ?? (await (await import('./paper/openPaperWorld.js')).openPaperWorld(config, clock, log));
     } catch (error) {
       closeStore();
-      locks.release();
+      await releaseEarly();
       throw error;
     }
     if (!paper.restored && hasAnyAction(store.db)) {
@@ -169,11 +203,12 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       watchWallet: deps.exclusiveWallet !== false,
       fetch: deps.fetch,
       network: deps.network,
+      opsPort,
     });
   } catch (error) {
     await paper?.close();
     closeStore();
-    locks.release();
+    await releaseEarly();
     throw error;
   }
 

@@ -28,7 +28,7 @@ export interface ErrorSpec<A extends Area = Area> {
   readonly retryRule?: true;
 }
 
-export type Area = 'config' | 'store' | 'wallet' | 'jupiter' | 'session' | 'rpc' | 'executor' | 'guard' | 'backtest';
+export type Area = 'config' | 'start' | 'store' | 'wallet' | 'jupiter' | 'session' | 'rpc' | 'executor' | 'guard' | 'backtest';
 
 const spec = <A extends Area>(area: A, retry: Retry, meaning: string, exit?: ExitCode): ErrorSpec<A> => ({
   area,
@@ -56,6 +56,26 @@ export const ERROR_CATALOGUE = {
   ),
   CONFIG_NOT_FOUND: spec('config', 'operator', 'the config file does not exist', ExitCode.NotFound),
   CONFIG_UNREADABLE: spec('config', 'operator', 'the config file exists but cannot be read (a directory, no permission)', ExitCode.NotFound),
+
+  // A start's resources and its preflight (src/preflight/).
+  OPS_PORT_IN_USE: spec(
+    'start',
+    'operator',
+    '`http.listen` is in use (another jupbot with this config, or another program): nothing was called or written; stop the other one or change `http.listen`',
+    ExitCode.PortInUse,
+  ),
+  OPS_LISTEN_FAILED: spec(
+    'start',
+    'operator',
+    '`http.listen` cannot be listened on (an address this host does not have, a port below 1024 without the right): nothing was called or written',
+    ExitCode.PortInUse,
+  ),
+  PREFLIGHT_REQUIRED: spec(
+    'start',
+    'operator',
+    'a live start with no passing `jupbot live check` recorded for this wallet, data directory, strategies directory and endpoints (or the latest check failed): nothing was called; run the check, or `run --skip-preflight`',
+    ExitCode.PreflightRequired,
+  ),
 
   // Backtests.
   BACKTEST_PRICES_INVALID: spec(

@@ -42,6 +42,18 @@ export const ExitCode = {
    * restart would meet the other trader again.
    */
   WalletShared: 77,
+  /**
+   * `run`: the ops address (`http.listen`) cannot be listened on, most often because it is in use
+   * (another jupbot with this config?). Checked before any API call and before the database is opened.
+   * Not restarted: the port stays taken until someone frees it or changes `http.listen`.
+   */
+  PortInUse: 78,
+  /**
+   * `run`: a live data directory with no passing preflight recorded for this wallet and these
+   * endpoints (`jupbot live check` first), refused before any API call; `live check`: a check
+   * failed, so no pass was recorded. Not restarted: only the operator can run the check.
+   */
+  PreflightRequired: 79,
   /** An unexpected internal error; the message says where. */
   Internal: 70,
 } as const;
@@ -60,4 +72,6 @@ export const NO_RESTART_EXIT_CODES: readonly ExitCode[] = [
   ExitCode.AlreadyRunning,
   ExitCode.StoreUnusable,
   ExitCode.WalletShared,
+  ExitCode.PortInUse,
+  ExitCode.PreflightRequired,
 ];

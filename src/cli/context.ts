@@ -28,6 +28,11 @@ export interface CliContext {
    * returns the unsubscribe. `run` stops the daemon cleanly on one and exits 75.
    */
   readonly onFatal?: (listener: (error: unknown) => void) => () => void;
+  /**
+   * How live-mode commands reach Jupiter and the Solana node (`run`, `live check`, the prediction id
+   * checks): tests route it to the simulator and count what it saw. @default globalThis.fetch
+   */
+  readonly network?: typeof globalThis.fetch;
 }
 
 /**

@@ -11,6 +11,7 @@ import { rehearsalCommand } from './rehearsal.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
 import { exitCodeOf } from '../errorCatalogue.js';
+import { liveCommand } from './live.js';
 import { eventsCommand, marketsCommand } from './markets.js';
 import { ExitCode } from '../exitCodes.js';
 import { paperCommand } from './paper.js';
@@ -35,6 +36,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(runCommand(ctx), { isDefault: false });
   program.addCommand(validateCommand(ctx));
   program.addCommand(planCommand(ctx));
+  program.addCommand(liveCommand(ctx));
   program.addCommand(auditCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(reportCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(pricesCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));

@@ -33,7 +33,12 @@ export async function openPredictionApi(config: Config, ctx: CliContext): Promis
   const key = config.api.key?.reveal();
   if (key === undefined && !config.api.keyless)
     return { ok: false, reason: `${config.api.key_env} is not set: ${config.mode} mode asks ${config.api.base_url} with that key (or set api.keyless: true)` };
-  return opened(config, ctx, { baseUrl: config.api.base_url, apiKey: key, requestsPerSecond: config.api.requests_per_second }, config.api.base_url);
+  return opened(
+    config,
+    ctx,
+    { baseUrl: config.api.base_url, apiKey: key, requestsPerSecond: config.api.requests_per_second, ...(ctx.network ? { fetch: ctx.network } : {}) },
+    config.api.base_url,
+  );
 }
 
 function opened(

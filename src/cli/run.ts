@@ -9,6 +9,7 @@ import { paperClock } from '../paper/paperClock.js';
 import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 import { StoreError } from '../store/errors.js';
+import { liveCheckCommand } from '../preflight/requirePreflight.js';
 
 /**
  * Where the daemon's log lines go: JSON lines to stdout for machines, or readable lines for a person
@@ -31,7 +32,8 @@ export function runCommand(ctx: CliContext): Command {
   return new Command('run')
     .description('run the daemon (paper mode with config/default.yaml unless the config says live)')
     .option('--config <file>', 'config file (default: $JUPBOT_CONFIG, else config/default.yaml)')
-    .action(async (options: { config?: string }) => {
+    .option('--skip-preflight', 'live mode: start even though no `jupbot live check` passed for this config (recorded in the audit log)')
+    .action(async (options: { config?: string; skipPreflight?: boolean }) => {
       const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd });
       // Every secret the daemon holds is registered before the first log line can be written.
       const redactor = new Redactor();
@@ -49,7 +51,9 @@ export function runCommand(ctx: CliContext): Command {
         destination: await logDestination(config.log.format, ctx),
         mark: config.mode === 'rehearsal' ? 'REHEARSAL' : undefined,
       });
-      const daemon = await start(config, { clock, log, redactor });
+      // A live start trades only after a recorded preflight (preflight/startGate.ts), unless told to skip it.
+      const preflight = { skip: options.skipPreflight === true, command: liveCheckCommand(options.config ?? config.source.file) };
+      const daemon = await start(config, { clock, log, redactor, preflight, ...(ctx.network ? { network: ctx.network } : {}) });
       const onShutdown = (): void => {
         daemon.stop(errorMessage(ctx.shutdown?.reason ?? 'shutdown')).catch((error: unknown) => log.error({ err: error }, 'stop failed'));
       };

@@ -5,6 +5,7 @@ import { isSet, KEYPAIR_ENV } from './configRules.js';
 import type { DeepReadonly } from './deepFreeze.js';
 import { deepFreeze } from './deepFreeze.js';
 import { expandPath } from './expandPath.js';
+import { expandVariables } from './expandVariables.js';
 import type { ConfigFile, NotifyEvent, WebhookKind } from './schema.js';
 import { FREE_TIER_RPS, KEYLESS_RPS, NOTIFY_EVENTS } from './schema.js';
 
@@ -118,7 +119,7 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     },
     rpc: file.rpc,
     wallet: {
-      keypair_file: file.wallet.keypair_file === undefined ? null : path(file.wallet.keypair_file),
+      keypair_file: file.wallet.keypair_file === undefined ? null : path(expandVariables(file.wallet.keypair_file, env)),
       // Rehearsal reads no secret key, not even from the environment: it has nothing to sign with.
       keypair: file.mode === 'rehearsal' ? null : secretFrom(env[KEYPAIR_ENV]),
       allow_insecure_permissions: file.wallet.allow_insecure_permissions,

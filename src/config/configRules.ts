@@ -3,6 +3,7 @@ import { formatPath } from './diagnostics.js';
 import { CREDENTIALS_IN_URL, isLoopbackHost, parseHttpUrl, redactUrl } from './fieldSchemas.js';
 import { DEFAULTS, KEYLESS_RPS } from './schema.js';
 import { isSecretKeyText } from './secretKeyText.js';
+import { unsetVariables } from './expandVariables.js';
 import type { YamlSource } from './yamlSource.js';
 import { diagnosticAt } from './yamlSource.js';
 
@@ -96,6 +97,16 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
   }
   if (live && !rehearsal && !isSet(keypairText) && !has(['wallet', 'keypair_file'])) {
     at(['mode'], `live mode needs a wallet: set wallet.keypair_file or the ${KEYPAIR_ENV} environment variable`);
+  }
+
+  // `${NAME}` in the key file's path (systemd's $CREDENTIALS_DIRECTORY): only a start needs it set.
+  const keyPath = stringAt(raw, ['wallet', 'keypair_file']);
+  if (keyPath !== undefined && live && !rehearsal && options.secrets !== false && !isSet(keypairText)) {
+    for (const name of unsetVariables(keyPath, env))
+      at(
+        ['wallet', 'keypair_file'],
+        `wallet.keypair_file names \${${name}}, which is not set${name === 'CREDENTIALS_DIRECTORY' ? ': systemd sets it for a unit with LoadCredential= (docs/going-live.md)' : ''}; set it, or write the path out`,
+      );
   }
 
   for (const path of [['data_dir'], ['strategies_dir'], ['lock_dir'], ['wallet', 'keypair_file']] as const) {

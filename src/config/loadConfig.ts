@@ -9,6 +9,7 @@ import { checkConfigRules, isSet, KEYPAIR_ENV } from './configRules.js';
 import type { Diagnostic } from './diagnostics.js';
 import { sortDiagnostics } from './diagnostics.js';
 import { expandPath } from './expandPath.js';
+import { expandVariables, unsetVariables } from './expandVariables.js';
 import { configFileSchema } from './schema.js';
 import { validateSource } from './validateSource.js';
 import type { YamlSource } from './yamlSource.js';
@@ -124,9 +125,11 @@ async function checkFiles(source: YamlSource, env: Env, baseDir: string): Promis
   if (raw?.mode === 'rehearsal') return [];
   const keypairFile = raw?.wallet?.keypair_file;
   if (typeof keypairFile !== 'string' || keypairFile === '' || isSet(env[KEYPAIR_ENV])) return [];
+  // `${NAME}` unset: reported by configRules, nothing to look at here.
+  if (unsetVariables(keypairFile, env).length > 0) return [];
   let path: string;
   try {
-    path = expandPath(keypairFile, baseDir, env.HOME);
+    path = expandPath(expandVariables(keypairFile, env), baseDir, env.HOME);
   } catch {
     return []; // `~` without HOME: already reported by configRules.
   }

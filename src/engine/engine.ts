@@ -377,6 +377,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   try {
     ops = await startDaemonOpsServer({
       config,
+      bound: inputs.opsPort,
       clock,
       db,
       file,

@@ -18,6 +18,7 @@ import type { JupiterClient } from '../jupiter/transport.js';
 import type { TriggerSession } from '../jupiter/session.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Notifier } from '../ops/notify.js';
+import type { BoundOpsPort } from '../ops/opsPort.js';
 import type { OutageMonitor } from '../ops/outage.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { Protections } from '../protections/protections.js';
@@ -63,6 +64,8 @@ export interface EngineInputs {
   readonly fetch?: typeof globalThis.fetch | undefined;
   /** How the Jupiter client and the RPC reach their servers (a backtest answers in process). @default globalThis.fetch */
   readonly network?: typeof globalThis.fetch | undefined;
+  /** The ops socket, bound by the daemon before anything was called (ops/opsPort.ts). @default bound when the server starts */
+  readonly opsPort?: BoundOpsPort | undefined;
 }
 
 /** How a stop ended: what it left for the next start, and why the stop could not be recorded (else null). */

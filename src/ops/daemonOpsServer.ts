@@ -14,6 +14,7 @@ import type { WriteHealth } from '../store/writeHealth.js';
 import { version } from '../version.js';
 import { databaseReadiness } from './databaseReadiness.js';
 import type { Metrics } from './metrics.js';
+import type { BoundOpsPort } from './opsPort.js';
 import { startOpsServer, type OpsServer, type ReadinessCheck } from './opsServer.js';
 import { reusedFor } from './reusedFor.js';
 import { type LivePrice, livePrices, priceOfLive, statusBalances, statusClock, type StatusMarket } from './statusMarket.js';
@@ -44,6 +45,8 @@ export interface DaemonOpsServerOptions {
   readonly auditHead: () => unknown;
   /** The feeds `/status` reads balances and prices from (absent: no balances, orders without distances). */
   readonly market?: StatusMarket | undefined;
+  /** The socket the daemon bound before it called anything (opsPort.ts); absent: `http.listen` is bound here. */
+  readonly bound?: BoundOpsPort | undefined;
 }
 
 export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Promise<OpsServer> {
@@ -54,6 +57,7 @@ export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Pro
   const reading = reusedFor(10_000, clock, () => statusReading(db, clock.now(), new Map([...prices()].map(([mint, p]) => [mint, p.usd]))));
   return await startOpsServer({
     listen: config.http.listen,
+    bound: options.bound,
     clock,
     checks: [databaseReadiness(db, options.file, options.writes), ...options.checks],
     metrics,

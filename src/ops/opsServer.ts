@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
+import { bindOpsPort, type BoundOpsPort } from './opsPort.js';
 import { sharedFor } from './sharedFor.js';
 
 /** One readiness check: a name and a probe that says whether that part can do its job now. */
@@ -59,6 +59,11 @@ export interface OpsServerOptions {
   limits?: Partial<OpsLimits>;
   /** Told of every connection or request turned away (for a metric: a flood is counted, never logged line by line). */
   onRefused?: (reason: OpsRefusal) => void;
+  /**
+   * The socket, bound ahead (opsPort.ts: the daemon binds before it calls or writes anything); its
+   * timeouts are the ones it was bound with, and `listen` is then unused. Absent: bound here.
+   */
+  bound?: BoundOpsPort | undefined;
 }
 
 export interface OpsServer {
@@ -160,7 +165,7 @@ function sharedRoutes(options: OpsServerOptions, shareMs: number): Map<string, (
  * and `/readyz` compute nothing worth sharing and never wait, so they answer while the others are busy.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
-  const { host, port } = options.listen;
+  const { host, port: listenPort } = options.listen;
   const limits: OpsLimits = { ...OPS_LIMITS, ...options.limits };
   const computed = sharedRoutes(options, limits.shareMs);
   const busy = jsonAnswer(503, {
@@ -230,36 +235,12 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       else res.destroy();
     }
   };
-  const server: Server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // Node checks the two timeouts above on this period (30 s by default, which would stretch them).
-      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-    },
-    handle,
-  );
-  server.timeout = limits.idleTimeoutMs;
+  const port = options.bound ?? (await bindOpsPort({ host, port: listenPort }, limits));
+  const { server } = port;
   // Node closes a connection beyond this as soon as it is accepted: no socket object, no parser, no
   // answer, the cheapest refusal there is (a 503 written instead costs several times more per connection).
   server.maxConnections = limits.maxConnections;
   server.on('drop', () => options.onRefused?.('connections'));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${shownHost}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  port.serve(handle);
+  return { url: port.url, close: () => port.close() };
 }

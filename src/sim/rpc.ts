@@ -26,6 +26,8 @@ class RpcError extends Error {
 
 /** A node's answer when it has not reached the `minContextSlot` asked for. */
 const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+/** mainnet-beta's genesis hash: the simulator stands in for mainnet, whose program ids and mints it uses. */
+const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
 
 /**
  * The Solana JSON-RPC subset the daemon uses. Landing goes through the same {@link Chain} as
@@ -84,6 +86,8 @@ export class SolanaRpc {
         return chain.height();
       case 'getSlot':
         return chain.slot();
+      case 'getGenesisHash':
+        return MAINNET_GENESIS_HASH;
       case 'getBalance':
         return { context: this.#context(), value: Number(this.world.ledger.balance(this.#pubkey(params[0]), SOL_MINT)) };
       case 'getSignatureStatuses': {

@@ -22,6 +22,8 @@ export async function jupbot(
     onStdout?: (text: string) => void;
     stdin?: string;
     onFatal?: (listener: (error: unknown) => void) => () => void;
+    /** How live-mode commands reach Jupiter and the node (the simulator, counted). */
+    network?: typeof globalThis.fetch;
   } = {},
 ): Promise<CliRun> {
   let stdout = '';
@@ -38,6 +40,7 @@ export async function jupbot(
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
     ...(options.stdin === undefined ? {} : { stdin: () => Promise.resolve(options.stdin as string) }),
     ...(options.onFatal ? { onFatal: options.onFatal } : {}),
+    ...(options.network ? { network: options.network } : {}),
   });
   return { code, stdout, stderr };
 }

@@ -41,9 +41,10 @@ export function killRunningDaemons(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
-/** Starts `jupbot run --config configFile`; `entry` is node's arguments before `run` (see daemonEntry.ts). */
+/** Starts `jupbot run --config configFile --skip-preflight`; `entry` is node's arguments before `run` (see daemonEntry.ts). */
 export function spawnDaemon(entry: readonly string[], configFile: string, env: Record<string, string>): DaemonProcess {
-  const child: ChildProcess = spawn(process.execPath, [...entry, 'run', '--config', configFile], {
+  // A live start of a new data directory needs a preflight; this one is about crashes, not going live.
+  const child: ChildProcess = spawn(process.execPath, [...entry, 'run', '--config', configFile, '--skip-preflight'], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

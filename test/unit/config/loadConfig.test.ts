@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, ConfigFileError } from '../../../src/config/configError.js';
 import { loadConfig, parseConfigText } from '../../../src/config/loadConfig.js';
@@ -58,6 +58,8 @@ describe('shipped configs', () => {
     expect(config.mode).toBe('live');
     expect(config.api.key?.reveal()).toBe('k-123');
     expect(config.wallet.keypair_file).toBe(join(home, '.config/solana/id.json'));
+    // Empty but for its README: a copy of the example started with a key trades nothing.
+    expect(config.strategies_dir).toBe(join(repo, 'strategies.live'));
     expect(config.poll).toEqual({ prices: 10_000, scores: 15_000, positions: 30_000, orders: 30_000, strategies: 5_000 });
   });
 
@@ -155,6 +157,23 @@ describe('environment', () => {
       const config = await loadConfig({ file, env: { JUPITER_API_KEY: 'k', JUPBOT_KEYPAIR: key }, cwd: '/' });
       expect(config.wallet.keypair?.reveal()).toBe(key);
     }
+  });
+
+  it("wallet.keypair_file expands ${NAME}: systemd's credentials directory", async () => {
+    const credentials = tempDir('credentials-');
+    writeFileSync(join(credentials, 'wallet-key'), JSON_KEY);
+    const file = join(tempDir('cfg-'), 'live.yaml');
+    writeFileSync(file, 'mode: live\nwallet: { keypair_file: "${CREDENTIALS_DIRECTORY}/wallet-key" }\n');
+    const config = await loadConfig({ file, env: { JUPITER_API_KEY: 'k', CREDENTIALS_DIRECTORY: credentials }, cwd: '/' });
+    expect(config.wallet.keypair_file).toBe(join(credentials, 'wallet-key'));
+    // Outside the unit the variable is unset: a start is refused with the reason, a reader is not.
+    const unset = await loadConfig({ file, env: { JUPITER_API_KEY: 'k' }, cwd: '/' }).catch((e: unknown) => e);
+    expect((unset as ConfigError).message).toBe(
+      `${file}:2:25: wallet.keypair_file names \${CREDENTIALS_DIRECTORY}, which is not set: systemd sets it for a unit with LoadCredential= (docs/going-live.md); set it, or write the path out`,
+    );
+    const read = await loadConfig({ file, env: {}, cwd: '/', purpose: 'read' });
+    // Left as written (and so relative to the file): nothing reads it without the variable.
+    expect(read.wallet.keypair_file).toBe(join(dirname(file), '${CREDENTIALS_DIRECTORY}/wallet-key'));
   });
 
   it('live mode needs a wallet', () => {

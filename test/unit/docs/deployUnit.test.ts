@@ -29,6 +29,18 @@ describe('deploy/jupbot.service', () => {
     expect([setting('RuntimeDirectory'), setting('RuntimeDirectoryMode'), setting('RuntimeDirectoryPreserve')]).toEqual([['jupbot'], ['0700'], ['yes']]);
   });
 
+  it('reads the key as a credential and owns its state directory, as docs/going-live.md says', () => {
+    expect([setting('LoadCredential'), setting('StateDirectory'), setting('StateDirectoryMode'), setting('ProtectHome')]).toEqual([
+      ['wallet-key:/etc/jupbot/wallet.json'],
+      ['jupbot'],
+      ['0700'],
+      ['true'],
+    ]);
+    const doc = readFileSync(new URL('../../../docs/going-live.md', import.meta.url), 'utf8');
+    expect(doc).toContain('LoadCredential=wallet-key:/etc/jupbot/wallet.json');
+    expect(doc).toContain('keypair_file: ${CREDENTIALS_DIRECTORY}/wallet-key');
+  });
+
   it('is the unit docs/operations.md describes, with the same list', () => {
     const doc = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
     expect(doc).toContain('`deploy/jupbot.service` is the unit');
