@@ -50,6 +50,11 @@ export interface DaemonDeps {
    * derived from its seed and trades only in its own in-process world. @default true
    */
   readonly exclusiveWallet?: boolean;
+  /**
+   * Take only the operator's control intents (cancels, sales); no strategy decides. A `halt
+   * --cancel-orders` with no daemon running starts the daemon this way until nothing is left. @default false
+   */
+  readonly controlsOnly?: boolean;
 }
 
 export interface Daemon {
@@ -167,6 +172,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       },
       // A backtest's wallet trades only in its own world: nobody else can trade it.
       watchWallet: deps.exclusiveWallet !== false,
+      controlsOnly: deps.controlsOnly,
       fetch: deps.fetch,
       network: deps.network,
     });

@@ -42,6 +42,11 @@ export const ExitCode = {
    * restart would meet the other trader again.
    */
   WalletShared: 77,
+  /**
+   * `halt --cancel-orders` / `--close-positions`: the wait ended with orders or positions of ours
+   * still live (the line says what is left). The halt stands and its cancels go on at the next start.
+   */
+  ControlUnfinished: 80,
   /** An unexpected internal error; the message says where. */
   Internal: 70,
 } as const;

@@ -16,6 +16,8 @@
  * was sent). A planned intent older than STALE_PRICE_MS when reconciliation finds it is cancelled:
  * the price it was decided on is gone.
  */
+import { createEngineControl } from '../control/engineControl.js';
+import { startControlServer, type ControlServer } from '../control/controlServer.js';
 import { forwardActions } from '../daemonEvents.js';
 import { searchTokens } from '../jupiter/tokens.js';
 import { createTriggerSession } from '../jupiter/session.js';
@@ -134,9 +136,23 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     log,
   });
   const activeStrategies = (): ReadonlyMap<string, LoadedStrategy> => strategies.active;
+  // The operator's halt, pauses and cancels (src/control/): persisted, so a halted daemon starts halted.
+  const control = createEngineControl({
+    db,
+    audit,
+    clock,
+    log,
+    strategies: activeStrategies,
+    rejectedFiles: () => strategies.rejected().map((r) => r.file),
+    positions: () => feeds.positions?.state().value,
+    controlsOnly: inputs.controlsOnly,
+  });
   // Every answer of the client says whether the key may use its area; nothing is polled that no strategy needs.
-  const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies });
-  const paused = { strategy: (s: LoadedStrategy) => areas.gate.strategyPaused(s), vaultOrders: () => areas.gate.areaOff('trigger') };
+  const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies, alsoNeeded: (area) => control.needs(area) });
+  const paused = {
+    strategy: (s: LoadedStrategy) => control.paused(s) ?? areas.gate.strategyPaused(s),
+    vaultOrders: () => areas.gate.areaOff('trigger'),
+  };
   const feeds = createFeedSet({
     client,
     authed: session?.authed,
@@ -161,6 +177,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     forwardActions(audit, inputs.events),
   ];
   areas.onChange(() => feeds.recheck());
+  control.state.events.on('changed', () => feeds.recheck());
   const stopFeedAudits = feeds.all.map((feed) => auditFeed(feed, audit, clock));
 
   const journal = new Journal(db, audit, clock);
@@ -292,6 +309,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     ready: Promise.all([reconcile.ready, firstBalances]),
     signal: abort.signal,
     paused,
+    controls: () => control.intents(),
   });
   const stopParts = async (): Promise<void> => {
     // Trading first: no new intent and no new call while the feeds it decides on are still there.
@@ -311,6 +329,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   const simulator = paper && { url: paper.url, seed: paper.seed };
 
   let ops: OpsServer | undefined;
+  let channel: ControlServer | null = null;
   let stopping: Promise<EngineStop> | undefined;
   const engine: Engine = {
     wallet: wallet.address,
@@ -321,6 +340,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     areas,
     trading: { journal, rpc, executor, ticks },
     walletHistory,
+    control,
     metrics,
     notifier,
     outages,
@@ -337,6 +357,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
       strategies: [...strategies.active.values()].map((s) => ({ name: s.name, kind: s.spec.kind, file: s.file, hash: s.hash })),
       feeds: feeds.status(),
       trading: { ...ticks.status(), balances: feeds.balancesStatus() },
+      control: control.status(),
     }),
     stop: (reason) =>
       (stopping ??= (async (): Promise<EngineStop> => {
@@ -345,6 +366,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         // The stop is worth telling: its webhook gets a few seconds of real time, never more.
         await notifyLast(notifier, clock, { type: 'lifecycle', action: 'stopped', detail: reason });
         await ops?.close();
+        await channel?.close();
         try {
           audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt, unfinished: unfinished.byState } });
           return { unfinished, unrecorded: null };
@@ -376,6 +398,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         sharing.readiness(),
       ],
     });
+    channel = await startControlChannel(config.data_dir, log, (request) => control.answer(request));
     audit.append({
       kind: 'daemon.started',
       data: {
@@ -392,6 +415,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   } catch (error) {
     await stopParts();
     await ops?.close();
+    await channel?.close();
     notifier.close();
     // A start that failed for the disk's sake (full, read-only) says so, with its own exit code.
     throw writeFaultOf(error, file) ?? error;
@@ -413,4 +437,25 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   notifier.notify({ type: 'lifecycle', action: 'started', detail: `${config.mode} mode, wallet ${wallet.address}` });
 
   return engine;
+}
+
+/**
+ * The control channel (src/control/controlServer.ts). A socket that cannot be made (a data_dir path
+ * too long for a unix socket, say) does not stop the daemon from protecting what it holds: said as
+ * an error, and the halt commands then say the daemon does not answer.
+ */
+async function startControlChannel(
+  dataDir: string,
+  log: EngineInputs['log'],
+  answer: Parameters<typeof startControlServer>[0]['answer'],
+): Promise<ControlServer | null> {
+  try {
+    return await startControlServer({ dataDir, log, answer });
+  } catch (error) {
+    log.error(
+      { err: error, dataDir },
+      `control channel not started: ${error instanceof Error ? error.message : String(error)}; jupbot halt/pause cannot reach this daemon`,
+    );
+    return null;
+  }
 }

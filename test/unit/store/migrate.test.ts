@@ -9,12 +9,14 @@ import { migrate, openStore, schemaStatus } from '../../../src/store/migrate.js'
 import { defaultMigrationsDir, migrationChecksum, readMigrationFiles } from '../../../src/store/migrationFiles.js';
 import { freshStore, sha256File, tempDir, track } from './helpers.js';
 
-/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots, 0004_price_samples, 0005_order_gone, 0006_venue_idls, 0007_pending_fills, 0008_rehearsal_ledger, 0009_row_seals, 0010_audit_views, 0011_renew_kind. */
-const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
-const LATEST = 11;
+/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots, 0004_price_samples, 0005_order_gone, 0006_venue_idls, 0007_pending_fills, 0008_rehearsal_ledger, 0009_row_seals, 0010_audit_views, 0011_renew_kind, 0012_control_state. */
+const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+const LATEST = 12;
 
 const EXPECTED_TABLES = [
   'actions',
+  'control_halt',
+  'control_paused',
   'fills',
   'intents',
   'pending_fills',
@@ -94,6 +96,7 @@ describe('migrate with the repository migrations', () => {
       { id: 9, name: 'row_seals', checksum: checksum('0009_row_seals.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 10, name: 'audit_views', checksum: checksum('0010_audit_views.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 11, name: 'renew_kind', checksum: checksum('0011_renew_kind.sql'), applied_at: Date.UTC(2026, 4, 1) },
+      { id: 12, name: 'control_state', checksum: checksum('0012_control_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
     ]);
   });
 
@@ -120,7 +123,7 @@ describe('migrate with the repository migrations', () => {
     ).run();
     expect(() => order('o-gone', 'gone')).toThrow(/CHECK constraint failed/);
 
-    expect(migrate(db, { clock })).toEqual({ applied: [5, 6, 7, 8, 9, 10, 11], version: LATEST });
+    expect(migrate(db, { clock })).toEqual({ applied: [5, 6, 7, 8, 9, 10, 11, 12], version: LATEST });
     order('o-gone', 'gone');
     expect(db.prepare('SELECT id, state FROM trigger_orders ORDER BY id').all()).toEqual([
       { id: 'o-filled', state: 'filled' },
@@ -150,7 +153,7 @@ describe('migrate with the repository migrations', () => {
     expect(tables(db)).toContain('position_snapshots');
     db.prepare("INSERT INTO actions (id, at, kind, data, prev_hash, hash) VALUES (1, 1, 'a', '{}', ?, ?)").run('0'.repeat(64), 'f'.repeat(64));
 
-    expect(migrate(db, { clock })).toEqual({ applied: [3, 4, 5, 6, 7, 8, 9, 10, 11], version: LATEST });
+    expect(migrate(db, { clock })).toEqual({ applied: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12], version: LATEST });
     expect(tables(db)).toEqual(EXPECTED_TABLES);
     expect(db.prepare('SELECT count(*) AS n FROM actions').get()).toEqual({ n: 1 });
   });
