@@ -12,7 +12,7 @@
  * With a wait (`--wait`), a halt that cancels or sells waits until nothing of ours is live and says
  * so, or says what is left when the wait ends.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { start } from '../daemon.js';
@@ -22,6 +22,7 @@ import type { Redactor } from '../ops/redact.js';
 import { AuditLog } from '../store/audit.js';
 import { lockDataDir } from '../store/dataDirLock.js';
 import { openStore } from '../store/migrate.js';
+import { paperWorldFile } from '../store/paperWorldRecords.js';
 import { databaseFile } from '../store/paths.js';
 import { askDaemon } from './controlClient.js';
 import type { ControlLeft, ControlRequest } from './controlProtocol.js';
@@ -118,6 +119,12 @@ function recordOffline(
   socketCode: string,
 ): ControlChange | { message: string } {
   const { config, clock } = deps;
+  // A paper database without its world is moved aside by the next start (a new world, a new
+  // database): a change recorded now would be lost with it.
+  if (config.mode === 'paper' && !existsSync(paperWorldFile(config.data_dir)))
+    return {
+      message: `paper mode has no world in ${config.data_dir} yet: nothing runs or holds anything to halt, and the first paper run starts with a new database`,
+    };
   mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
   let lock: ReturnType<typeof lockDataDir>;
   try {
