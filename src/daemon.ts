@@ -55,6 +55,8 @@ export interface DaemonDeps {
    * --cancel-orders` with no daemon running starts the daemon this way until nothing is left. @default false
    */
   readonly controlsOnly?: boolean;
+  /** Listen on `<data_dir>/control.sock` for `jupbot halt`, `pause`, `resume`. A backtest does not. @default true */
+  readonly controlChannel?: boolean;
 }
 
 export interface Daemon {
@@ -173,6 +175,7 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       // A backtest's wallet trades only in its own world: nobody else can trade it.
       watchWallet: deps.exclusiveWallet !== false,
       controlsOnly: deps.controlsOnly,
+      controlChannel: deps.controlChannel,
       fetch: deps.fetch,
       network: deps.network,
     });

@@ -7,10 +7,11 @@ import { userInfo } from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/loadConfig.js';
 import { parseDuration } from '../config/duration.js';
-import { type ControlOutcome, runControlCommand } from '../control/controlCommand.js';
+import { type ControlOutcome, nothingLeft, runControlCommand } from '../control/controlCommand.js';
 import type { ControlLeft, ControlRequest } from '../control/controlProtocol.js';
 import type { ControlStatus } from '../control/controlState.js';
 import { errorMessage } from '../errors.js';
+import { strategyNameSchema } from '../strategies/strategyFields.js';
 import { ExitCode } from '../exitCodes.js';
 import { createLogger } from '../ops/log.js';
 import { Redactor } from '../ops/redact.js';
@@ -61,6 +62,7 @@ async function act(ctx: CliContext, options: CommonOptions & { wait?: number }, 
     say: (line) => ctx.stdout(`${line}\n`),
   });
   if (outcome.via === 'unreachable') throw new CliExit(ExitCode.DaemonUnreachable, `jupbot: ${outcome.message}`);
+  if (outcome.via === 'refused') throw new CliExit(ExitCode.InvalidInput, `jupbot: ${outcome.message}`);
   ctx.stdout(`${outcomeText(request, outcome)}\n`);
   if (!outcome.done) throw new CliExit(ExitCode.ControlUnfinished);
 }
@@ -78,30 +80,41 @@ function statusText(status: ControlStatus): string {
   return lines.join('\n');
 }
 
-function leftText(left: ControlLeft): string {
+function leftText(left: ControlLeft, positions: boolean): string {
   const parts = [
     left.orders > 0 ? `${left.orders} order(s) live` : '',
     left.placements > 0 ? `${left.placements} placement(s) on their way` : '',
     left.cancels > 0 ? `${left.cancels} cancel(s) in flight` : '',
-    left.positions === null ? '' : left.positions > 0 ? `${left.positions} position(s) held` : '',
+    !positions ? '' : left.positions === null ? 'positions not read yet' : left.positions > 0 ? `${left.positions} position(s) held` : '',
     left.sales > 0 ? `${left.sales} sale(s) in flight` : '',
   ].filter((t) => t !== '');
   return parts.join(', ');
 }
 
-function outcomeText(request: ControlRequest, outcome: Exclude<ControlOutcome, { via: 'unreachable' }>): string {
+function outcomeText(request: ControlRequest, outcome: Extract<ControlOutcome, { via: 'daemon' | 'database' }>): string {
   const where = outcome.via === 'daemon' ? 'the running daemon' : 'the database (no daemon is running; the next start follows it)';
   const lines = [`${outcome.changed ? 'recorded by' : 'nothing to change, as told by'} ${where}`, statusText(outcome.status)];
   if ('strategy' in request && outcome.strategies !== null && !outcome.strategies.includes(request.strategy))
     lines.push(`note: no loaded strategy is named ${request.strategy}`);
   const h = outcome.status.halted;
+  if (outcome.left === null && outcome.via === 'database' && h !== null && (h.cancelOrders || h.closePositions))
+    lines.push('not waited for: the next start of the daemon cancels and sells before anything else');
   if (outcome.left !== null && h !== null && (h.cancelOrders || h.closePositions)) {
-    const left = leftText(outcome.left);
-    if (outcome.done) lines.push(h.closePositions ? 'nothing left: no live order of ours, no position held' : 'nothing left: no live order of ours');
-    else lines.push(`still left: ${left === '' ? 'not read yet' : left}; the halt stands and its cancels go on (jupbot status shows them)`);
+    const left = leftText(outcome.left, h.closePositions);
+    if (nothingLeft(outcome.left, outcome.status))
+      lines.push(h.closePositions ? 'nothing left: no live order of ours, no position held' : 'nothing left: no live order of ours');
+    else if (outcome.done) lines.push(`left now: ${left}; not waited for (--wait 0): jupbot status shows the cancels`);
+    else lines.push(`still left: ${left}; the halt stands and its cancels go on (jupbot status shows them)`);
   }
   return lines.join('\n');
 }
+
+/** A strategy name as strategy files spell it: a typo of another shape is a usage error, not a recorded pause. */
+const strategyArg = (text: string): string => {
+  const parsed = strategyNameSchema.safeParse(text);
+  if (!parsed.success) throw new InvalidArgumentError(`not a strategy name: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+};
 
 const configOption = (command: Command): Command => command.option('--config <file>', 'config file (default: $JUPBOT_CONFIG, else config/default.yaml)');
 
@@ -126,7 +139,7 @@ export function haltCommand(ctx: CliContext): Command {
 
 export function resumeCommand(ctx: CliContext): Command {
   return configOption(
-    new Command('resume').description('lift the halt, or with NAME resume one paused strategy').argument('[name]', 'a paused strategy'),
+    new Command('resume').description('lift the halt, or with NAME resume one paused strategy').argument('[name]', 'a paused strategy', strategyArg),
   ).action(async (name: string | undefined, options: CommonOptions) => {
     await act(ctx, options, name === undefined ? { command: 'resume', by: whoAsks() } : { command: 'resume-strategy', strategy: name, by: whoAsks() });
   });
@@ -136,7 +149,7 @@ export function pauseCommand(ctx: CliContext): Command {
   return configOption(
     new Command('pause')
       .description('stop one strategy from deciding (kept across restarts); its orders keep working')
-      .argument('<name>', 'the strategy')
+      .argument('<name>', 'the strategy', strategyArg)
       .option('--reason <text>', 'why, for the audit log', 'paused by the operator'),
   ).action(async (name: string, options: CommonOptions) => {
     await act(ctx, options, { command: 'pause', strategy: name, by: whoAsks(), reason: options.reason ?? 'paused by the operator' });

@@ -54,14 +54,16 @@ export type ControlOutcome =
       readonly done: boolean;
     }
   /** A daemon holds the data directory and its socket does not answer. */
-  | { readonly via: 'unreachable'; readonly message: string };
+  | { readonly via: 'unreachable'; readonly message: string }
+  /** The daemon answered that the request is not one it takes. */
+  | { readonly via: 'refused'; readonly message: string };
 
 export async function runControlCommand(request: Exclude<ControlRequest, { command: 'status' }>, deps: ControlCommandDeps): Promise<ControlOutcome> {
   const { config } = deps;
   const path = controlSocketPath(config.data_dir);
   const asked = await askDaemon(path, request);
   if (asked.reached) {
-    if (!asked.answer.ok) throw new Error(`the daemon refused the request: ${asked.answer.error}`);
+    if (!asked.answer.ok) return { via: 'refused', message: `the daemon refused the request: ${asked.answer.error}` };
     const { changed, status, strategies } = asked.answer;
     let left = asked.answer.left;
     const waits = wantsWait(status, deps.waitMs);
@@ -75,7 +77,8 @@ export async function runControlCommand(request: Exclude<ControlRequest, { comma
   }
   const change = recordOffline(request, deps, asked.code);
   if ('message' in change) return { via: 'unreachable', message: change.message };
-  if (!wantsWait(change.status, Number.POSITIVE_INFINITY) || request.command !== 'halt') {
+  // Not waiting (`--wait 0`): the next start of the daemon takes the cancels and sales.
+  if (!wantsWait(change.status, deps.waitMs) || request.command !== 'halt') {
     return { via: 'database', changed: change.changed, status: change.status, strategies: null, left: null, done: true };
   }
   // Cancels and sales need the daemon's executor: its own composition, strategies silent.
@@ -83,9 +86,7 @@ export async function runControlCommand(request: Exclude<ControlRequest, { comma
   const daemon = await start(config, { clock: deps.clock, log: deps.log, redactor: deps.redactor, controlsOnly: true });
   let left: ControlLeft;
   try {
-    left = await waitUntil({ ...deps, waitMs: deps.waitMs > 0 ? deps.waitMs : Number.POSITIVE_INFINITY }, daemon.engine.control.left(), change.status, () =>
-      Promise.resolve(daemon.engine.control.left()),
-    );
+    left = await waitUntil(deps, daemon.engine.control.left(), change.status, () => Promise.resolve(daemon.engine.control.left()));
   } finally {
     await daemon.stop('one-shot control run over');
   }

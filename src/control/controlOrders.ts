@@ -13,6 +13,8 @@
 import { z } from 'zod';
 import type { Db } from '../store/db.js';
 import { parseRow, parseRows } from '../store/parseRows.js';
+import { statement } from '../store/statementCache.js';
+import { readSinceJournalChange } from '../store/tableVersions.js';
 
 const CANCELLABLE_STATES = "'pending', 'open', 'active', 'executing', 'unknown'";
 const LIVE_STATES = `${CANCELLABLE_STATES}, 'pending_withdraw'`;
@@ -39,7 +41,8 @@ export function cancellableOrders(db: Db): CancellableOrder[] {
       WHERE c.kind IN ('cancel-vault-order', 'renew-vault-order') AND json_extract(c.params, '$.orderId') = o.id
         AND c.state NOT IN ('failed', 'cancelled'))
   ORDER BY o.created_at, o.id`;
-  return parseRows(CancellableRow, db.prepare(sql).all(), 'cancellable vault orders');
+  // Asked at every tick; the answer changes only with the journal or the mirror.
+  return readSinceJournalChange(db, 'cancellable vault orders', () => parseRows(CancellableRow, statement(db, sql).all(), 'cancellable vault orders'));
 }
 
 /** What of ours is still live: vault and DCA orders that may fill or are being withdrawn, and placements on their way. */

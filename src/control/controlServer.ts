@@ -48,18 +48,20 @@ export async function startControlServer(options: {
       }
     });
   });
-  const previous = process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // The socket file is made (bound) within listen(): the narrowed umask is back as soon as it returns.
+    const previous = process.umask(0o177);
+    try {
       server.listen(path, () => {
         server.off('error', reject);
         resolve();
       });
-    });
-  } finally {
-    process.umask(previous);
-  }
+    } finally {
+      process.umask(previous);
+    }
+  });
+  // Before the first connection is accepted (this runs before any I/O callback of the new server).
   chmodSync(path, 0o600);
   return {
     path,

@@ -398,7 +398,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         sharing.readiness(),
       ],
     });
-    channel = await startControlChannel(config.data_dir, log, (request) => control.answer(request));
+    if (inputs.controlChannel !== false) channel = await startControlChannel(config.data_dir, log, (request) => control.answer(request));
     audit.append({
       kind: 'daemon.started',
       data: {

@@ -59,6 +59,8 @@ export interface EngineInputs {
   readonly onWalletShared?: ((error: WalletError, summary: string) => void) | undefined;
   /** Take only the operator's control intents; no strategy decides (a one-shot `halt --cancel-orders` with no daemon running). @default false */
   readonly controlsOnly?: boolean | undefined;
+  /** Listen on the control socket (src/control/controlServer.ts). @default true */
+  readonly controlChannel?: boolean | undefined;
   /** Watch the wallet's history for trades this daemon did not make (unless `wallet.shared`). A backtest does not. @default true */
   readonly watchWallet?: boolean | undefined;
   /** For webhook notifications. @default globalThis.fetch */

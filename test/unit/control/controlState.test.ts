@@ -80,8 +80,7 @@ const running = (name: string, spec: { enabled?: boolean; on_remove?: 'cancel' |
   name,
   { name, spec: { enabled: true, on_remove: 'cancel', ...spec } } as unknown as LoadedStrategy,
 ];
-const position = (pubkey: string, contractsMicro: bigint | null): Position =>
-  ({ pubkey, ownerPubkey: 'w', marketId: 'BTC-1', isYes: false, contractsMicro });
+const position = (pubkey: string, contractsMicro: bigint | null): Position => ({ pubkey, ownerPubkey: 'w', marketId: 'BTC-1', isYes: false, contractsMicro });
 const halt = { since: T, reason: 'r', by: 'b', cancelOrders: true, closePositions: true };
 
 describe('controlIntents', () => {

@@ -70,6 +70,7 @@ describe('halt --cancel-orders --close-positions', () => {
     expect(halt.code).toBe(0);
     expect(halt.stdout).toContain('recorded by the running daemon');
     expect(halt.stdout).toMatch(/^HALTED since 2026-11-02T08:05:\d\d\.\d{3}Z by .+: market looks wrong; cancelling every order, selling every position$/m);
+    expect(halt.stdout).toMatch(/^left now: 2 order\(s\) live, positions not read yet; not waited for \(--wait 0\)/m);
 
     await w.drive(10 * MIN);
     // The simulator's side: no order of ours open, the vault empty, the deposit of SOL back in the wallet.

@@ -53,9 +53,14 @@ describe('control commands with no daemon running', () => {
     expect(cancel.stdout).toContain('no daemon is running: starting it to cancel and sell only (no strategy decides), until nothing is left');
     expect(cancel.stdout).toContain('nothing left: no live order of ours');
 
+    // Not waiting: recorded, for the next start to act on.
+    const close = await cli(['halt', '--close-positions', '--wait', '0']);
+    expect(close.code).toBe(0);
+    expect(close.stdout).toContain('not waited for: the next start of the daemon cancels and sells before anything else');
+
     const second = await start(config, { clock, log });
     try {
-      expect(second.engine.control.status().halted).toMatchObject({ reason: 'maintenance', cancelOrders: true, closePositions: false });
+      expect(second.engine.control.status().halted).toMatchObject({ reason: 'maintenance', cancelOrders: true, closePositions: true });
       const started = second.store.db.prepare("SELECT count(*) AS n FROM actions WHERE kind = 'daemon.started'").get() as { n: number };
       // The first run, the one-shot run of the controls, and this one.
       expect(started.n).toBe(3);
@@ -64,6 +69,10 @@ describe('control commands with no daemon running', () => {
     }
 
     // The lock is held (by this very process here) and nothing answers on the socket.
+    const typo = await cli(['pause', 'Not A Name']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('not a strategy name');
+
     const lock = lockDataDir(config.data_dir);
     try {
       const silent = await cli(['pause', 'dca-jup']);
