@@ -53,6 +53,14 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
   // process writes it while it holds the data directory's lock).
   let current = state.status();
   state.events.on('changed', (status) => (current = status));
+  // A start that finds itself halted or with paused strategies says so: otherwise it would look idle for no reason.
+  if (current.halted !== null)
+    log.warn({ control: current.halted }, `starting HALTED: ${controlPausedReason(current, '')}; jupbot resume lets the strategies decide again`);
+  for (const p of current.paused)
+    log.info(
+      { strategy: p.strategy },
+      `${p.strategy}: ${controlPausedReason({ halted: null, paused: [p] }, p.strategy)}; jupbot resume ${p.strategy} lets it decide again`,
+    );
 
   const left = (): ControlLeft => {
     const positions = options.positions();

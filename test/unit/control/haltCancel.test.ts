@@ -100,7 +100,9 @@ describe('halt --cancel-orders --close-positions', () => {
 
     // A restart stays halted: nothing is placed again.
     const deposits = w.count("SELECT count(*) AS n FROM intents WHERE kind IN ('place-vault-order', 'place-dca-vault-order')");
+    expect(w.out.text).not.toContain('starting HALTED');
     await w.restart();
+    expect(w.out.text).toMatch(/starting HALTED: halted by .+ at 2026-11-02T08:05:.*: market looks wrong; jupbot resume lets the strategies decide again/);
     await w.drive(10 * MIN);
     expect(((await w.json('/status'))['control'] as ControlJson).halted).toMatchObject({ reason: 'market looks wrong', cancelOrders: true });
     expect(w.count("SELECT count(*) AS n FROM intents WHERE kind IN ('place-vault-order', 'place-dca-vault-order')")).toBe(deposits);

@@ -82,7 +82,7 @@ describe('renewals journaled as cancels, upgraded', () => {
   it('are re-kinded, the chain records each change once with the new seal, and the database verifies', () => {
     const { file, clock } = olderDatabase('0010');
     const db = track(openDatabase(file));
-    expect(migrate(db, { clock }).applied).toEqual([11]);
+    expect(migrate(db, { clock }).applied).toEqual([11, 12]);
     expect(kindOf(db, RENEWAL)).toBe('renew-vault-order');
     // A plain cancel carries no replacement: it stays a cancel.
     expect(kindOf(db, CANCEL)).toBe('cancel-vault-order');
@@ -157,7 +157,7 @@ describe('renewals journaled as cancels, upgraded', () => {
   it('a database from before sealing: sealed once as it now is, the change still recorded, and it verifies', () => {
     const { file, clock } = olderDatabase('0008');
     const db = track(openDatabase(file));
-    expect(migrate(db, { clock }).applied).toEqual([9, 10, 11]);
+    expect(migrate(db, { clock }).applied).toEqual([9, 10, 11, 12]);
     new AuditLog(db, clock);
     const kinds = (db.prepare("SELECT kind FROM actions WHERE kind IN ('audit.sealed', 'intent.rekinded') ORDER BY id").all() as { kind: string }[]).map(
       (a) => a.kind,
