@@ -59,6 +59,13 @@ export interface DaemonDeps {
    * backtests, embeddings that check for themselves).
    */
   readonly preflight?: PreflightDemand | undefined;
+  /**
+   * Take only the operator's control intents (cancels, sales); no strategy decides. A `halt
+   * --cancel-orders` with no daemon running starts the daemon this way until nothing is left. @default false
+   */
+  readonly controlsOnly?: boolean;
+  /** Listen on `<data_dir>/control.sock` for `jupbot halt`, `pause`, `resume`. A backtest does not. @default true */
+  readonly controlChannel?: boolean;
 }
 
 export interface Daemon {
@@ -201,6 +208,8 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
       },
       // A backtest's wallet trades only in its own world: nobody else can trade it.
       watchWallet: deps.exclusiveWallet !== false,
+      controlsOnly: deps.controlsOnly,
+      controlChannel: deps.controlChannel,
       fetch: deps.fetch,
       network: deps.network,
       opsPort,

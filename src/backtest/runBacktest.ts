@@ -178,6 +178,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRun
     synchronous: 'NORMAL',
     // Its wallet is derived from the seed and trades only in this in-process world: two backtests of one seed may run at once.
     exclusiveWallet: false,
+    // Nobody halts a backtest: no socket in its output directory.
+    controlChannel: false,
     paperWorld: { url: SIM_ORIGIN, seed, restored: false, fund: (w) => sim.control.paperWallet(w), close: () => Promise.resolve() },
   });
   try {

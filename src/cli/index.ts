@@ -5,6 +5,7 @@ import { formatDiagnostics } from '../config/diagnostics.js';
 import { JupbotError, errorMessage } from '../errors.js';
 import { auditCommand } from './audit.js';
 import { backtestCommand } from './backtest.js';
+import { haltCommand, pauseCommand, resumeCommand } from './control.js';
 import { pricesCommand } from './prices.js';
 import { reportCommand } from './report.js';
 import { rehearsalCommand } from './rehearsal.js';
@@ -43,6 +44,9 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(rehearsalCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(backtestCommand(ctx));
   program.addCommand(statusCommand(ctx));
+  program.addCommand(haltCommand(ctx));
+  program.addCommand(resumeCommand(ctx));
+  program.addCommand(pauseCommand(ctx));
   program.addCommand(marketsCommand(ctx));
   program.addCommand(eventsCommand(ctx));
   program.addCommand(paperCommand(ctx));

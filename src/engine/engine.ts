@@ -16,6 +16,8 @@
  * was sent). A planned intent older than STALE_PRICE_MS when reconciliation finds it is cancelled:
  * the price it was decided on is gone.
  */
+import { createEngineControl } from '../control/engineControl.js';
+import { startControlServer, type ControlServer } from '../control/controlServer.js';
 import { forwardActions } from '../daemonEvents.js';
 import { searchTokens } from '../jupiter/tokens.js';
 import { createTriggerSession } from '../jupiter/session.js';
@@ -135,11 +137,23 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     log,
   });
   const activeStrategies = (): ReadonlyMap<string, LoadedStrategy> => strategies.active;
+  // The operator's halt, pauses and cancels (src/control/): persisted, so a halted daemon starts halted.
+  const control = createEngineControl({
+    db,
+    audit,
+    clock,
+    log,
+    strategies: activeStrategies,
+    rejectedFiles: () => strategies.rejected().map((r) => r.file),
+    positions: () => feeds.positions?.state().value,
+    controlsOnly: inputs.controlsOnly,
+  });
   // Every answer of the client says whether the key may use its area; nothing is polled that no strategy needs.
-  const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies });
-  // An area that is off, else an account-wide protection that tripped (src/protections/), pauses a strategy.
+  const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies, alsoNeeded: (area) => control.needs(area) });
+  // The operator's halt or pause, else an area that is off, else an account-wide protection that
+  // tripped (src/protections/), pauses a strategy.
   const paused = {
-    strategy: (s: LoadedStrategy) => areas.gate.strategyPaused(s) ?? protections.blocks(s),
+    strategy: (s: LoadedStrategy) => control.paused(s) ?? areas.gate.strategyPaused(s) ?? protections.blocks(s),
     vaultOrders: () => areas.gate.areaOff('trigger'),
   };
   const feeds = createFeedSet({
@@ -175,6 +189,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     forwardActions(audit, inputs.events),
   ];
   areas.onChange(() => feeds.recheck());
+  control.state.events.on('changed', () => feeds.recheck());
   const stopFeedAudits = feeds.all.map((feed) => auditFeed(feed, audit, clock));
 
   const journal = new Journal(db, audit, clock);
@@ -308,6 +323,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     ready: Promise.all([reconcile.ready, firstBalances]),
     signal: abort.signal,
     paused,
+    controls: () => control.intents(),
   });
   const stopParts = async (): Promise<void> => {
     // Trading first: no new intent and no new call while the feeds it decides on are still there.
@@ -327,6 +343,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   const simulator = paper && { url: paper.url, seed: paper.seed };
 
   let ops: OpsServer | undefined;
+  let channel: ControlServer | null = null;
   let stopping: Promise<EngineStop> | undefined;
   const engine: Engine = {
     wallet: wallet.address,
@@ -338,6 +355,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     protections,
     trading: { journal, rpc, executor, ticks },
     walletHistory,
+    control,
     metrics,
     notifier,
     outages,
@@ -355,6 +373,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
       feeds: feeds.status(),
       trading: { ...ticks.status(), balances: feeds.balancesStatus() },
       ...(protections.configured ? { protections: protections.status() } : {}),
+      control: control.status(),
     }),
     stop: (reason) =>
       (stopping ??= (async (): Promise<EngineStop> => {
@@ -363,6 +382,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         // The stop is worth telling: its webhook gets a few seconds of real time, never more.
         await notifyLast(notifier, clock, { type: 'lifecycle', action: 'stopped', detail: reason });
         await ops?.close();
+        await channel?.close();
         try {
           audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt, unfinished: unfinished.byState } });
           return { unfinished, unrecorded: null };
@@ -397,6 +417,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         ...(protections.configured ? [protections.readiness()] : []),
       ],
     });
+    if (inputs.controlChannel !== false) channel = await startControlChannel(config.data_dir, log, (request) => control.answer(request));
     audit.append({
       kind: 'daemon.started',
       data: {
@@ -413,6 +434,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   } catch (error) {
     await stopParts();
     await ops?.close();
+    await channel?.close();
     notifier.close();
     // A start that failed for the disk's sake (full, read-only) says so, with its own exit code.
     throw writeFaultOf(error, file) ?? error;
@@ -434,4 +456,25 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   notifier.notify({ type: 'lifecycle', action: 'started', detail: `${config.mode} mode, wallet ${wallet.address}` });
 
   return engine;
+}
+
+/**
+ * The control channel (src/control/controlServer.ts). A socket that cannot be made (a data_dir path
+ * too long for a unix socket, say) does not stop the daemon from protecting what it holds: said as
+ * an error, and the halt commands then say the daemon does not answer.
+ */
+async function startControlChannel(
+  dataDir: string,
+  log: EngineInputs['log'],
+  answer: Parameters<typeof startControlServer>[0]['answer'],
+): Promise<ControlServer | null> {
+  try {
+    return await startControlServer({ dataDir, log, answer });
+  } catch (error) {
+    log.error(
+      { err: error, dataDir },
+      `control channel not started: ${error instanceof Error ? error.message : String(error)}; jupbot halt/pause cannot reach this daemon`,
+    );
+    return null;
+  }
 }

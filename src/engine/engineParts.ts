@@ -3,6 +3,7 @@
  * parts, as the daemon, tests and benches reach them, and the stop.
  */
 import type { Clock } from '../clock.js';
+import type { EngineControl } from '../control/engineControl.js';
 import type { Config } from '../config/config.js';
 import type { DaemonEvents } from '../daemonEvents.js';
 import type { Logger } from '../ops/log.js';
@@ -58,6 +59,10 @@ export interface EngineInputs {
    * refused; the daemon stops and ends with `error`. `summary` names the evidence in a few words.
    */
   readonly onWalletShared?: ((error: WalletError, summary: string) => void) | undefined;
+  /** Take only the operator's control intents; no strategy decides (a one-shot `halt --cancel-orders` with no daemon running). @default false */
+  readonly controlsOnly?: boolean | undefined;
+  /** Listen on the control socket (src/control/controlServer.ts). @default true */
+  readonly controlChannel?: boolean | undefined;
   /** Watch the wallet's history for trades this daemon did not make (unless `wallet.shared`). A backtest does not. @default true */
   readonly watchWallet?: boolean | undefined;
   /** For webhook notifications. @default globalThis.fetch */
@@ -92,6 +97,8 @@ export interface Engine {
   readonly trading: { readonly journal: Journal; readonly rpc: SolanaRpc; readonly executor: Executor; readonly ticks: TickLoop };
   /** The wallet's transactions, judged for trades this daemon did not make; null with `wallet.shared: true`. */
   readonly walletHistory: Poller<WalletHistoryRead> | null;
+  /** The operator's halt, pauses and cancels (src/control/). */
+  readonly control: EngineControl;
   /** The Prometheus registry behind /metrics; the client, the feeds and the audit log's actions report to it. */
   readonly metrics: Metrics;
   /** Webhook notifications (`notify.webhooks`); fire-and-forget, never throws. */

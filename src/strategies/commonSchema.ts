@@ -20,6 +20,10 @@ export type Risk = z.output<typeof riskSchema>;
 export const commonShape = {
   name: strategyNameSchema,
   enabled: z.boolean().default(true).meta({ description: 'false keeps the file loaded but acts on nothing' }),
+  on_remove: z
+    .enum(['cancel', 'keep'])
+    .default('cancel')
+    .meta({ description: 'when the file is removed or enabled: false, its live vault and DCA orders are cancelled (cancel) or left working (keep)' }),
   description: z.string().max(500).optional(),
   allow_unverified: z.boolean().default(false).meta({ description: 'accept tokens that are unverified or flagged isSus' }),
   risk: riskSchema.optional(),

@@ -40,6 +40,8 @@ export class AreaNeeds {
     private readonly strategies: () => ReadonlyMap<string, LoadedStrategy>,
     /** Whether the mirror holds a vault order of ours that may still fill or is being placed. */
     private readonly vaultOrdersOpen: () => boolean = () => false,
+    /** An area something other than a strategy needs now (the operator's controls). */
+    private readonly alsoNeeded: (area: ApiArea) => boolean = () => false,
   ) {}
 
   /** The loaded strategies that need `area`, by name. */
@@ -56,6 +58,6 @@ export class AreaNeeds {
 
   /** Whether anything loaded needs `area` now. */
   needed(area: ApiArea): boolean {
-    return this.users(area).length > 0 || (area === 'trigger' && this.vaultOrdersOpen());
+    return this.users(area).length > 0 || (area === 'trigger' && this.vaultOrdersOpen()) || this.alsoNeeded(area);
   }
 }

@@ -24,6 +24,8 @@ export interface EngineAreasOptions {
   readonly db: Db;
   readonly wallet: string;
   readonly strategies: StrategyWatcher;
+  /** An area something other than a strategy needs now (the operator's sale of every position needs prediction). @default none */
+  readonly alsoNeeded?: ((area: ApiArea) => boolean) | undefined;
   /** @default AREA_RETRY_MS */
   readonly retryMs?: number | undefined;
 }
@@ -47,6 +49,7 @@ export function createEngineAreas(options: EngineAreasOptions): EngineAreas {
   const needs = new AreaNeeds(
     () => strategies.active,
     () => vaultOrderViews(db).size > 0,
+    options.alsoNeeded,
   );
   const access = new AreaAccess({
     clock,

@@ -16,7 +16,7 @@ import type { Clock } from '../../clock.js';
 import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../ops/log.js';
 import { decide } from '../../strategies/decide.js';
-import type { Hold } from '../../strategies/intents.js';
+import type { Hold, Intent } from '../../strategies/intents.js';
 import type { LoadedStrategy } from '../../strategies/loadedStrategy.js';
 import { TypedEmitter } from '../../typedEmitter.js';
 import type { Executor } from '../executor/executor.js';
@@ -71,6 +71,12 @@ export interface TickLoopOptions {
    * null; and why vault orders may not be acted on (the trigger area is off), else null. @default never
    */
   readonly paused?: { strategy(strategy: LoadedStrategy): string | null; vaultOrders(): string | null } | undefined;
+  /**
+   * What the operator's controls ask for now (src/control/: a halt's cancels and sales, a removed
+   * strategy's cancels), each with the strategy it is attributed to: taken before the strategies
+   * decide, even while they are halted or paused. @default none
+   */
+  readonly controls?: (() => readonly { readonly strategy: string; readonly intent: Intent }[]) | undefined;
   readonly signal: AbortSignal;
   readonly log?: Logger | undefined;
 }
@@ -173,8 +179,15 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     let holds = 0;
     let acted = false;
     const stopping = (): boolean => executor.stopped || signal.aborted;
+    const vaultOff = (options.paused?.vaultOrders() ?? null) !== null;
+    // The operator's cancels and sales first: a halt must not wait for anything a strategy wants.
+    for (const { strategy, intent } of options.controls?.() ?? []) {
+      if (stopping()) break;
+      if (vaultOff && intent.kind === 'cancel-vault-order') continue;
+      if (report(strategy, await executor.take(strategy, intent), true)) acted = true;
+    }
     // Funds an expired (or stuck) order left in the vault come back before anything is decided on balances.
-    if ((options.paused?.vaultOrders() ?? null) === null) {
+    if (!vaultOff) {
       for (const withdrawal of executor.withdrawals()) {
         if (stopping()) break;
         if (report(withdrawal.key.strategy, await executor.take(withdrawal.key.strategy, withdrawal), true)) acted = true;

@@ -9,12 +9,14 @@ import { migrate, openStore, schemaStatus } from '../../../src/store/migrate.js'
 import { defaultMigrationsDir, migrationChecksum, readMigrationFiles } from '../../../src/store/migrationFiles.js';
 import { freshStore, sha256File, tempDir, track } from './helpers.js';
 
-/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots, 0004_price_samples, 0005_order_gone, 0006_venue_idls, 0007_pending_fills, 0008_rehearsal_ledger, 0009_row_seals, 0010_audit_views, 0011_renew_kind, 0012_reserved, 0013_protections. */
+/** Every migration in the repository: 0001_init, 0002_strategy_state, 0003_drop_position_snapshots, 0004_price_samples, 0005_order_gone, 0006_venue_idls, 0007_pending_fills, 0008_rehearsal_ledger, 0009_row_seals, 0010_audit_views, 0011_renew_kind, 0012_control_state, 0013_protections. */
 const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 const LATEST = 13;
 
 const EXPECTED_TABLES = [
   'actions',
+  'control_halt',
+  'control_paused',
   'fills',
   'intents',
   'pending_fills',
@@ -96,7 +98,7 @@ describe('migrate with the repository migrations', () => {
       { id: 9, name: 'row_seals', checksum: checksum('0009_row_seals.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 10, name: 'audit_views', checksum: checksum('0010_audit_views.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 11, name: 'renew_kind', checksum: checksum('0011_renew_kind.sql'), applied_at: Date.UTC(2026, 4, 1) },
-      { id: 12, name: 'reserved', checksum: checksum('0012_reserved.sql'), applied_at: Date.UTC(2026, 4, 1) },
+      { id: 12, name: 'reserved', checksum: checksum('0012_control_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 13, name: 'protections', checksum: checksum('0013_protections.sql'), applied_at: Date.UTC(2026, 4, 1) },
     ]);
   });

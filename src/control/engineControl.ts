@@ -1,0 +1,139 @@
+/**
+ * The operator's controls as the engine runs them: the persisted state (controlState.ts), the
+ * question the decide loop asks of each strategy (halted or paused: it does not decide, and its
+ * rules say why), the intents it takes before any strategy decides (controlIntents.ts), and the
+ * answers of the control channel (controlServer.ts). The composition root wires it with a few lines.
+ */
+import type { Clock } from '../clock.js';
+import type { Position } from '../jupiter/schemas/prediction.js';
+import type { Logger } from '../ops/log.js';
+import { hasAction } from '../store/actionQueries.js';
+import type { AuditLog } from '../store/audit.js';
+import type { Db } from '../store/db.js';
+import { StrategyVersions } from '../store/strategyVersions.js';
+import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
+import { controlIntents, type ControlIntent, OPERATOR } from './controlIntents.js';
+import { cancellableOrders, liveLeft } from './controlOrders.js';
+import type { ControlAnswer, ControlLeft, ControlRequest } from './controlProtocol.js';
+import { controlPausedReason, ControlState, type ControlStatus } from './controlState.js';
+
+export interface EngineControlOptions {
+  readonly db: Db;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** The strategies running now, and the files whose current text is rejected (the watcher's). */
+  readonly strategies: () => ReadonlyMap<string, LoadedStrategy>;
+  readonly rejectedFiles: () => readonly string[];
+  /** The wallet's prediction positions as last read. */
+  readonly positions: () => readonly Position[] | undefined;
+  /** Only the operator's intents are taken; no strategy decides (a one-shot run of the controls). @default false */
+  readonly controlsOnly?: boolean | undefined;
+}
+
+export interface EngineControl {
+  readonly state: ControlState;
+  /** Why `strategy` must not decide now because of the operator, else null. */
+  paused(strategy: LoadedStrategy): string | null;
+  /** The intents to take now; a kept order is said once (log and `control.order-kept`). */
+  intents(): readonly ControlIntent[];
+  /** Whether the operator's controls need an API area nothing else may (selling positions needs `prediction`). */
+  needs(area: string): boolean;
+  /** What is left live for a halt to cancel or sell. */
+  left(): ControlLeft;
+  status(): ControlStatus;
+  answer(request: ControlRequest): ControlAnswer;
+}
+
+export function createEngineControl(options: EngineControlOptions): EngineControl {
+  const { db, audit, clock, log } = options;
+  const state = new ControlState(db, audit, clock);
+  const versions = new StrategyVersions(db);
+  // Asked for every strategy at every tick: read once here, then kept with each change (only this
+  // process writes it while it holds the data directory's lock).
+  let current = state.status();
+  state.events.on('changed', (status) => (current = status));
+  // A start that finds itself halted or with paused strategies says so: otherwise it would look idle for no reason.
+  if (current.halted !== null)
+    log.warn({ control: current.halted }, `starting HALTED: ${controlPausedReason(current, '')}; jupbot resume lets the strategies decide again`);
+  for (const p of current.paused)
+    log.info(
+      { strategy: p.strategy },
+      `${p.strategy}: ${controlPausedReason({ halted: null, paused: [p] }, p.strategy)}; jupbot resume ${p.strategy} lets it decide again`,
+    );
+
+  const left = (): ControlLeft => {
+    const positions = options.positions();
+    return {
+      ...liveLeft(db),
+      positions: positions === undefined ? null : positions.filter((p) => (p.contractsMicro ?? 0n) > 0n).length,
+      sales: (db.prepare("SELECT count(*) AS n FROM intents WHERE strategy = ? AND state IN ('planned', 'signed', 'sent')").get(OPERATOR) as { n: number }).n,
+    };
+  };
+
+  function intents(): readonly ControlIntent[] {
+    const active = options.strategies();
+    const plan = controlIntents({
+      halted: current.halted,
+      orders: cancellableOrders(db),
+      active,
+      lastApplied: (strategy) => {
+        const last = versions.latest(strategy);
+        return last === undefined ? undefined : { yaml: last.yaml, filePresent: options.rejectedFiles().includes(last.sourceFile) };
+      },
+      positions: current.halted?.closePositions ? options.positions() : undefined,
+    });
+    for (const { order, why } of plan.kept) {
+      if (hasAction(db, 'control.order-kept', order.intent_id)) continue;
+      audit.append({ kind: 'control.order-kept', strategy: order.strategy, intentId: order.intent_id, data: { orderId: order.id, family: order.family, why } });
+      log.warn({ strategy: order.strategy, orderId: order.id }, `${order.strategy}: ${order.family} order ${order.id} left working: ${why} (on_remove: keep)`);
+    }
+    return plan.intents;
+  }
+
+  return {
+    state,
+    paused(strategy) {
+      if (options.controlsOnly) return 'a one-shot run of the operator controls: no strategy decides';
+      return controlPausedReason(current, strategy.name);
+    },
+    intents,
+    needs: (area) => area === 'prediction' && current.halted?.closePositions === true,
+    left,
+    status: () => current,
+    answer(request) {
+      const change = (() => {
+        switch (request.command) {
+          case 'halt':
+            return state.halt(request);
+          case 'resume':
+            return state.resume(request.by);
+          case 'pause':
+            return state.pause(request.strategy, request.reason, request.by);
+          case 'resume-strategy':
+            return state.resumeStrategy(request.strategy, request.by);
+          case 'status':
+            return { changed: false, status: current };
+        }
+      })();
+      if (change.changed) log.warn({ control: request }, controlLine(request));
+      return { ok: true, changed: change.changed, status: change.status, left: left(), strategies: [...options.strategies().keys()] };
+    },
+  };
+}
+
+/** The log line of a change the operator asked for. */
+function controlLine(request: ControlRequest): string {
+  switch (request.command) {
+    case 'halt':
+      return `HALTED by ${request.by}: ${request.reason}${request.cancelOrders ? '; cancelling every order' : ''}${request.closePositions ? '; selling every position' : ''}`;
+    case 'resume':
+      return `resumed by ${request.by}: strategies decide again`;
+    case 'pause':
+      return `${request.strategy}: paused by ${request.by}: ${request.reason}`;
+    case 'resume-strategy':
+      return `${request.strategy}: resumed by ${request.by}`;
+    case 'status':
+      return 'control status';
+  }
+}
