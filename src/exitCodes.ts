@@ -54,6 +54,7 @@ export const ExitCode = {
    * failed, so no pass was recorded. Not restarted: only the operator can run the check.
    */
   PreflightRequired: 79,
+  /**
    * `halt --cancel-orders` / `--close-positions`: the wait ended with orders or positions of ours
    * still live (the line says what is left). The halt stands and its cancels go on at the next start.
    */

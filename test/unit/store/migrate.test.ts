@@ -98,7 +98,7 @@ describe('migrate with the repository migrations', () => {
       { id: 9, name: 'row_seals', checksum: checksum('0009_row_seals.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 10, name: 'audit_views', checksum: checksum('0010_audit_views.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 11, name: 'renew_kind', checksum: checksum('0011_renew_kind.sql'), applied_at: Date.UTC(2026, 4, 1) },
-      { id: 12, name: 'reserved', checksum: checksum('0012_control_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
+      { id: 12, name: 'control_state', checksum: checksum('0012_control_state.sql'), applied_at: Date.UTC(2026, 4, 1) },
       { id: 13, name: 'protections', checksum: checksum('0013_protections.sql'), applied_at: Date.UTC(2026, 4, 1) },
     ]);
   });
