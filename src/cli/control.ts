@@ -94,6 +94,8 @@ function leftText(left: ControlLeft, positions: boolean): string {
 function outcomeText(request: ControlRequest, outcome: Extract<ControlOutcome, { via: 'daemon' | 'database' }>): string {
   const where = outcome.via === 'daemon' ? 'the running daemon' : 'the database (no daemon is running; the next start follows it)';
   const lines = [`${outcome.changed ? 'recorded by' : 'nothing to change, as told by'} ${where}`, statusText(outcome.status)];
+  if (outcome.cleared !== undefined)
+    lines.push(outcome.cleared.length === 0 ? 'no protection had tripped' : `protections cleared: ${outcome.cleared.join(', ')}`);
   if ('strategy' in request && outcome.strategies !== null && !outcome.strategies.includes(request.strategy))
     lines.push(`note: no loaded strategy is named ${request.strategy}`);
   const h = outcome.status.halted;
@@ -139,9 +141,20 @@ export function haltCommand(ctx: CliContext): Command {
 
 export function resumeCommand(ctx: CliContext): Command {
   return configOption(
-    new Command('resume').description('lift the halt, or with NAME resume one paused strategy').argument('[name]', 'a paused strategy', strategyArg),
-  ).action(async (name: string | undefined, options: CommonOptions) => {
-    await act(ctx, options, name === undefined ? { command: 'resume', by: whoAsks() } : { command: 'resume-strategy', strategy: name, by: whoAsks() });
+    new Command('resume')
+      .description('lift the halt, or with NAME resume one paused strategy')
+      .argument('[name]', 'a paused strategy', strategyArg)
+      .option('--protections', 'also clear every account-wide protection that tripped (a drawdown clears only this way)'),
+  ).action(async (name: string | undefined, options: CommonOptions & { protections?: boolean }) => {
+    if (name !== undefined && options.protections === true)
+      throw new CliExit(ExitCode.Usage, 'jupbot: --protections clears account-wide protections: use it with `jupbot resume`, not with a strategy name');
+    await act(
+      ctx,
+      options,
+      name === undefined
+        ? { command: 'resume', by: whoAsks(), ...(options.protections === true ? { protections: true } : {}) }
+        : { command: 'resume-strategy', strategy: name, by: whoAsks() },
+    );
   });
 }
 

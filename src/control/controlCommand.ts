@@ -24,6 +24,7 @@ import { lockDataDir } from '../store/dataDirLock.js';
 import { openStore } from '../store/migrate.js';
 import { paperWorldFile } from '../store/paperWorldRecords.js';
 import { databaseFile } from '../store/paths.js';
+import { clearEveryTrip } from '../protections/protectionRecords.js';
 import { askDaemon } from './controlClient.js';
 import type { ControlLeft, ControlRequest } from './controlProtocol.js';
 import { controlSocketPath } from './controlProtocol.js';
@@ -52,6 +53,8 @@ export type ControlOutcome =
       readonly strategies: readonly string[] | null;
       readonly left: ControlLeft | null;
       readonly done: boolean;
+      /** The protections a `resume --protections` cleared. */
+      readonly cleared?: readonly string[];
     }
   /** A daemon holds the data directory and its socket does not answer. */
   | { readonly via: 'unreachable'; readonly message: string }
@@ -73,13 +76,23 @@ export async function runControlCommand(request: Exclude<ControlRequest, { comma
         if (!again.reached || !again.answer.ok) throw new Error(`the daemon stopped answering on ${path} while the command waited`);
         return again.answer.left;
       });
-    return { via: 'daemon', changed, status, strategies, left, done: !waits || nothingLeft(left, status) };
+    const cleared = asked.answer.cleared;
+    return { via: 'daemon', changed, status, strategies, left, done: !waits || nothingLeft(left, status), ...(cleared === undefined ? {} : { cleared }) };
   }
   const change = recordOffline(request, deps, asked.code);
   if ('message' in change) return { via: 'unreachable', message: change.message };
   // Not waiting (`--wait 0`): the next start of the daemon takes the cancels and sales.
   if (!wantsWait(change.status, deps.waitMs) || request.command !== 'halt') {
-    return { via: 'database', changed: change.changed, status: change.status, strategies: null, left: null, done: true };
+    const cleared = change.cleared;
+    return {
+      via: 'database',
+      changed: change.changed,
+      status: change.status,
+      strategies: null,
+      left: null,
+      done: true,
+      ...(cleared === undefined ? {} : { cleared }),
+    };
   }
   // Cancels and sales need the daemon's executor: its own composition, strategies silent.
   deps.say('no daemon is running: starting it to cancel and sell only (no strategy decides), until nothing is left');
@@ -145,8 +158,16 @@ function recordOffline(
       switch (request.command) {
         case 'halt':
           return state.halt(request);
-        case 'resume':
-          return state.resume(request.by);
+        case 'resume': {
+          const resumed = state.resume(request.by);
+          if (request.protections !== true) return resumed;
+          const cleared = clearEveryTrip(store.db, new AuditLog(store.db, clock), {
+            at: clock.now(),
+            by: request.by,
+            reason: 'cleared by an operator (jupbot resume --protections)',
+          });
+          return { ...resumed, changed: resumed.changed || cleared.length > 0, cleared };
+        }
         case 'pause':
           return state.pause(request.strategy, request.reason, request.by);
         case 'resume-strategy':

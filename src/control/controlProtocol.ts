@@ -20,7 +20,8 @@ const reason = z.string().max(500);
 
 export const ControlRequest = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('halt'), by, reason, cancelOrders: z.boolean(), closePositions: z.boolean() }),
-  z.strictObject({ command: z.literal('resume'), by }),
+  /** `protections`: also clear every account-wide protection that tripped (a drawdown clears only this way). */
+  z.strictObject({ command: z.literal('resume'), by, protections: z.boolean().optional() }),
   z.strictObject({ command: z.literal('pause'), by, reason, strategy: z.string().min(1).max(64) }),
   z.strictObject({ command: z.literal('resume-strategy'), by, strategy: z.string().min(1).max(64) }),
   /** The state and what is left live, for a command that waits for the cancels. */
@@ -37,5 +38,13 @@ export interface ControlLeft extends LiveLeft {
 }
 
 export type ControlAnswer =
-  | { readonly ok: true; readonly changed: boolean; readonly status: ControlStatus; readonly left: ControlLeft; readonly strategies: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly changed: boolean;
+      readonly status: ControlStatus;
+      readonly left: ControlLeft;
+      readonly strategies: readonly string[];
+      /** The protections a `resume` with `protections` cleared (absent from other answers). */
+      readonly cleared?: readonly string[];
+    }
   | { readonly ok: false; readonly error: string };

@@ -49,6 +49,8 @@ export interface HaltRequest {
 export interface ControlChange {
   readonly changed: boolean;
   readonly status: ControlStatus;
+  /** The protections a `resume` with `protections` cleared. */
+  readonly cleared?: readonly string[];
 }
 
 const HaltRow = z

@@ -27,6 +27,8 @@ export interface EngineControlOptions {
   readonly rejectedFiles: () => readonly string[];
   /** The wallet's prediction positions as last read. */
   readonly positions: () => readonly Position[] | undefined;
+  /** Clears every protection that tripped (an operator's `resume --protections`); returns their names. @default none configured */
+  readonly clearProtections?: ((by: string) => readonly string[]) | undefined;
   /** Only the operator's intents are taken; no strategy decides (a one-shot run of the controls). @default false */
   readonly controlsOnly?: boolean | undefined;
 }
@@ -106,8 +108,12 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
         switch (request.command) {
           case 'halt':
             return state.halt(request);
-          case 'resume':
-            return state.resume(request.by);
+          case 'resume': {
+            const resumed = state.resume(request.by);
+            if (request.protections !== true) return resumed;
+            const cleared = options.clearProtections?.(request.by) ?? [];
+            return { ...resumed, changed: resumed.changed || cleared.length > 0, cleared };
+          }
           case 'pause':
             return state.pause(request.strategy, request.reason, request.by);
           case 'resume-strategy':
@@ -117,7 +123,14 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
         }
       })();
       if (change.changed) log.warn({ control: request }, controlLine(request));
-      return { ok: true, changed: change.changed, status: change.status, left: left(), strategies: [...options.strategies().keys()] };
+      return {
+        ok: true,
+        changed: change.changed,
+        status: change.status,
+        left: left(),
+        strategies: [...options.strategies().keys()],
+        ...(change.cleared === undefined ? {} : { cleared: change.cleared }),
+      };
     },
   };
 }
@@ -128,7 +141,7 @@ function controlLine(request: ControlRequest): string {
     case 'halt':
       return `HALTED by ${request.by}: ${request.reason}${request.cancelOrders ? '; cancelling every order' : ''}${request.closePositions ? '; selling every position' : ''}`;
     case 'resume':
-      return `resumed by ${request.by}: strategies decide again`;
+      return `resumed by ${request.by}: strategies decide again${request.protections === true ? '; tripped protections cleared' : ''}`;
     case 'pause':
       return `${request.strategy}: paused by ${request.by}: ${request.reason}`;
     case 'resume-strategy':

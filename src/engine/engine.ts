@@ -147,6 +147,8 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     rejectedFiles: () => strategies.rejected().map((r) => r.file),
     positions: () => feeds.positions?.state().value,
     controlsOnly: inputs.controlsOnly,
+    // Called only from the control channel, once everything below is built.
+    clearProtections: (by) => protections.clearAll(by),
   });
   // Every answer of the client says whether the key may use its area; nothing is polled that no strategy needs.
   const areas = createEngineAreas({ client, clock, audit, log, db, wallet: wallet.address, strategies, alsoNeeded: (area) => control.needs(area) });

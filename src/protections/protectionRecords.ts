@@ -89,6 +89,13 @@ export function recordTrip(db: Db, audit: AuditLog, trip: { name: ProtectionName
  * `since` picks one trip when two of a kind are active (a second cooldown); without it the oldest is
  * cleared. Returns the trip cleared, or null when none was active. For `jupbot resume` as much as for the daemon.
  */
+/** Clears every active trip (an operator's `jupbot resume --protections`), each with its `protection.cleared`; returns their names. */
+export function clearEveryTrip(db: Db, audit: AuditLog, clear: { at: number; by: string; reason: string }): ProtectionName[] {
+  return db.transaction(() =>
+    activeTrips(db).flatMap((trip) => (clearProtection(db, audit, trip.name, { ...clear, since: trip.since }) === null ? [] : [trip.name])),
+  )();
+}
+
 export function clearProtection(
   db: Db,
   audit: AuditLog,

@@ -72,6 +72,8 @@ export interface Protections {
   evaluate(): void;
   /** Clears the active trip of `name` (an operator's resume); false when none was active. */
   clear(name: ProtectionName, by: string, reason?: string): boolean;
+  /** Clears every active trip (an operator's `jupbot resume --protections`); returns their names. */
+  clearAll(by: string): readonly ProtectionName[];
   /** One entry per configured protection, for `/status`. */
   status(): readonly ProtectionStatus[];
   /** Fails while a trip is active, naming it and how it clears. */
@@ -85,6 +87,7 @@ const NONE: Protections = {
   blocks: () => null,
   evaluate: () => undefined,
   clear: () => false,
+  clearAll: () => [],
   status: () => [],
   readiness: () => ({ name: 'protections', probe: () => ({ ok: true, detail: 'none configured' }) }),
   watch: () => () => undefined,
@@ -249,6 +252,10 @@ export function createProtections(options: ProtectionsOptions): Protections {
     },
     evaluate,
     clear: (name, by, reason = 'cleared by an operator') => clear(name, by, reason),
+    clearAll(by) {
+      // The database's list, not memory's: another process may have tripped or cleared one.
+      return activeTrips(db).flatMap((t) => (clear(t.name, by, 'cleared by an operator (jupbot resume --protections)', t.since) ? [t.name] : []));
+    },
     status: () => protectionStatus(config, figures, active),
     readiness: () => ({
       name: 'protections',
