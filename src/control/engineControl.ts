@@ -7,6 +7,7 @@
 import type { Clock } from '../clock.js';
 import type { Position } from '../jupiter/schemas/prediction.js';
 import type { Logger } from '../ops/log.js';
+import type { Notification } from '../ops/notify.js';
 import { hasAction } from '../store/actionQueries.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
@@ -27,6 +28,8 @@ export interface EngineControlOptions {
   readonly rejectedFiles: () => readonly string[];
   /** The wallet's prediction positions as last read. */
   readonly positions: () => readonly Position[] | undefined;
+  /** A change the operator made is told to the webhooks too: a halt of an unattended daemon is news. @default not told */
+  readonly notify?: ((notification: Notification) => void) | undefined;
   /** Clears every protection that tripped (an operator's `resume --protections`); returns their names. @default none configured */
   readonly clearProtections?: ((by: string) => readonly string[]) | undefined;
   /** Only the operator's intents are taken; no strategy decides (a one-shot run of the controls). @default false */
@@ -122,7 +125,11 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
             return { changed: false, status: current };
         }
       })();
-      if (change.changed) log.warn({ control: request }, controlLine(request));
+      if (change.changed && request.command !== 'status') {
+        const line = controlLine(request);
+        log.warn({ control: request }, line);
+        options.notify?.({ type: 'control', action: request.command, detail: line });
+      }
       return {
         ok: true,
         changed: change.changed,

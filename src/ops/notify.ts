@@ -75,6 +75,13 @@ export type Notification =
       readonly detail: string;
     }
   | {
+      /** The operator halted, paused or resumed the daemon or a strategy over its control socket (src/control/). */
+      readonly type: 'control';
+      readonly action: 'halt' | 'resume' | 'pause' | 'resume-strategy';
+      /** What changed and who asked. */
+      readonly detail: string;
+    }
+  | {
       /** An account-wide protection tripped (pausing what it says) or cleared (src/protections/). */
       readonly type: 'protection';
       readonly name: string;
@@ -108,6 +115,7 @@ export const NOTIFY_CATEGORY: Readonly<Record<NotificationType, NotifyEvent>> = 
   wallet_shared: 'error',
   area: 'health',
   protection: 'health',
+  control: 'lifecycle',
 };
 
 /** A webhook as the config gives it. */
@@ -187,6 +195,8 @@ export function notificationText(n: Notification, source = 'jupbot'): string {
       return `${source}: ${n.strategy} ${n.action} (rule ${n.rule}): ${n.detail}`;
     case 'wallet_shared':
       return `${source}: ${n.verdict === 'stopped' ? 'STOPPED' : 'warning'}: ${n.detail}`;
+    case 'control':
+      return `${source}: ${n.detail}`;
     case 'protection':
       return `${source}: protection ${n.name} ${n.action === 'tripped' ? 'TRIPPED' : 'cleared'}: ${n.detail}`;
     case 'area':
