@@ -232,11 +232,16 @@ take_profit:
         lastScheduledRun: Date.UTC(2026, 0, 2, 12, 5),
       },
     );
-    await w.clock.advance(Date.UTC(2026, 0, 3, 12) - w.clock.now());
-    const executed = second.ticks.events.next('executed');
-    await ticks(second, 6, 60_000);
-    expect((await executed).intentId).toMatch(/\/run\/2026-01-03T12:05:00\.000Z$/);
+    // To day 2, 12:00 with the daemon down (a day of polls on a running one would only cost time):
+    // nothing was missed since the memory row's run, and the next scheduled one runs.
     await second.stop();
+    await w.clock.advance(Date.UTC(2026, 0, 3, 12) - w.clock.now());
+    const third = await run(w.restart(), loaded, { intervalMs: 60_000 });
+    const executed = third.ticks.events.next('executed');
+    await ticks(third, 6, 60_000);
+    expect((await executed).intentId).toMatch(/\/run\/2026-01-03T12:05:00\.000Z$/);
+    expect(intentRows(third.stack.db)).toHaveLength(1);
+    await third.stop();
   });
 
   it('holds on a stale price: a crossed level seen more than 2 minutes ago is not acted on', async () => {
