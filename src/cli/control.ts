@@ -14,7 +14,7 @@ import { errorMessage } from '../errors.js';
 import { strategyNameSchema } from '../strategies/strategyFields.js';
 import { ExitCode } from '../exitCodes.js';
 import { createLogger } from '../ops/log.js';
-import { Redactor } from '../ops/redact.js';
+import { configRedactor } from '../ops/configRedactor.js';
 import { paperClock } from '../paper/paperClock.js';
 import { CliExit, type CliContext } from './context.js';
 
@@ -45,11 +45,7 @@ const durationArg = (text: string): number => {
 
 async function act(ctx: CliContext, options: CommonOptions & { wait?: number }, request: Exclude<ControlRequest, { command: 'status' }>): Promise<void> {
   const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd });
-  const redactor = new Redactor();
-  for (const secret of [config.api.key, config.wallet.keypair, ...config.notify.webhooks.map((w) => w.url)]) {
-    const value = secret?.reveal() ?? '';
-    if (value.length >= 8) redactor.add(value);
-  }
+  const redactor = configRedactor(config);
   // The daemon's time: paper mode's scaled clock, so what is recorded reads like the daemon's own rows.
   const clock = config.mode === 'paper' ? paperClock(ctx.clock, config) : ctx.clock;
   const log = createLogger({ level: config.log.level, redactor, clock, destination: { write: (line) => ctx.stderr(line) } });

@@ -4,7 +4,7 @@ import type { LogFormat } from '../config/schema.js';
 import { start } from '../daemon.js';
 import { errorMessage } from '../errors.js';
 import { createLogger } from '../ops/log.js';
-import { Redactor } from '../ops/redact.js';
+import { configRedactor } from '../ops/configRedactor.js';
 import { paperClock } from '../paper/paperClock.js';
 import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
@@ -36,11 +36,7 @@ export function runCommand(ctx: CliContext): Command {
     .action(async (options: { config?: string; skipPreflight?: boolean }) => {
       const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd });
       // Every secret the daemon holds is registered before the first log line can be written.
-      const redactor = new Redactor();
-      for (const secret of [config.api.key, config.wallet.keypair, ...config.notify.webhooks.map((w) => w.url)]) {
-        const value = secret?.reveal() ?? '';
-        if (value.length >= 8) redactor.add(value);
-      }
+      const redactor = configRedactor(config);
       // Paper mode may run time faster, and resumes a kept world where it stopped; the daemon and its
       // simulator share that clock.
       const clock = config.mode === 'paper' ? paperClock(ctx.clock, config) : ctx.clock;

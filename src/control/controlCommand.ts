@@ -154,25 +154,11 @@ function recordOffline(
   try {
     const store = openStore(databaseFile(config.data_dir, config.mode), { clock });
     try {
-      const state = new ControlState(store.db, new AuditLog(store.db, clock), clock);
-      switch (request.command) {
-        case 'halt':
-          return state.halt(request);
-        case 'resume': {
-          const resumed = state.resume(request.by);
-          if (request.protections !== true) return resumed;
-          const cleared = clearEveryTrip(store.db, new AuditLog(store.db, clock), {
-            at: clock.now(),
-            by: request.by,
-            reason: 'cleared by an operator (jupbot resume --protections)',
-          });
-          return { ...resumed, changed: resumed.changed || cleared.length > 0, cleared };
-        }
-        case 'pause':
-          return state.pause(request.strategy, request.reason, request.by);
-        case 'resume-strategy':
-          return state.resumeStrategy(request.strategy, request.by);
-      }
+      const audit = new AuditLog(store.db, clock);
+      const state = new ControlState(store.db, audit, clock);
+      return state.apply(request, (by) =>
+        clearEveryTrip(store.db, audit, { at: clock.now(), by, reason: 'cleared by an operator (jupbot resume --protections)' }),
+      );
     } finally {
       store.db.close();
     }

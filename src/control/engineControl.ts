@@ -107,24 +107,7 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
     left,
     status: () => current,
     answer(request) {
-      const change = (() => {
-        switch (request.command) {
-          case 'halt':
-            return state.halt(request);
-          case 'resume': {
-            const resumed = state.resume(request.by);
-            if (request.protections !== true) return resumed;
-            const cleared = options.clearProtections?.(request.by) ?? [];
-            return { ...resumed, changed: resumed.changed || cleared.length > 0, cleared };
-          }
-          case 'pause':
-            return state.pause(request.strategy, request.reason, request.by);
-          case 'resume-strategy':
-            return state.resumeStrategy(request.strategy, request.by);
-          case 'status':
-            return { changed: false, status: current };
-        }
-      })();
+      const change = request.command === 'status' ? { changed: false, status: current } : state.apply(request, (by) => options.clearProtections?.(by) ?? []);
       if (change.changed && request.command !== 'status') {
         const line = controlLine(request);
         log.warn({ control: request }, line);

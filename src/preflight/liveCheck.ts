@@ -13,7 +13,8 @@ import type { Clock } from '../clock.js';
 import type { CliContext } from '../cli/context.js';
 import type { Config } from '../config/config.js';
 import { createJupiterClient, type JupiterClient } from '../jupiter/transport.js';
-import { Redactor } from '../ops/redact.js';
+import { configRedactor } from '../ops/configRedactor.js';
+import type { Redactor } from '../ops/redact.js';
 import { createRandom } from '../random.js';
 import { createSolanaRpc } from '../solana/rpc.js';
 import { AuditLog } from '../store/audit.js';
@@ -55,11 +56,7 @@ function apiClient(config: Config, ctx: CliContext, redactor: Redactor): Jupiter
 
 /** Runs every check of a live config; writes the verdict to its database. */
 export async function liveCheck(config: Config, ctx: CliContext): Promise<LiveCheckResult> {
-  const redactor = new Redactor();
-  for (const secret of [config.api.key, config.wallet.keypair]) {
-    const value = secret?.reveal() ?? '';
-    if (value.length >= 8) redactor.add(value);
-  }
+  const redactor = configRedactor(config);
   const database = databaseFile(config.data_dir, config.mode);
   let lock: { release(): void };
   try {
