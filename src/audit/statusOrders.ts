@@ -23,22 +23,11 @@ export interface StatusTriggerJson {
   readonly move: 'rise' | 'fall' | 'crossed' | null;
 }
 
-export interface StatusOrderJson {
-  readonly id: string;
-  /** Every leg's id as the Trigger API lists them. */
-  readonly legs: readonly string[];
-  readonly strategy: string | null;
-  readonly adopted: boolean;
-  readonly family: 'price' | 'dca';
-  readonly orderType: string;
-  readonly state: string;
-  readonly sells: OpenOrderRow['sells'];
-  readonly receives: OpenOrderRow['receives'];
+/** One open order as the report's rows group it, its triggers measured from the price feed's price. */
+export interface StatusOrderJson extends Omit<OpenOrderRow, 'watched' | 'takeProfit' | 'stop' | 'entry'> {
   /** The token whose price triggers it, with the price the distances are from. */
   readonly watched: { readonly mint: string; readonly symbol: string; readonly priceUsd: string | null; readonly at: number | null } | null;
   readonly triggers: readonly StatusTriggerJson[];
-  readonly trailingBps: number | null;
-  readonly expiresAt: string | null;
 }
 
 export function statusOrders(rows: readonly OpenOrderRow[], priceOf: PriceOf): StatusOrderJson[] {
