@@ -92,3 +92,20 @@ function answerLine(line: string, options: { readonly log: Logger; readonly answ
     return { ok: false, error: errorMessage(error) };
   }
 }
+
+/**
+ * The daemon's control channel, or null: a socket that cannot be made (a data_dir path too long for
+ * a unix socket, say) does not stop the daemon from protecting what it holds. Said as an error, and
+ * the halt commands then say the daemon does not answer.
+ */
+export async function startControlChannel(options: Parameters<typeof startControlServer>[0]): Promise<ControlServer | null> {
+  try {
+    return await startControlServer(options);
+  } catch (error) {
+    options.log.error(
+      { err: error, dataDir: options.dataDir },
+      `control channel not started: ${errorMessage(error)}; jupbot halt, pause and resume cannot reach this daemon`,
+    );
+    return null;
+  }
+}

@@ -17,7 +17,7 @@
  * the price it was decided on is gone.
  */
 import { createEngineControl } from '../control/engineControl.js';
-import { startControlServer, type ControlServer } from '../control/controlServer.js';
+import { startControlChannel, type ControlServer } from '../control/controlServer.js';
 import { forwardActions } from '../daemonEvents.js';
 import { searchTokens } from '../jupiter/tokens.js';
 import { createTriggerSession } from '../jupiter/session.js';
@@ -420,7 +420,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         ...(protections.configured ? [protections.readiness()] : []),
       ],
     });
-    if (inputs.controlChannel !== false) channel = await startControlChannel(config.data_dir, log, (request) => control.answer(request));
+    if (inputs.controlChannel !== false) channel = await startControlChannel({ dataDir: config.data_dir, log, answer: (request) => control.answer(request) });
     audit.append({
       kind: 'daemon.started',
       data: {
@@ -459,25 +459,4 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   notifier.notify({ type: 'lifecycle', action: 'started', detail: `${config.mode} mode, wallet ${wallet.address}` });
 
   return engine;
-}
-
-/**
- * The control channel (src/control/controlServer.ts). A socket that cannot be made (a data_dir path
- * too long for a unix socket, say) does not stop the daemon from protecting what it holds: said as
- * an error, and the halt commands then say the daemon does not answer.
- */
-async function startControlChannel(
-  dataDir: string,
-  log: EngineInputs['log'],
-  answer: Parameters<typeof startControlServer>[0]['answer'],
-): Promise<ControlServer | null> {
-  try {
-    return await startControlServer({ dataDir, log, answer });
-  } catch (error) {
-    log.error(
-      { err: error, dataDir },
-      `control channel not started: ${error instanceof Error ? error.message : String(error)}; jupbot halt/pause cannot reach this daemon`,
-    );
-    return null;
-  }
 }
