@@ -25,6 +25,7 @@ import { openStore } from '../store/migrate.js';
 import { paperWorldFile } from '../store/paperWorldRecords.js';
 import { databaseFile } from '../store/paths.js';
 import { clearEveryTrip } from '../protections/protectionRecords.js';
+import { applyControl } from './applyControl.js';
 import { askDaemon } from './controlClient.js';
 import type { ControlLeft, ControlRequest } from './controlProtocol.js';
 import { controlSocketPath } from './controlProtocol.js';
@@ -156,7 +157,7 @@ function recordOffline(
     try {
       const audit = new AuditLog(store.db, clock);
       const state = new ControlState(store.db, audit, clock);
-      return state.apply(request, (by) =>
+      return applyControl(state, request, (by) =>
         clearEveryTrip(store.db, audit, { at: clock.now(), by, reason: 'cleared by an operator (jupbot resume --protections)' }),
       );
     } finally {

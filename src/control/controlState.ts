@@ -13,7 +13,6 @@ import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
 import { parseOptionalRow, parseRows } from '../store/parseRows.js';
 import { TypedEmitter } from '../typedEmitter.js';
-import type { ControlRequest } from './controlProtocol.js';
 
 export interface Halt {
   readonly since: number;
@@ -130,28 +129,6 @@ export class ControlState {
       this.#audit.append({ kind: 'control.paused', strategy, data: { reason, by } });
       return true;
     });
-  }
-
-  /**
-   * The change an operator's request asks for, by the daemon or by a command with no daemon running.
-   * `clearProtections` clears every tripped protection for a `resume` that asks (`--protections`)
-   * and names them: the running daemon's own, or the database's.
-   */
-  apply(request: Exclude<ControlRequest, { command: 'status' }>, clearProtections: (by: string) => readonly string[]): ControlChange {
-    switch (request.command) {
-      case 'halt':
-        return this.halt(request);
-      case 'resume': {
-        const resumed = this.resume(request.by);
-        if (request.protections !== true) return resumed;
-        const cleared = clearProtections(request.by);
-        return { ...resumed, changed: resumed.changed || cleared.length > 0, cleared };
-      }
-      case 'pause':
-        return this.pause(request.strategy, request.reason, request.by);
-      case 'resume-strategy':
-        return this.resumeStrategy(request.strategy, request.by);
-    }
   }
 
   /** Lets a paused strategy decide again. Recorded as `control.strategy-resumed`. */

@@ -13,6 +13,7 @@ import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';
 import { StrategyVersions } from '../store/strategyVersions.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
+import { applyControl } from './applyControl.js';
 import { controlIntents, type ControlIntent, OPERATOR } from './controlIntents.js';
 import { cancellableOrders, liveLeft } from './controlOrders.js';
 import type { ControlAnswer, ControlLeft, ControlRequest } from './controlProtocol.js';
@@ -107,7 +108,8 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
     left,
     status: () => current,
     answer(request) {
-      const change = request.command === 'status' ? { changed: false, status: current } : state.apply(request, (by) => options.clearProtections?.(by) ?? []);
+      const change =
+        request.command === 'status' ? { changed: false, status: current } : applyControl(state, request, (by) => options.clearProtections?.(by) ?? []);
       if (change.changed && request.command !== 'status') {
         const line = controlLine(request);
         log.warn({ control: request }, line);
