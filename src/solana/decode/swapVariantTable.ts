@@ -117,7 +117,7 @@ export class SwapVariantTable {
     if (variants === null || !variants.every((v) => isRecord(v) && typeof v['name'] === 'string'))
       return unchanged('the IDL has no `Swap` enum jupbot can read');
     const base = this.entries;
-    if (variants.length <= base.length)
+    if (variants.length < base.length)
       return unchanged(`the IDL lists ${variants.length} Swap variants, no more than the ${base.length} already known: it adds nothing`);
     const named = variants as IdlVariant[];
     for (let i = 0; i < base.length; i++) {
@@ -128,6 +128,8 @@ export class SwapVariantTable {
           `the IDL names Swap variant ${i} ${JSON.stringify(theirs.name.slice(0, 64))}, the known table ${known.name}: it does not describe this program, so none of it is used`,
         );
     }
+    // The very IDL this table already holds (learned at an earlier start, read again): up to date, nothing to say.
+    if (named.length === base.length) return { table: this, problem: null };
     const compiler = new IdlTypeCompiler(types.filter((t) => isRecord(t) && typeof t['name'] === 'string') as unknown as IdlTypeDef[]);
     const skipped: string[] = [];
     const entries: (Entry | undefined)[] = [...base];

@@ -132,4 +132,18 @@ describe('the venue book', () => {
     // The program and its IDL in one call, then its program-data account for the deploy slot.
     expect(calls.filter((m) => m === 'getMultipleAccounts')).toHaveLength(2);
   });
+
+  it('a restart that reads again the IDL it remembers says nothing: the table is up to date', async () => {
+    h = await startSim();
+    const { rpc, log, out } = setup();
+    const db = track(openStore(join(tempDir(), 'venues.sqlite'), { clock: h.clock }).db);
+    await createVenueBook({ rpc, clock: h.clock, log, db }).start();
+    const again = createVenueBook({ rpc, clock: h.clock, log, db });
+    await again.start();
+    expect(again.table().size).toBe(200);
+    expect(warnings(out)).toEqual([]);
+    // A shorter IDL than the table known is still worth a warning: it is not this program's.
+    const shorter = again.table().extend({ types: [{ name: 'Swap', type: { kind: 'enum', variants: [{ name: 'Saber' }] } }] }, { kind: 'bundled' });
+    expect(shorter.problem).toBe('the IDL lists 1 Swap variants, no more than the 200 already known: it adds nothing');
+  });
 });
