@@ -317,8 +317,10 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     refreshBalances: () => balances.pollSoon(),
     // A decision waits for a read of what it decides on (prices; a prediction exit's scores, markets
     // and positions): each wakes a tick. A balances read wakes only a tick that waited for it.
+    // An operator's halt, pause or resume wakes it too: a halt's cancels must not wait for a price.
     wakeOn: (wake) => {
       const offs = [feeds.prices, feeds.scores, feeds.markets, feeds.positions].map((feed) => feed?.events.on('updated', wake));
+      offs.push(control.state.events.on('changed', wake));
       return () => offs.forEach((off) => off?.());
     },
     wakeOnRead: (read) => balances.events.on('updated', read),

@@ -116,4 +116,17 @@ describe('halt --cancel-orders --close-positions', () => {
     expect(w.count("SELECT count(*) AS n FROM intents WHERE kind IN ('place-vault-order', 'place-dca-vault-order')")).toBeGreaterThan(deposits);
     expect(w.count("SELECT count(*) AS n FROM actions WHERE kind = 'control.resumed'")).toBe(1);
   }, 180_000);
+
+  it('a halt wakes the decide loop at once: its cancels begin before the clock moves', async () => {
+    const w = await controlWorld('halt-wake', { 'tp.yaml': VAULT_TP });
+    await w.drive(5 * MIN);
+    const cancels = (): number => w.count("SELECT count(*) AS n FROM intents WHERE kind = 'cancel-vault-order' AND id LIKE '%/control/halt/%'");
+    expect(cancels()).toBe(0);
+    const at = w.clock.now();
+    const tick = w.daemon.engine.trading.ticks.events.next('tick');
+    w.daemon.engine.control.answer({ command: 'halt', by: 'test', reason: 'now', cancelOrders: true, closePositions: false });
+    // No price read, no timer: only the halt itself can have started this tick.
+    expect((await tick).at).toBe(at);
+    expect(cancels()).toBe(1);
+  });
 });
