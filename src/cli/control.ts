@@ -44,16 +44,19 @@ const durationArg = (text: string): number => {
 };
 
 async function act(ctx: CliContext, options: CommonOptions & { wait?: number }, request: Exclude<ControlRequest, { command: 'status' }>): Promise<void> {
-  const config = await loadConfig({ ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd });
-  const redactor = configRedactor(config);
+  const where = { ...(options.config === undefined ? {} : { file: options.config }), env: ctx.env, cwd: ctx.cwd };
+  // Read for its paths and mode only: reaching the daemon or the database needs no secret.
+  const config = await loadConfig({ ...where, purpose: 'read' });
   // The daemon's time: paper mode's scaled clock, so what is recorded reads like the daemon's own rows.
   const clock = config.mode === 'paper' ? paperClock(ctx.clock, config) : ctx.clock;
-  const log = createLogger({ level: config.log.level, redactor, clock, destination: { write: (line) => ctx.stderr(line) } });
   const outcome = await runControlCommand(request, {
     config,
     clock,
-    log,
-    redactor,
+    async forRun() {
+      const full = await loadConfig(where);
+      const redactor = configRedactor(full);
+      return { config: full, redactor, log: createLogger({ level: full.log.level, redactor, clock, destination: { write: (line) => ctx.stderr(line) } }) };
+    },
     waitMs: options.wait ?? parseDuration(DEFAULT_WAIT),
     say: (line) => ctx.stdout(`${line}\n`),
   });
@@ -97,7 +100,8 @@ function outcomeText(request: ControlRequest, outcome: Extract<ControlOutcome, {
   const h = outcome.status.halted;
   if (outcome.left === null && outcome.via === 'database' && h !== null && (h.cancelOrders || h.closePositions))
     lines.push('not waited for: the next start of the daemon cancels and sells before anything else');
-  if (outcome.left !== null && h !== null && (h.cancelOrders || h.closePositions)) {
+  // What a cancelling halt has left is the halt's answer; a pause or resume meanwhile does not wait for it.
+  if (request.command === 'halt' && outcome.left !== null && h !== null && (h.cancelOrders || h.closePositions)) {
     const left = leftText(outcome.left, h.closePositions);
     if (nothingLeft(outcome.left, outcome.status))
       lines.push(h.closePositions ? 'nothing left: no live order of ours, no position held' : 'nothing left: no live order of ours');

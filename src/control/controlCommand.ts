@@ -35,12 +35,16 @@ import { type ControlChange, ControlState, type ControlStatus } from './controlS
 const ASK_EVERY_MS = 1_000;
 
 export interface ControlCommandDeps {
+  /**
+   * The config as read for its paths and mode, without its secrets: asking a running daemon, or
+   * recording a change in the database, needs neither the API key nor the wallet's key (an operator's
+   * shell under systemd has neither), so a halt never fails for their absence.
+   */
   readonly config: Config;
   /** The daemon's clock (paper mode: the scaled one), for the times recorded and the wait. */
   readonly clock: Clock;
-  /** For the one-shot run's daemon. */
-  readonly log: Logger;
-  readonly redactor: Redactor;
+  /** The config with its secrets, and a log that scrubs them: only for the one-shot run's daemon. */
+  readonly forRun: () => Promise<{ readonly config: Config; readonly log: Logger; readonly redactor: Redactor }>;
   /** How long a halt that cancels or sells waits for nothing to be left; 0: not at all. */
   readonly waitMs: number;
   readonly say: (line: string) => void;
@@ -70,7 +74,8 @@ export async function runControlCommand(request: Exclude<ControlRequest, { comma
     if (!asked.answer.ok) return { via: 'refused', message: `the daemon refused the request: ${asked.answer.error}` };
     const { changed, status, strategies } = asked.answer;
     let left = asked.answer.left;
-    const waits = wantsWait(status, deps.waitMs);
+    // Only a halt waits: a pause or resume during a cancelling halt answers at once.
+    const waits = request.command === 'halt' && wantsWait(status, deps.waitMs);
     if (waits)
       left = await waitUntil(deps, left, status, async () => {
         const again = await askDaemon(path, { command: 'status' });
@@ -97,7 +102,15 @@ export async function runControlCommand(request: Exclude<ControlRequest, { comma
   }
   // Cancels and sales need the daemon's executor: its own composition, strategies silent.
   deps.say('no daemon is running: starting it to cancel and sell only (no strategy decides), until nothing is left');
-  const daemon = await start(config, { clock: deps.clock, log: deps.log, redactor: deps.redactor, controlsOnly: true });
+  let run: Awaited<ReturnType<ControlCommandDeps['forRun']>>;
+  try {
+    run = await deps.forRun();
+  } catch (error) {
+    // The config's secrets are missing here (an operator's shell under systemd): the halt stands.
+    deps.say('the halt is recorded in the database; the cancels and sales need the daemon, which cannot start from here:');
+    throw error;
+  }
+  const daemon = await start(run.config, { clock: deps.clock, log: run.log, redactor: run.redactor, controlsOnly: true });
   let left: ControlLeft;
   try {
     left = await waitUntil(deps, daemon.engine.control.left(), change.status, () => Promise.resolve(daemon.engine.control.left()));

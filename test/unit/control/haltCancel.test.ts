@@ -128,5 +128,10 @@ describe('halt --cancel-orders --close-positions', () => {
     // No price read, no timer: only the halt itself can have started this tick.
     expect((await tick).at).toBe(at);
     expect(cancels()).toBe(1);
+    // A pause while the halt's cancel is under way answers at once: only a halt waits for what is left.
+    const pause = await w.cli(['pause', 'sol-take-profit']);
+    expect(pause.code).toBe(0);
+    expect(pause.stdout).toMatch(/^paused: sol-take-profit since /m);
+    expect(pause.stdout).not.toMatch(/left/);
   });
 });
