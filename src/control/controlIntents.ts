@@ -51,6 +51,8 @@ export interface ControlInputs {
   readonly lastApplied: (strategy: string) => { readonly yaml: string; readonly filePresent: boolean } | undefined;
   /** The wallet's prediction positions as last read; undefined when not read. */
   readonly positions: readonly Position[] | undefined;
+  /** How many strategy files the strategies dir held at its last scan (valid or not). */
+  readonly filesSeen: number;
 }
 
 export interface ControlPlan {
@@ -87,6 +89,10 @@ function removal(strategy: string, inputs: ControlInputs): { why: string; onRemo
   const running = inputs.active.get(strategy);
   if (running !== undefined)
     return running.spec.enabled ? null : { why: `strategy ${strategy} is disabled (enabled: false)`, onRemove: running.spec.on_remove };
+  // No strategy file at all (a volume not mounted, a deploy that empties the directory before it
+  // copies): far more likely an accident than every strategy removed on purpose. Their orders are
+  // left working; `jupbot halt --cancel-orders` is how every order is cancelled on purpose.
+  if (inputs.filesSeen === 0) return null;
   const last = inputs.lastApplied(strategy);
   // A file whose new text is rejected is broken, not removed: its orders wait for the fix.
   if (last?.filePresent) return null;

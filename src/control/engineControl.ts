@@ -4,6 +4,7 @@
  * rules say why), the intents it takes before any strategy decides (controlIntents.ts), and the
  * answers of the control channel (controlServer.ts). The composition root wires it with a few lines.
  */
+import { basename } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Position } from '../jupiter/schemas/prediction.js';
 import type { Logger } from '../ops/log.js';
@@ -27,6 +28,8 @@ export interface EngineControlOptions {
   /** The strategies running now, and the files whose current text is rejected (the watcher's). */
   readonly strategies: () => ReadonlyMap<string, LoadedStrategy>;
   readonly rejectedFiles: () => readonly string[];
+  /** How many strategy files the last scan found, valid or not (none: nothing counts as removed). */
+  readonly filesSeen: () => number;
   /** The wallet's prediction positions as last read. */
   readonly positions: () => readonly Position[] | undefined;
   /** A change the operator made is told to the webhooks too: a halt of an unattended daemon is news. @default not told */
@@ -77,16 +80,32 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
     };
   };
 
+  /** Said once while the strategies dir holds no file and orders of ours are left without a strategy. */
+  let emptySaid = false;
+
   function intents(): readonly ControlIntent[] {
     const active = options.strategies();
+    const orders = cancellableOrders(db);
+    const filesSeen = options.filesSeen();
+    const orphans = filesSeen === 0 ? orders.filter((o) => !active.has(o.strategy)).length : 0;
+    if (orphans > 0 && !emptySaid)
+      log.warn(
+        { orders: orphans },
+        `the strategies dir holds no strategy file: ${orphans} order(s) of ours are left working, not cancelled (on_remove applies to a file removed from a directory that still holds others; jupbot halt --cancel-orders cancels them all)`,
+      );
+    emptySaid = orphans > 0;
     const plan = controlIntents({
       halted: current.halted,
-      orders: cancellableOrders(db),
+      orders,
       active,
       lastApplied: (strategy) => {
         const last = versions.latest(strategy);
-        return last === undefined ? undefined : { yaml: last.yaml, filePresent: options.rejectedFiles().includes(last.sourceFile) };
+        // By file name: the recorded path is shown relative to the directory the recording process
+        // ran in, which need not be this one's (the strategies dir is flat).
+        const rejected = options.rejectedFiles().map((file) => basename(file));
+        return last === undefined ? undefined : { yaml: last.yaml, filePresent: rejected.includes(basename(last.sourceFile)) };
       },
+      filesSeen,
       positions: current.halted?.closePositions ? options.positions() : undefined,
     });
     for (const { order, why } of plan.kept) {

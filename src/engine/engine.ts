@@ -145,6 +145,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     log,
     strategies: activeStrategies,
     rejectedFiles: () => strategies.rejected().map((r) => r.file),
+    filesSeen: () => strategies.filesSeen,
     positions: () => feeds.positions?.state().value,
     controlsOnly: inputs.controlsOnly,
     notify: (n) => notifier.notify(n),

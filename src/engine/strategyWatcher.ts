@@ -93,6 +93,11 @@ export class StrategyWatcher {
     return this.#active;
   }
 
+  /** How many strategy files the last scan found, valid or not. */
+  get filesSeen(): number {
+    return this.#files.size;
+  }
+
   /** Files whose current text is rejected: why, and which strategy of theirs (an earlier version) still runs. */
   rejected(): { file: string; problems: readonly string[]; kept: string | null }[] {
     return [...this.#files].flatMap(([file, state]) =>

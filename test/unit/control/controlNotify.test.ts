@@ -25,6 +25,7 @@ describe('the control changes as notifications', () => {
       log: createLogger({ destination: new MemoryStream() }),
       strategies: () => new Map(),
       rejectedFiles: () => [],
+      filesSeen: () => 0,
       positions: () => undefined,
       notify: (n) => sent.push(n),
     });

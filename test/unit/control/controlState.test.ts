@@ -91,6 +91,7 @@ describe('controlIntents', () => {
       active: new Map([running('a')]),
       lastApplied: () => undefined,
       positions: [position('p1', 5_000_000n), position('p0', 0n), position('pn', null)],
+      filesSeen: 1,
     });
     expect(plan.kept).toEqual([]);
     expect(plan.intents.map(({ strategy, intent }) => [strategy, intent.kind, intent.id])).toEqual([
@@ -113,9 +114,26 @@ describe('controlIntents', () => {
           broken: { yaml: 'name: broken\n', filePresent: true },
         })[strategy],
       positions: [position('p1', 5n)],
+      filesSeen: 4,
     });
     expect(plan.intents.map(({ intent }) => intent.id)).toEqual(['off/control/remove/o2', 'gone/control/remove/o3', 'unknown/control/remove/o6']);
     expect(plan.kept.map((k) => [k.order.id, k.why])).toEqual([['o4', 'strategy kept was removed']]);
+  });
+
+  it('a strategies dir with no file at all (not mounted, emptied by a deploy) removes nothing; a halt still cancels', () => {
+    const inputs = {
+      halted: null,
+      orders: [order('o3', 'gone'), order('o6', 'unknown')],
+      active: new Map<string, LoadedStrategy>(),
+      lastApplied: (strategy: string) => (strategy === 'gone' ? { yaml: 'name: gone\n', filePresent: false } : undefined),
+      positions: undefined,
+      filesSeen: 0,
+    };
+    expect(controlIntents(inputs)).toEqual({ intents: [], kept: [] });
+    expect(controlIntents({ ...inputs, halted: { ...halt, closePositions: false } }).intents.map(({ intent }) => intent.id)).toEqual([
+      'gone/control/halt/o3',
+      'unknown/control/halt/o6',
+    ]);
   });
 
   it('reads on_remove from an applied text, the default when absent or unreadable', () => {
