@@ -435,6 +435,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         migrationsApplied: inputs.store.applied,
         simulator,
         wallet: wallet.address,
+        ...(inputs.controlsOnly ? { controlsOnly: true } : {}),
       },
     });
   } catch (error) {

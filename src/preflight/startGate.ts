@@ -46,8 +46,18 @@ function latestPreflight(db: Db): { kind: PreflightKind; at: number; data: z.out
   return { kind: row.kind, at: row.at, data: parsed.success ? parsed.data : {} };
 }
 
+/**
+ * The schema of the first jupbot with the preflight gate. A start recorded under an older schema was
+ * a daemon that traded live before preflights existed; a later `daemon.started` proves nothing (a
+ * one-shot `halt --cancel-orders` run records one too, and must not open the gate for good).
+ */
+const FIRST_SCHEMA_WITH_PREFLIGHT = 12;
+
 function startedBefore(db: Db): boolean {
-  return db.prepare("SELECT 1 FROM actions WHERE kind = 'daemon.started' LIMIT 1").get() !== undefined;
+  return (
+    db.prepare("SELECT 1 FROM actions WHERE kind = 'daemon.started' AND json_extract(data, '$.schemaVersion') < ? LIMIT 1").get(FIRST_SCHEMA_WITH_PREFLIGHT) !==
+    undefined
+  );
 }
 
 /**

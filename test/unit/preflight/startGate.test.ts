@@ -51,8 +51,15 @@ describe('the preflight gate', () => {
 
   it('lets a data directory that traded before preflights existed go on', () => {
     const { db, audit } = world();
-    audit.append({ kind: 'daemon.started', data: { mode: 'live' } });
+    // Started by a jupbot whose schema (11) predates the gate.
+    audit.append({ kind: 'daemon.started', data: { mode: 'live', schemaVersion: 11 } });
     expect(preflightVerdict(db, fingerprint, CHECK)).toEqual({ go: true, via: 'traded-before-preflights', at: null });
+  });
+
+  it('a start recorded by this jupbot (a one-shot halt that cancelled, say) does not open the gate', () => {
+    const { db, audit } = world();
+    audit.append({ kind: 'daemon.started', data: { mode: 'live', schemaVersion: 13, controlsOnly: true } });
+    expect(refusal(preflightVerdict(db, fingerprint, CHECK))).toMatch(/^no preflight has passed for the live data directory/);
   });
 
   it('goes on a pass for the same wallet and directories, however the strategies or the RPC key change', () => {
