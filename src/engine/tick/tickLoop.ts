@@ -161,6 +161,16 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     memory.retain(new Set(loaded.keys()));
     health.retain(new Set(loaded.keys()));
     for (const name of [...noticed.keys()]) if (!loaded.has(name)) noticed.delete(name);
+    const stopping = (): boolean => executor.stopped || signal.aborted;
+    const vaultOff = (options.paused?.vaultOrders() ?? null) !== null;
+    let acted = false;
+    // The operator's cancels and sales first, before the snapshot: they decide nothing on prices or
+    // balances, so neither stale balances nor a missing price may hold a halt back.
+    for (const { strategy, intent } of options.controls?.() ?? []) {
+      if (stopping()) break;
+      if (vaultOff && intent.kind === 'cancel-vault-order') continue;
+      if (report(strategy, await executor.take(strategy, intent), true)) acted = true;
+    }
     const built = buildSnapshot(options.sources(), readsBeforeMove);
     ticks += 1;
     lastTickAt = now;
@@ -177,15 +187,6 @@ export function startTickLoop(options: TickLoopOptions): TickLoop {
     const { snapshot } = built;
     let intents = 0;
     let holds = 0;
-    let acted = false;
-    const stopping = (): boolean => executor.stopped || signal.aborted;
-    const vaultOff = (options.paused?.vaultOrders() ?? null) !== null;
-    // The operator's cancels and sales first: a halt must not wait for anything a strategy wants.
-    for (const { strategy, intent } of options.controls?.() ?? []) {
-      if (stopping()) break;
-      if (vaultOff && intent.kind === 'cancel-vault-order') continue;
-      if (report(strategy, await executor.take(strategy, intent), true)) acted = true;
-    }
     // Funds an expired (or stuck) order left in the vault come back before anything is decided on balances.
     if (!vaultOff) {
       for (const withdrawal of executor.withdrawals()) {

@@ -223,3 +223,33 @@ describe('a stop before reconciliation settles', () => {
     await stop();
   });
 });
+
+describe("the operator's control intents", () => {
+  it('are taken even when the tick decides nothing for want of fresh balances', async () => {
+    const taken: string[] = [];
+    const executor = {
+      ...idleExecutor,
+      take: (strategy: string, intent: { id: string }) => {
+        taken.push(`${strategy}:${intent.id}`);
+        return Promise.resolve({ outcome: 'deferred', intentId: intent.id, kind: 'cancel-vault-order', reason: 'a test', recorded: false });
+      },
+    } as unknown as Executor;
+    const cancel = { kind: 'cancel-vault-order', id: 'a/control/halt/o1', orderId: 'o1', family: 'price' };
+    const { loop, stop } = loopOn((clock) => ({
+      executor,
+      // The balances were never read: nothing may be decided on them.
+      sources: () => ({
+        prices: feedState('prices', new Map<string, TokenPrice>(), clock.now()),
+        balances: { ...feedState('balances', noBalances, clock.now()), value: undefined, at: null, readNo: 0 },
+      }),
+      controls: () => [{ strategy: 'a', intent: cancel as never }],
+    }));
+    try {
+      await loop.tick();
+      expect(loop.status().lastSkipped).not.toBeNull();
+      expect(taken).toEqual(['a:a/control/halt/o1']);
+    } finally {
+      await stop();
+    }
+  });
+});
