@@ -180,9 +180,16 @@ export async function start(config: Config, deps: DaemonDeps): Promise<Daemon> {
     }
     if (!paper.restored && hasAnyAction(store.db)) {
       store.db.close();
-      const archived = archiveDatabase(file, clock.now());
-      log.info({ archived }, 'paper mode: a new simulated world starts, and so does its database; the previous run is kept');
-      store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
+      try {
+        const archived = archiveDatabase(file, clock.now());
+        log.info({ archived }, 'paper mode: a new simulated world starts, and so does its database; the previous run is kept');
+        store = openStore(file, { clock, ...(deps.synchronous ? { synchronous: deps.synchronous } : {}) });
+      } catch (error) {
+        // The old database is closed already: let go of the world, the port and the locks.
+        await paper.close();
+        await releaseEarly();
+        throw error;
+      }
     }
   }
   let halt: { readonly error: WalletError; readonly reason: string } | null = null;

@@ -61,19 +61,23 @@ export async function startControlServer(options: {
       process.umask(previous);
     }
   });
-  // Before the first connection is accepted (this runs before any I/O callback of the new server).
-  chmodSync(path, 0o600);
-  return {
-    path,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => {
-          rmSync(path, { force: true });
-          resolve();
-        });
-      }),
-  };
+  const close = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => {
+        rmSync(path, { force: true });
+        resolve();
+      });
+    });
+  try {
+    // Before the first connection is accepted (this runs before any I/O callback of the new server).
+    chmodSync(path, 0o600);
+  } catch (error) {
+    // A socket whose mode cannot be made private is not served at all.
+    await close();
+    throw error;
+  }
+  return { path, close };
 }
 
 function answerLine(line: string, options: { readonly log: Logger; readonly answer: (request: ControlRequest) => ControlAnswer }): ControlAnswer {

@@ -387,8 +387,11 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
         const unfinished = unfinishedIntents(journal.pending());
         // The stop is worth telling: its webhook gets a few seconds of real time, never more.
         await notifyLast(notifier, clock, { type: 'lifecycle', action: 'stopped', detail: reason });
-        await ops?.close();
-        await channel?.close();
+        try {
+          await ops?.close();
+        } finally {
+          await channel?.close();
+        }
         try {
           audit.append({ kind: 'daemon.stopped', data: { reason, uptimeMs: clock.now() - startedAt, unfinished: unfinished.byState } });
           return { unfinished, unrecorded: null };
@@ -440,8 +443,11 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     });
   } catch (error) {
     await stopParts();
-    await ops?.close();
-    await channel?.close();
+    try {
+      await ops?.close();
+    } finally {
+      await channel?.close();
+    }
     notifier.close();
     // A start that failed for the disk's sake (full, read-only) says so, with its own exit code.
     throw writeFaultOf(error, file) ?? error;
