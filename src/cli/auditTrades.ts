@@ -7,7 +7,7 @@ import { Command, Option } from 'commander';
 import { databasePnl } from '../audit/databasePnl.js';
 import { pnlJson } from '../audit/pnlJson.js';
 import { pendingFillWords, tradeJson } from '../audit/trades.js';
-import type { ResolveDb } from './auditDatabase.js';
+import { type AuditOptions, dbFiles, type ResolveDb } from './auditDatabase.js';
 import { unverifiedBanner, withVerifiedAuditDb } from './verifiedFigures.js';
 import type { CliContext } from './context.js';
 import { csvRecord } from './csv.js';
@@ -15,6 +15,11 @@ import { renderTable } from './table.js';
 import { timeOption } from './timeArg.js';
 import { pnlText } from './pnlText.js';
 import { CSV_HEADER, csvRow, pendingCsvRow, pendingOf, tradeCells, type TradeOptions, tradesOf } from './tradeRows.js';
+import { walletsPnl } from './walletsPnl.js';
+import { walletsTrades } from './walletsTrades.js';
+
+/** Whether `--db` names several databases: figures per wallet and their total. */
+const several = (command: Command): boolean => dbFiles(command.optsWithGlobals<AuditOptions>()).length > 1;
 
 function filterOptions(command: Command, ctx: CliContext): Command {
   const time = timeOption(ctx.clock);
@@ -33,6 +38,7 @@ export function tradesSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command
       .addOption(new Option('--csv', 'RFC 4180 CSV').conflicts('json')),
     ctx,
   ).action(async (options: TradeOptions, command: Command) => {
+    if (several(command)) return walletsTrades(ctx, resolveDb, command, options);
     await withVerifiedAuditDb(ctx, resolveDb, command, (db, verification) => {
       const trades = tradesOf(db, options);
       const pending = pendingOf(db, options);
@@ -66,6 +72,7 @@ export function pnlSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
     new Command('pnl').description('realized and unrealized P&L per strategy and in total (FIFO; docs/audit.md)').option('--json', 'exact figures as JSON'),
     ctx,
   ).action(async (options: TradeOptions, command: Command) => {
+    if (several(command)) return walletsPnl(ctx, resolveDb, command, options);
     await withVerifiedAuditDb(ctx, resolveDb, command, (db, verification) => {
       const report = databasePnl(db, { since: options.since, until: options.until, strategy: options.strategy, token: options.token });
       if (options.json) {

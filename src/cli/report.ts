@@ -11,13 +11,13 @@ import { Command } from 'commander';
 import { reportData } from '../audit/reportData.js';
 import { renderReport } from '../audit/reportHtml.js';
 import { ExitCode } from '../exitCodes.js';
-import { type ResolveDb, withAuditDb } from './auditDatabase.js';
+import { collectDb, type ResolveDb, withAuditDb } from './auditDatabase.js';
 import { CliExit, type CliContext } from './context.js';
 
 export function reportCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
   return new Command('report')
     .description('write the audit database as one self-contained HTML report (no network needed to open it)')
-    .option('--db <file>', 'database file (default: <data_dir>/jupbot-<mode>.sqlite from the config)')
+    .option('--db <file>', 'database file (default: <data_dir>/jupbot-<mode>.sqlite from the config)', collectDb)
     .option('--config <file>', 'config file whose data_dir and mode name the database')
     .option('--out <file>', 'the HTML file to write', 'report.html')
     .action(async (options: { out: string }, command: Command) => {
