@@ -48,7 +48,7 @@ function oneDb(command: Command): { db?: string; config?: string } {
   if (files.length > 1)
     throw new CliExit(
       ExitCode.Usage,
-      `${commandPath(command)} reads one database, but --db was given ${files.length} times (audit pnl and audit trades take several)`,
+      `${commandPath(command)} reads one database, but --db was given ${files.length} times (audit pnl, audit trades and report take several)`,
     );
   return { ...(files[0] === undefined ? {} : { db: files[0] }), ...(options.config === undefined ? {} : { config: options.config }) };
 }

@@ -4,7 +4,7 @@
  * in time order with their wallet; a broken chain in one fails the command naming it, and the same
  * wallet twice is refused.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -188,18 +188,66 @@ describe('the audit commands that read one database', () => {
     for (const sub of ['verify', 'actions', 'orders']) {
       const run = await audit([...dbArgs(files.slice(0, 2)), sub]);
       expect(run.code).toBe(ExitCode.Usage);
-      expect(run.stderr).toBe(`jupbot audit ${sub} reads one database, but --db was given 2 times (audit pnl and audit trades take several)`);
+      expect(run.stderr).toBe(`jupbot audit ${sub} reads one database, but --db was given 2 times (audit pnl, audit trades and report take several)`);
     }
-    const out = join(tempDir(), 'report.html');
-    const ctx: CliContext = { stdout: () => undefined, stderr: () => undefined, env: {}, cwd: '/', clock: new ManualClock(START) };
-    const program = new Command('jupbot').addCommand(reportCommand(ctx, ({ db }) => Promise.resolve(db ?? '')));
-    const refused = await program.parseAsync(['report', ...dbArgs(files.slice(0, 2)), '--out', out], { from: 'user' }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(CliExit);
-    expect((refused as CliExit).exitCode).toBe(ExitCode.Usage);
-    expect((refused as CliExit).message).toBe('jupbot report reads one database, but --db was given 2 times (audit pnl and audit trades take several)');
+  });
+});
+
+/** Runs `jupbot report` in-process; the exit code and what it printed or failed with. */
+async function report(args: string[]): Promise<{ code: number; stdout: string; message: string }> {
+  let stdout = '';
+  const ctx: CliContext = { stdout: (t) => (stdout += t), stderr: () => undefined, env: {}, cwd: '/', clock: new ManualClock(START) };
+  const program = new Command('jupbot').addCommand(reportCommand(ctx, ({ db }) => Promise.resolve(db ?? '')));
+  try {
+    await program.parseAsync(['report', ...args], { from: 'user' });
+    return { code: 0, stdout, message: '' };
+  } catch (error) {
+    if (error instanceof CliExit) return { code: error.exitCode, stdout, message: error.message };
+    throw error;
+  }
+}
+
+/** The exact figure a page shows under `data-field` (the first such, in its `title`). */
+function exactField(html: string, field: string): string | null {
+  const match = new RegExp(`data-field="${field.replace(/\./g, '\\.')}"(?: title="([^"]*)")?`).exec(html);
+  if (match === null) throw new Error(`no ${field} on the page`);
+  return match[1] ?? null;
+}
+
+describe('jupbot report over several wallets', () => {
+  it('writes one page whose total is the exact sum of the figures each wallet’s own report shows', async () => {
+    const files = threeWallets();
+    const dir = tempDir();
+    const singles: string[] = [];
+    for (const [i, file] of files.entries()) {
+      const out = join(dir, `single-${i}.html`);
+      expect((await report(['--db', file, '--out', out])).code).toBe(0);
+      singles.push(readFileSync(out, 'utf8'));
+    }
+    const out = join(dir, 'all.html');
+    const run = await report([...dbArgs(files), '--out', out]);
+    expect(run).toMatchObject({ code: 0, stdout: `report written to ${out}: 3 wallets, 10 trades, every audit chain and its sealed tables verified\n` });
+    const page = readFileSync(out, 'utf8');
+    const totals = /<section id="wallets-total">([\s\S]*?)<\/section>/.exec(page)?.[1] ?? '';
+    for (const figure of ['realizedUsd', 'unrealizedUsd', 'feesUsd', 'unmatchedProceedsUsd']) {
+      const sum = singles.reduce((acc, html) => acc + fixed(exactField(html, `total.${figure}`) ?? 'x'), 0n);
+      expect(exactField(totals, `total.${figure}`)).toBe(formatFixed(sum));
+      singles.forEach((html, i) => expect(exactField(totals, `wallets.${i}.${figure}`)).toBe(exactField(html, `total.${figure}`)));
+    }
+    expect(exactField(totals, 'total.realizedUsd')).toBe('66.33333638');
+    expect(exactField(totals, 'total.trades')).toBe('10');
+    for (const [i, w] of [WALLETS.alpha, WALLETS.bravo, WALLETS.charlie].entries())
+      expect(page).toContain(`<section class="wallet" data-wallet="${w.address}" data-file="${files[i]}">`);
+  });
+
+  it('names a database whose chain is broken, fails with the broken-chain exit code and writes no page', async () => {
+    const files = threeWallets();
+    tamper(files[2] as string, "UPDATE actions SET kind = 'forged' WHERE id = 2;");
+    const out = join(tempDir(), 'all.html');
+    const run = await report([...dbArgs(files), '--out', out]);
+    expect(run.code).toBe(ExitCode.AuditChainBroken);
+    expect(run.message).toContain(`UNVERIFIED: ${WALLETS.charlie.address} (${files[2]}): `);
     expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(false);
   });
 });
