@@ -27,7 +27,8 @@ function holdingJson(h: Holding): Record<string, unknown> {
   };
 }
 
-function strategyJson(s: Omit<StrategyPnl, 'strategy' | 'holdings'> & Partial<Pick<StrategyPnl, 'strategy' | 'holdings'>>): Record<string, unknown> {
+/** One strategy's figures (or the total's, without name and holdings) as exact decimal text. */
+export function strategyJson(s: Omit<StrategyPnl, 'strategy' | 'holdings'> & Partial<Pick<StrategyPnl, 'strategy' | 'holdings'>>): Record<string, unknown> {
   return {
     ...(s.strategy === undefined ? {} : { strategy: s.strategy }),
     trades: s.trades,

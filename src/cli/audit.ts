@@ -8,7 +8,7 @@ import { actionCsvHeader, actionCsvRow, actionJson, actionsTable, isoTime, store
 import { CliExit, type CliContext } from './context.js';
 import { ExitCode } from '../exitCodes.js';
 import { pnlSubcommand, tradesSubcommand } from './auditTrades.js';
-import { type ResolveDb, withAuditDb } from './auditDatabase.js';
+import { collectDb, type ResolveDb, withAuditDb } from './auditDatabase.js';
 import { ordersSubcommand } from './auditOrders.js';
 import { basisSubcommand } from './auditBasis.js';
 import { checkActionKind } from './actionKindArg.js';
@@ -192,7 +192,11 @@ function exportSubcommand(ctx: CliContext, resolveDb: ResolveDb): Command {
 export function auditCommand(ctx: CliContext, resolveDb: ResolveDb): Command {
   return new Command('audit')
     .description('read and verify the audit log (read-only but for `basis set`; never migrates)')
-    .option('--db <file>', 'database file (default: <data_dir>/jupbot-<mode>.sqlite from the config)')
+    .option(
+      '--db <file>',
+      'database file (default: <data_dir>/jupbot-<mode>.sqlite from the config); pnl and trades take it more than once, one per wallet',
+      collectDb,
+    )
     .option('--config <file>', 'config file whose data_dir and mode locate the database')
     .addCommand(actionsSubcommand(ctx, resolveDb))
     .addCommand(verifySubcommand(ctx, resolveDb))

@@ -15,10 +15,42 @@ import { AuditLog } from '../store/audit.js';
 import { storeFailure } from '../store/storeFailure.js';
 import { CliExit, type CliContext } from './context.js';
 
-/** Options of `jupbot audit` itself, shared by its subcommands. */
+/** Options of `jupbot audit` itself, shared by its subcommands: `--db` may be repeated (see {@link collectDb}). */
 export interface AuditOptions {
-  db?: string;
+  db?: string | readonly string[];
   config?: string;
+}
+
+/** Commander's parser of a repeatable `--db`: every file given, in order. */
+export function collectDb(value: string, previous: readonly string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The `--db` files given, in order (none: the config names the database). */
+export function dbFiles(options: AuditOptions): string[] {
+  return options.db === undefined ? [] : typeof options.db === 'string' ? [options.db] : [...options.db];
+}
+
+/** `jupbot audit verify`: the command's name under the program's. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c !== null; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * The options with the one `--db` a single-database command reads. Several are refused by name:
+ * reading only the last one (commander's way with a repeated option) would answer for another wallet.
+ */
+function oneDb(command: Command): { db?: string; config?: string } {
+  const options = command.optsWithGlobals<AuditOptions>();
+  const files = dbFiles(options);
+  if (files.length > 1)
+    throw new CliExit(
+      ExitCode.Usage,
+      `${commandPath(command)} reads one database, but --db was given ${files.length} times (audit pnl, audit trades and report take several)`,
+    );
+  return { ...(files[0] === undefined ? {} : { db: files[0] }), ...(options.config === undefined ? {} : { config: options.config }) };
 }
 
 /** Finds the database file from `--db` or the config (its data_dir and mode). */
@@ -28,7 +60,7 @@ export type ResolveDb = (options: { db?: string; config?: string }) => Promise<s
  * Opens the database read-only after checking it is there and not newer than this code. Never
  * migrates: an auditor's copy must not change by being looked at.
  */
-async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: AuditOptions, writable = false): Promise<Db> {
+async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: { db?: string; config?: string }, writable = false): Promise<Db> {
   const file = resolve(
     ctx.cwd,
     await resolveDb({
@@ -61,14 +93,29 @@ async function openForAudit(ctx: CliContext, resolveDb: ResolveDb, options: Audi
   }
 }
 
-export function withAuditDb<T>(ctx: CliContext, resolveDb: ResolveDb, command: Command, use: (db: Db) => T): Promise<T> {
-  return openForAudit(ctx, resolveDb, command.optsWithGlobals<AuditOptions>()).then((db) => {
-    try {
-      return use(db);
-    } finally {
-      db.close();
-    }
-  });
+export async function withAuditDb<T>(ctx: CliContext, resolveDb: ResolveDb, command: Command, use: (db: Db) => T): Promise<T> {
+  const db = await openForAudit(ctx, resolveDb, oneDb(command));
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Every database `--db` names, each opened and checked as {@link withAuditDb} opens one, in the
+ * order given; all closed when `use` returns or throws.
+ */
+export async function withAuditDbs<T>(ctx: CliContext, resolveDb: ResolveDb, command: Command, use: (dbs: readonly Db[]) => T): Promise<T> {
+  const options = command.optsWithGlobals<AuditOptions>();
+  const dbs: Db[] = [];
+  try {
+    for (const db of dbFiles(options))
+      dbs.push(await openForAudit(ctx, resolveDb, { db, ...(options.config === undefined ? {} : { config: options.config }) }));
+    return use(dbs);
+  } finally {
+    for (const db of dbs) db.close();
+  }
 }
 
 /**
@@ -79,7 +126,7 @@ export function withAuditDb<T>(ctx: CliContext, resolveDb: ResolveDb, command: C
  * after it, so the chain stays one line.
  */
 export function withWritableAuditDb<T>(ctx: CliContext, resolveDb: ResolveDb, command: Command, use: (db: Db, audit: AuditLog) => T): Promise<T> {
-  return openForAudit(ctx, resolveDb, command.optsWithGlobals<AuditOptions>(), true).then((db) => {
+  return openForAudit(ctx, resolveDb, oneDb(command), true).then((db) => {
     try {
       return use(db, new AuditLog(db, ctx.clock));
     } catch (error) {
