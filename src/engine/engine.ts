@@ -146,6 +146,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     strategies: activeStrategies,
     rejectedFiles: () => strategies.rejected().map((r) => r.file),
     positions: () => feeds.positions?.state().value,
+    markets: () => feeds.markets.state().value,
     controlsOnly: inputs.controlsOnly,
     notify: (n) => notifier.notify(n),
     // Called only from the control channel, once everything below is built.
