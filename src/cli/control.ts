@@ -86,8 +86,20 @@ function leftText(left: ControlLeft, positions: boolean): string {
     left.cancels > 0 ? `${left.cancels} cancel(s) in flight` : '',
     !positions ? '' : left.positions === null ? 'positions not read yet' : left.positions > 0 ? `${left.positions} position(s) held` : '',
     left.sales > 0 ? `${left.sales} sale(s) in flight` : '',
+    positions && left.selling > 0 ? `${left.selling} position(s) with a sale already in flight` : '',
   ].filter((t) => t !== '');
   return parts.join(', ');
+}
+
+/** The positions a halt leaves unsold because they cannot be sold now; null when none. */
+function unsellableText(left: ControlLeft): string | null {
+  const parts = [
+    left.claimable > 0
+      ? `${left.claimable} settled and claimable (a halt does not claim: claiming is a strategy's, with claim_when_settled, or a later matter)`
+      : '',
+    left.closed > 0 ? `${left.closed} in a market that is not open (nothing to sell into)` : '',
+  ].filter((t) => t !== '');
+  return parts.length === 0 ? null : `left unsold, cannot be sold now: ${parts.join('; ')}`;
 }
 
 function outcomeText(request: ControlRequest, outcome: Extract<ControlOutcome, { via: 'daemon' | 'database' }>): string {
@@ -104,9 +116,17 @@ function outcomeText(request: ControlRequest, outcome: Extract<ControlOutcome, {
   if (request.command === 'halt' && outcome.left !== null && h !== null && (h.cancelOrders || h.closePositions)) {
     const left = leftText(outcome.left, h.closePositions);
     if (nothingLeft(outcome.left, outcome.status))
-      lines.push(h.closePositions ? 'nothing left: no live order of ours, no position held' : 'nothing left: no live order of ours');
+      lines.push(
+        !h.closePositions
+          ? 'nothing left: no live order of ours'
+          : unsellableText(outcome.left) === null
+            ? 'nothing left: no live order of ours, no position held'
+            : 'nothing left to do: no live order of ours, no position that can be sold now',
+      );
     else if (outcome.done) lines.push(`left now: ${left}; not waited for (--wait 0): jupbot status shows the cancels`);
     else lines.push(`still left: ${left}; the halt stands and its cancels go on (jupbot status shows them)`);
+    const unsellable = h.closePositions ? unsellableText(outcome.left) : null;
+    if (unsellable !== null) lines.push(unsellable);
   }
   return lines.join('\n');
 }

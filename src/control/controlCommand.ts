@@ -126,7 +126,8 @@ const wantsWait = (status: ControlStatus, waitMs: number): boolean =>
 /** Whether nothing the halt cancels or sells is left. */
 export function nothingLeft(left: ControlLeft, status: ControlStatus): boolean {
   const orders = !status.halted?.cancelOrders || left.orders + left.placements + left.cancels === 0;
-  const positions = !status.halted?.closePositions || (left.positions === 0 && left.sales === 0);
+  // Positions that cannot be sold now (claimable, market not open) are not waited for: they never would be.
+  const positions = !status.halted?.closePositions || (left.positions === 0 && left.sales === 0 && left.selling === 0);
   return orders && positions;
 }
 

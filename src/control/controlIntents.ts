@@ -3,13 +3,18 @@
  * strategy decides, even while halted (like the stranded withdrawals):
  *
  * - `halt --cancel-orders`: a `cancel-vault-order` for every live vault and DCA order of ours;
- * - `halt --close-positions`: a `sell-position` for every prediction position the wallet holds;
+ * - `halt --close-positions`: a `sell-position` for every prediction position the wallet holds that
+ *   can be sold now (positionSales.ts says which, and why the others are left);
  * - `on_remove`: the live orders of a strategy whose file was removed or that is `enabled: false`
  *   are cancelled (`on_remove: cancel`, the default) or left working and said once (`keep`).
  *
- * Every id is deterministic (`<strategy>/control/<why>/<order or position>`), so the journal's
- * insert makes them idempotent: the same order is never cancelled twice, and a restart finds the
- * intents and resumes them. The two-step cancel and its withdrawal are the executor's own.
+ * Every id is deterministic (`<strategy>/control/<why>/<order>`, a sale's with its halt's time:
+ * positionSales.ts), so the journal's insert makes them idempotent: the same order is never
+ * cancelled twice, and a restart finds the intents and resumes them. The two-step cancel and its
+ * withdrawal are the executor's own. A cancel's id needs no halt in it: an order id is Jupiter's
+ * (a UUID) and never names another order, and an order cancelled once is no longer listed
+ * (controlOrders.ts); adding the halt's time would also take a 64-character strategy name with a
+ * retry's suffix past the intents table's 128 characters.
  *
  * Attribution. A cancelled order keeps the strategy that placed it: its fills, P&L and audit rows
  * are that strategy's, and the withdrawal that closes its story belongs with them. A position has no
@@ -20,13 +25,13 @@
  */
 import { parse } from 'yaml';
 import type { Position } from '../jupiter/schemas/prediction.js';
-import type { CancelVaultOrderIntent, Intent, SellPositionIntent } from '../strategies/intents.js';
+import type { CancelVaultOrderIntent, Intent } from '../strategies/intents.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import type { Halt } from './controlState.js';
 import type { CancellableOrder } from './controlOrders.js';
+import { OPERATOR, saleFate, saleOf, type SaleInputs } from './positionSales.js';
 
-/** Who a sale of a position at the operator's request is attributed to (no strategy name has a dot). */
-export const OPERATOR = 'operator.control';
+export { OPERATOR };
 
 export interface ControlIntent {
   readonly strategy: string;
@@ -53,6 +58,8 @@ export interface ControlInputs {
   readonly positions: readonly Position[] | undefined;
   /** How many strategy files the strategies dir held at its last scan (valid or not). */
   readonly filesSeen: number;
+  /** What says whether a position can be sold now: its market's status and the sales in flight. */
+  readonly sales: SaleInputs;
 }
 
 export interface ControlPlan {
@@ -77,8 +84,7 @@ export function controlIntents(inputs: ControlInputs): ControlPlan {
   }
   if (halted?.closePositions) {
     for (const position of inputs.positions ?? []) {
-      const sale = saleOf(position);
-      if (sale !== null) intents.push({ strategy: OPERATOR, intent: sale });
+      if (saleFate(position, inputs.sales) === 'sell') intents.push({ strategy: OPERATOR, intent: saleOf(position, halted) });
     }
   }
   return { intents, kept };
@@ -119,22 +125,5 @@ function cancelOf(order: CancellableOrder, why: 'halt' | 'remove', reason: strin
     evidence: { orderId: order.id, state: order.state, remaining: order.remaining, mint: order.input_mint, placedBy: order.intent_id },
     orderId: order.id,
     family: order.family,
-  };
-}
-
-function saleOf(position: Position): SellPositionIntent | null {
-  const contracts = position.contractsMicro ?? 0n;
-  if (contracts <= 0n) return null;
-  const side = position.isYes ? 'YES' : 'NO';
-  return {
-    kind: 'sell-position',
-    key: { strategy: OPERATOR, version: 'control', rule: 'close', trigger: position.pubkey },
-    id: `${OPERATOR}/control/close/${position.pubkey}`,
-    reason: `sell the ${side} position in ${position.marketId}: the operator halted the daemon and asked for every position to be closed`,
-    evidence: { positionPubkey: position.pubkey, marketId: position.marketId, isYes: position.isYes, contractsMicro: contracts.toString() },
-    positionPubkey: position.pubkey,
-    marketId: position.marketId,
-    isYes: position.isYes,
-    contractsMicro: contracts,
   };
 }

@@ -67,3 +67,19 @@ export function liveLeft(db: Db): LiveLeft {
     cancels: count(`SELECT count(*) AS n FROM intents WHERE state IN ('planned', 'signed', 'sent') AND kind = 'cancel-vault-order'`),
   };
 }
+
+/**
+ * The positions a strategy is selling now: a `sell-position` or `partial-sell` journaled and not
+ * final. The operator's own sales (`operator`) are left out: asking for one again under its id is
+ * the journal's no-op, while a second sale beside a strategy's could sell what is already sold.
+ */
+export function positionsSelling(db: Db, operator: string): ReadonlySet<string> {
+  const sql = `
+  SELECT DISTINCT json_extract(params, '$.positionPubkey') AS pubkey FROM intents
+  WHERE kind IN ('sell-position', 'partial-sell') AND state NOT IN ('confirmed', 'failed', 'cancelled')
+    AND coalesce(strategy, '') <> ? AND json_extract(params, '$.positionPubkey') IS NOT NULL`;
+  return readSinceJournalChange(db, `positions being sold (not by ${operator})`, () => {
+    const rows = parseRows(z.object({ pubkey: z.string() }), statement(db, sql).all(operator), 'positions being sold');
+    return new Set(rows.map((r) => r.pubkey));
+  });
+}

@@ -31,10 +31,19 @@ export type ControlRequest = z.output<typeof ControlRequest>;
 
 /** What is left of ours that a halt cancels or sells. */
 export interface ControlLeft extends LiveLeft {
-  /** Prediction positions held as last read (null: not read). */
+  /**
+   * Prediction positions held as last read that a halt sells (null: not read): those it can sell
+   * now, and those whose market is not read yet. The others are counted apart (positionSales.ts).
+   */
   readonly positions: number | null;
   /** Position sales journaled and not finished. */
   readonly sales: number;
+  /** Positions with a sale already in flight (a strategy's, or an order on the venue): sold or back to sell soon. */
+  readonly selling: number;
+  /** Positions left unsold: settled and claimable (a claim is a strategy's or a later matter). */
+  readonly claimable: number;
+  /** Positions left unsold: their market is not open, so there is nothing to sell into. */
+  readonly closed: number;
 }
 
 export type ControlAnswer =

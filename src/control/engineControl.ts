@@ -6,6 +6,7 @@
  */
 import { basename } from 'node:path';
 import type { Clock } from '../clock.js';
+import type { MarketMap } from '../engine/feeds/markets.js';
 import type { Position } from '../jupiter/schemas/prediction.js';
 import type { Logger } from '../ops/log.js';
 import type { Notification } from '../ops/notify.js';
@@ -16,9 +17,10 @@ import { StrategyVersions } from '../store/strategyVersions.js';
 import type { LoadedStrategy } from '../strategies/loadedStrategy.js';
 import { applyControl } from './applyControl.js';
 import { controlIntents, type ControlIntent, OPERATOR } from './controlIntents.js';
-import { cancellableOrders, liveLeft } from './controlOrders.js';
+import { cancellableOrders, liveLeft, positionsSelling } from './controlOrders.js';
 import type { ControlAnswer, ControlLeft, ControlRequest } from './controlProtocol.js';
 import { controlPausedReason, ControlState, type ControlStatus } from './controlState.js';
+import { saleCounts, type SaleInputs } from './positionSales.js';
 
 export interface EngineControlOptions {
   readonly db: Db;
@@ -32,6 +34,8 @@ export interface EngineControlOptions {
   readonly filesSeen: () => number;
   /** The wallet's prediction positions as last read. */
   readonly positions: () => readonly Position[] | undefined;
+  /** The prediction markets as last read (those of the positions held among them). @default none read */
+  readonly markets?: (() => MarketMap | undefined) | undefined;
   /** A change the operator made is told to the webhooks too: a halt of an unattended daemon is news. @default not told */
   readonly notify?: ((notification: Notification) => void) | undefined;
   /** Clears every protection that tripped (an operator's `resume --protections`); returns their names. @default none configured */
@@ -71,11 +75,20 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
       `${p.strategy}: ${controlPausedReason({ halted: null, paused: [p] }, p.strategy)}; jupbot resume ${p.strategy} lets it decide again`,
     );
 
+  const sales = (): SaleInputs => {
+    const markets = options.markets?.();
+    return { marketStatus: (id) => markets?.get(id)?.status, selling: positionsSelling(db, OPERATOR) };
+  };
+
   const left = (): ControlLeft => {
     const positions = options.positions();
+    const counts = positions === undefined ? undefined : saleCounts(positions, sales());
     return {
       ...liveLeft(db),
-      positions: positions === undefined ? null : positions.filter((p) => (p.contractsMicro ?? 0n) > 0n).length,
+      positions: counts === undefined ? null : counts.sell + counts.unread,
+      selling: counts?.selling ?? 0,
+      claimable: counts?.claimable ?? 0,
+      closed: counts?.closed ?? 0,
       sales: (db.prepare("SELECT count(*) AS n FROM intents WHERE strategy = ? AND state IN ('planned', 'signed', 'sent')").get(OPERATOR) as { n: number }).n,
     };
   };
@@ -107,6 +120,7 @@ export function createEngineControl(options: EngineControlOptions): EngineContro
       },
       filesSeen,
       positions: current.halted?.closePositions ? options.positions() : undefined,
+      sales: sales(),
     });
     for (const { order, why } of plan.kept) {
       if (hasAction(db, 'control.order-kept', order.intent_id)) continue;

@@ -147,6 +147,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     rejectedFiles: () => strategies.rejected().map((r) => r.file),
     filesSeen: () => strategies.filesSeen,
     positions: () => feeds.positions?.state().value,
+    markets: () => feeds.markets.state().value,
     controlsOnly: inputs.controlsOnly,
     notify: (n) => notifier.notify(n),
     // Called only from the control channel, once everything below is built.
