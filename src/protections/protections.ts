@@ -5,13 +5,13 @@
  * They are evaluated on the daemon's clock each time the prices or balances feed publishes a read
  * (no timer of their own), and their time-bound clears (the day boundary, a cooldown's end) also
  * whenever the decide loop asks `blocks()`. Drawdown and exposure judge their figure over the last
- * `settleMs` (settlingWindow.ts): the feeds it adds up lag one another, and a fill seen by the wallet
- * before the order mirror must neither raise the peak nor read as a drop. A trip is recorded in the database with its
- * `protection.tripped` action (protectionRecords.ts), notified, logged, shown in `/status` and
- * fails `/readyz`; while it is active, `blocks()` pauses the strategies it says (buying ones, or
- * all). Clears: `max_daily_loss` at the next UTC midnight, `loss_cooldown` when its time is up,
- * `max_exposure` when the figure is back under its limit, `max_drawdown` only by an operator
- * (`clear`, or `clearProtection` on the database).
+ * `settleMs` (settlingWindow.ts): the feeds it adds up lag one another, and a fill seen by the
+ * wallet before the order mirror must neither raise the peak nor read as a drop. A trip is recorded
+ * in the database with its `protection.tripped` action (protectionRecords.ts), notified, logged,
+ * shown in `/status` and fails `/readyz`; while it is active, `blocks()` pauses the strategies it
+ * says (buying ones, or all). Clears: `max_daily_loss` at the next UTC midnight, `loss_cooldown`
+ * when its time is up, `max_exposure` when the figure stayed under its limit for the window,
+ * `max_drawdown` only by an operator (`clear`, or `clearProtection` on the database).
  *
  * With no protection configured nothing is built: no listener, no query, `blocks()` says null.
  */
