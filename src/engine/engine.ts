@@ -186,6 +186,7 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     log,
     notify: (n) => notifier.notify(n),
     feeds: { balances, prices: feeds.prices, positions: feeds.positions },
+    settleMs: 2 * Math.max(config.poll.orders, config.poll.positions),
   });
   // Trades, order changes and failures as log lines, webhooks, metrics and events, from the audit log as it is written.
   const stopAuditReaders = [

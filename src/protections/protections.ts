@@ -4,12 +4,14 @@
  *
  * They are evaluated on the daemon's clock each time the prices or balances feed publishes a read
  * (no timer of their own), and their time-bound clears (the day boundary, a cooldown's end) also
- * whenever the decide loop asks `blocks()`. A trip is recorded in the database with its
- * `protection.tripped` action (protectionRecords.ts), notified, logged, shown in `/status` and
- * fails `/readyz`; while it is active, `blocks()` pauses the strategies it says (buying ones, or
- * all). Clears: `max_daily_loss` at the next UTC midnight, `loss_cooldown` when its time is up,
- * `max_exposure` when the figure is back under its limit, `max_drawdown` only by an operator
- * (`clear`, or `clearProtection` on the database).
+ * whenever the decide loop asks `blocks()`. Drawdown and exposure judge their figure over the last
+ * `settleMs` (settlingWindow.ts): the feeds it adds up lag one another, and a fill seen by the
+ * wallet before the order mirror must neither raise the peak nor read as a drop. A trip is recorded
+ * in the database with its `protection.tripped` action (protectionRecords.ts), notified, logged,
+ * shown in `/status` and fails `/readyz`; while it is active, `blocks()` pauses the strategies it
+ * says (buying ones, or all). Clears: `max_daily_loss` at the next UTC midnight, `loss_cooldown`
+ * when its time is up, `max_exposure` when the figure stayed under its limit for the window,
+ * `max_drawdown` only by an operator (`clear`, or `clearProtection` on the database).
  *
  * With no protection configured nothing is built: no listener, no query, `blocks()` says null.
  */
@@ -45,6 +47,7 @@ import {
 import { anyProtection, type ProtectionName, type ProtectionsConfig } from './protectionsSchema.js';
 import { type Exit, realizedExits, realizedSince, currentStreak, streakEnds } from './realizedExits.js';
 import { FillsVersion, dollars, percentOf } from './protectionFigures.js';
+import { SettlingWindow } from './settlingWindow.js';
 
 export type { ProtectionStatus } from './protectionStatus.js';
 
@@ -55,6 +58,11 @@ export interface ProtectionsOptions {
   readonly audit: AuditLog;
   readonly log?: Logger | undefined;
   readonly notify: (notification: Notification) => void;
+  /**
+   * How long a drawdown or exposure figure must hold before it counts: longer than the slowest feed
+   * equity adds up can lag the wallet (the engine gives twice the slower of `poll.orders` and `poll.positions`).
+   */
+  readonly settleMs: number;
   /** The feeds the figures are read from; their reads are what evaluates the protections. */
   readonly feeds: {
     readonly balances: Feed<Balances>;
@@ -103,6 +111,8 @@ export function createProtections(options: ProtectionsOptions): Protections {
   let active: TripRecord[] = [];
   let checkedAt: number | null = null;
   const figures: Figures = { dailyLossUsd: null, streak: null, drawdown: null, exposureUsd: null };
+  const equityWindow = new SettlingWindow(options.settleMs);
+  const exposureWindow = new SettlingWindow(options.settleMs);
 
   function tripped(trip: TripRecord): void {
     const text = tripText(trip, config);
@@ -194,32 +204,42 @@ export function createProtections(options: ProtectionsOptions): Protections {
       unpriced: account.unpriced,
     };
     const drawdown = config.max_drawdown;
-    if (drawdown !== null) {
+    equityWindow.add(now, account.equityUsd);
+    // The peak rises only to a level equity held over the whole window (its lowest), and the drop is
+    // measured from the window's best (its highest): only a drop that lasted the window trips.
+    const held = equityWindow.lowest();
+    const best = equityWindow.highest();
+    if (drawdown !== null && held !== null && best !== null) {
       const kept = equityPeak(db);
       const peak = kept === undefined ? undefined : dollars(kept.usd);
-      if (peak === undefined || account.equityUsd > peak) saveEquityPeak(db, formatFixed(account.equityUsd), now);
-      const top = peak === undefined || account.equityUsd > peak ? account.equityUsd : peak;
-      const drop = top > 0n ? percentOf(top - account.equityUsd, top) : 0n;
-      figures.drawdown = { dropPercent: drop, peakUsd: top, equityUsd: account.equityUsd };
+      if (peak === undefined || held > peak) saveEquityPeak(db, formatFixed(held), now);
+      const top = peak === undefined || held > peak ? held : peak;
+      const drop = top > best ? percentOf(top - best, top) : 0n;
+      figures.drawdown = { dropPercent: drop, peakUsd: top, equityUsd: best };
       if (drop >= dollars(drawdown.percent) && !active.some((t) => t.name === 'max_drawdown')) {
         trip('max_drawdown', now, drawdown.pauses, {
           limit: `${drawdown.percent}%`,
           figure: `${formatFixed(drop)}%`,
           peakUsd: formatFixed(top),
           peakAt: new Date(kept?.at ?? now).toISOString(),
+          settledEquityUsd: formatFixed(best),
           ...parts,
         });
       }
     }
     const exposure = config.max_exposure;
-    if (exposure !== null) {
-      figures.exposureUsd = account.exposureUsd;
-      const over = account.exposureUsd >= dollars(exposure.limitUsd);
+    exposureWindow.add(now, account.exposureUsd);
+    // A trip needs exposure over the limit for the whole window, a clear under it for the whole window.
+    const least = exposureWindow.lowest();
+    const most = exposureWindow.highest();
+    if (exposure !== null) figures.exposureUsd = account.exposureUsd;
+    if (exposure !== null && least !== null && most !== null) {
+      const limit = dollars(exposure.limitUsd);
       const isActive = active.some((t) => t.name === 'max_exposure');
-      if (over && !isActive) {
-        trip('max_exposure', now, exposure.pauses, { limit: `${exposure.limitUsd} USD`, figure: `${formatFixed(account.exposureUsd)} USD`, ...parts });
-      } else if (!over && isActive) {
-        clear('max_exposure', 'under limit', `exposure ${formatFixed(account.exposureUsd)} USD is back under ${exposure.limitUsd} USD`);
+      if (least >= limit && !isActive) {
+        trip('max_exposure', now, exposure.pauses, { limit: `${exposure.limitUsd} USD`, figure: `${formatFixed(least)} USD`, ...parts });
+      } else if (most < limit && isActive) {
+        clear('max_exposure', 'under limit', `exposure ${formatFixed(most)} USD is back under ${exposure.limitUsd} USD`);
       }
     }
   }

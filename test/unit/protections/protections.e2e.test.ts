@@ -71,19 +71,24 @@ describe('max_drawdown', () => {
     const w = testWorld({ seed: 'protect-drawdown' });
     const config = 'protections:\n  max_drawdown: 10%\n';
     const s = await startTradingStack(w, await strategies(DCA, STOP), undefined, { config });
-    await s.tick(1);
+    // Equity counts once it held for the settling window (twice `poll.orders`: two reads here).
+    await s.tick(2);
     const peak = Number(equityPeak(s.db)?.usd);
     expect(peak).toBeGreaterThan(700);
     expect(protection(s, 'max_drawdown')).toMatchObject({ limit: '10%', tripped: null });
 
+    // The price feed holds a jump this large for one read, then the window must pass: four reads.
     w.sim.control.setPrice(SOL, priceFor(w, peak * 0.905));
-    expect(await decisions(s, 'sol-dca', () => s.tick(3))).toBeGreaterThan(0);
+    expect(await decisions(s, 'sol-dca', () => s.tick(4))).toBeGreaterThan(0);
     expect(protection(s, 'max_drawdown')).toMatchObject({ tripped: null });
     expect(Number(protection(s, 'max_drawdown')?.figure.replace('%', ''))).toBeGreaterThan(9);
     expect(kinds(s, 'protection.tripped')).toEqual([]);
 
+    // A drop trips once it lasted the window: the first read at the new price and two more.
     w.sim.control.setPrice(SOL, priceFor(w, peak * 0.895));
     await s.tick(2);
+    expect(kinds(s, 'protection.tripped')).toEqual([]);
+    await s.tick(1);
     const tripped = protection(s, 'max_drawdown');
     expect(tripped).toMatchObject({ headroom: '0', tripped: { pauses: 'buying', clears: expect.stringContaining('only by an operator') as unknown } });
     expect(kinds(s, 'protection.tripped')).toEqual([
@@ -145,14 +150,17 @@ describe('max_exposure', () => {
     expect(protection(s, 'max_exposure')).toMatchObject({ limit: '360 USD', tripped: null });
     expect(Number(protection(s, 'max_exposure')?.headroom.replace(' USD', ''))).toBeGreaterThan(0);
 
+    // Over the limit for the settling window (twice `poll.orders`) before it trips.
     w.sim.control.setPrice(SOL, 182);
     await s.tick(2);
+    expect(kinds(s, 'protection.tripped')).toEqual([]);
+    await s.tick(1);
     expect(protection(s, 'max_exposure')).toMatchObject({ headroom: '0', tripped: { pauses: 'all', clears: 'when exposure is back under 360 USD' } });
     expect(kinds(s, 'protection.tripped')).toEqual([expect.objectContaining({ name: 'max_exposure', limit: '360 USD', pauses: 'all' })]);
     expect(await decisions(s, 'sol-stop', () => s.tick(2))).toBe(0);
 
     w.sim.control.setPrice(SOL, 170);
-    await s.tick(2);
+    await s.tick(3);
     expect(kinds(s, 'protection.cleared')).toEqual([expect.objectContaining({ name: 'max_exposure', by: 'under limit' })]);
     expect(protection(s, 'max_exposure')).toMatchObject({ tripped: null });
     expect(await decisions(s, 'sol-stop', () => s.tick(2))).toBeGreaterThan(0);
