@@ -7,23 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { simDca, simOrders } from '../../support/simViews.js';
 import { controlWorld, MIN, type ControlWorld } from './controlWorld.js';
+import { VAULT_TP } from '../../support/strategyTexts.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
-
-const VAULT_TP = `name: sol-take-profit
-kind: price-order
-sell: SOL
-receive: USDC
-amount: "50%"
-execution: vault
-reference_price_usd: "150"
-take_profit:
-  - at: "+20%"
-    sell: "100%"
-stop_loss:
-  at: "-10%"
-expires_after: 7d
-`;
 
 const DCA_VAULT = `name: jup-dca-vault
 kind: dca

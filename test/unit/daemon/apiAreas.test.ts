@@ -20,6 +20,7 @@ import type { Product } from '../../../src/sim/gateway.js';
 import type { Simulator } from '../../../src/sim/simulator.js';
 import { jupbot } from '../../support/cli.js';
 import { MemoryStream } from '../../support/memoryStream.js';
+import { VAULT_TP } from '../../support/strategyTexts.js';
 
 const START = Date.UTC(2026, 10, 2, 8, 0);
 const MIN = 60_000;
@@ -37,21 +38,6 @@ schedule:
   cron: "*/5 * * * *"
   timezone: UTC
 max_runs_per_day: 288
-`;
-
-const VAULT_TP = `name: sol-take-profit
-kind: price-order
-sell: SOL
-receive: USDC
-amount: "50%"
-execution: vault
-reference_price_usd: "150"
-take_profit:
-  - at: "+20%"
-    sell: "100%"
-stop_loss:
-  at: "-10%"
-expires_after: 7d
 `;
 
 /** A vault exit on a token the paper wallet does not hold: it needs Trigger and never places an order. */

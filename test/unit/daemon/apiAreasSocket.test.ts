@@ -16,6 +16,7 @@ import { openPaperWorld } from '../../../src/paper/openPaperWorld.js';
 import { PAPER_API_KEY } from '../../../src/paper/paperWorld.js';
 import type { Simulator } from '../../../src/sim/simulator.js';
 import { MemoryStream } from '../../support/memoryStream.js';
+import { VAULT_TP } from '../../support/strategyTexts.js';
 
 const START = Date.UTC(2026, 10, 2, 8, 0);
 const STEP = 5_000;
@@ -30,21 +31,6 @@ schedule:
   cron: "*/5 * * * *"
   timezone: UTC
 max_runs_per_day: 288
-`;
-
-const VAULT_TP = `name: sol-take-profit
-kind: price-order
-sell: SOL
-receive: USDC
-amount: "50%"
-execution: vault
-reference_price_usd: "150"
-take_profit:
-  - at: "+20%"
-    sell: "100%"
-stop_loss:
-  at: "-10%"
-expires_after: 7d
 `;
 
 const dirs: string[] = [];
