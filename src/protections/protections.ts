@@ -244,6 +244,14 @@ export function createProtections(options: ProtectionsOptions): Protections {
     }
   }
 
+  /** The vault orders by strategy, read once per instant: `blocks()` is asked for every strategy of a tick. */
+  let orders: { at: number; views: ReturnType<typeof vaultOrderViews> } | null = null;
+  const ordersNow = (): ReturnType<typeof vaultOrderViews> => {
+    const now = clock.now();
+    if (orders?.at !== now) orders = { at: now, views: vaultOrderViews(db) };
+    return orders.views;
+  };
+
   function evaluate(): void {
     try {
       const now = clock.now();
@@ -265,7 +273,7 @@ export function createProtections(options: ProtectionsOptions): Protections {
         log?.error({ err: error }, `protections not checked: ${errorMessage(error)}`);
       }
       for (const t of active) {
-        if (t.pauses === 'buying' && !isBuying(strategy, () => vaultOrderViews(db))) continue;
+        if (t.pauses === 'buying' && !isBuying(strategy, ordersNow)) continue;
         return `protection ${t.name} tripped (${tripText(t, config)})`;
       }
       return null;
