@@ -9,7 +9,7 @@ import type { Clock } from '../clock.js';
 import type { MarketMap } from '../engine/feeds/markets.js';
 import type { Position } from '../jupiter/schemas/prediction.js';
 import type { Logger } from '../ops/log.js';
-import type { Notification } from '../ops/notify.js';
+import type { Notification } from '../ops/notification.js';
 import { hasAction } from '../store/actionQueries.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';

@@ -7,7 +7,7 @@
 import type { ActionInput } from '../store/actionRow.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Logger } from './log.js';
-import type { Notification } from './notify.js';
+import type { Notification } from './notification.js';
 import { formatDuration } from '../config/duration.js';
 import { MAX_RETRIES, retryDelay, retryNumber, SLOW_RETRY_MS, withoutRetry } from '../engine/executor/attempts.js';
 import { retriesRule } from '../errorCatalogue.js';

@@ -3,7 +3,8 @@
  * end), then the notifier is closed.
  */
 import { type Clock, realTimeOf } from '../clock.js';
-import type { Notification, Notifier } from './notify.js';
+import type { Notification } from './notification.js';
+import type { Notifier } from './notify.js';
 
 /** How long a stop waits for its own webhook. */
 const NOTIFY_GRACE_MS = 5_000;

@@ -7,7 +7,7 @@
  * its outage is dropped without a word, and the area's own notice says what is off.
  */
 import type { Clock } from '../clock.js';
-import type { Notification } from './notify.js';
+import type { Notification } from './notification.js';
 
 export interface OutageState {
   readonly component: string;

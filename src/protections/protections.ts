@@ -24,7 +24,7 @@ import { errorMessage } from '../errors.js';
 import type { Position } from '../jupiter/schemas/prediction.js';
 import { formatFixed } from '../money/decimal.js';
 import type { Logger } from '../ops/log.js';
-import type { Notification } from '../ops/notify.js';
+import type { Notification } from '../ops/notification.js';
 import type { ReadinessCheck } from '../ops/opsServer.js';
 import type { AuditLog } from '../store/audit.js';
 import type { Db } from '../store/db.js';

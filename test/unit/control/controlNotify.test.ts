@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { createEngineControl } from '../../../src/control/engineControl.js';
 import { createLogger } from '../../../src/ops/log.js';
-import { notificationText, type Notification } from '../../../src/ops/notify.js';
+import { notificationText, type Notification } from '../../../src/ops/notification.js';
 import { AuditLog } from '../../../src/store/audit.js';
 import { openStore } from '../../../src/store/migrate.js';
 import { MemoryStream } from '../../support/memoryStream.js';

@@ -3,7 +3,7 @@ import { fillWords, goneFundsWords, reportActions } from '../../../src/ops/actio
 import { tokenNamer } from '../../../src/audit/tokenNames.js';
 import { humanAmount, humanUsd, tokenUnits } from '../../../src/money/humanNumbers.js';
 import { createLogger } from '../../../src/ops/log.js';
-import type { Notification } from '../../../src/ops/notify.js';
+import type { Notification } from '../../../src/ops/notification.js';
 import { AuditLog } from '../../../src/store/audit.js';
 import { MemoryStream } from '../../support/memoryStream.js';
 import { freshStore } from '../store/helpers.js';

@@ -4,7 +4,7 @@ import { createFeedSet, InterestSet } from '../../../../src/engine/feeds/index.j
 import { listEvents } from '../../../../src/jupiter/prediction.js';
 import { withBearer } from '../../../../src/jupiter/index.js';
 import { createMetrics } from '../../../../src/ops/metrics.js';
-import type { Notification } from '../../../../src/ops/notify.js';
+import type { Notification } from '../../../../src/ops/notification.js';
 import { createOutageMonitor } from '../../../../src/ops/outage.js';
 import { recordOpening } from '../../../../src/rehearsal/ledger.js';
 import { createSolanaRpc } from '../../../../src/solana/rpc.js';

@@ -10,7 +10,7 @@ import type { OrderSnapshot } from '../../../../src/engine/feeds/orders.js';
 import type { OrderHistoryItem } from '../../../../src/jupiter/trigger.js';
 import { reportActions } from '../../../../src/ops/actionReports.js';
 import { createLogger } from '../../../../src/ops/log.js';
-import type { Notification } from '../../../../src/ops/notify.js';
+import type { Notification } from '../../../../src/ops/notification.js';
 import { verifyAuditChain } from '../../../../src/store/chainVerifier.js';
 import type { Db } from '../../../../src/store/db.js';
 import { MemoryStream } from '../../../support/memoryStream.js';
