@@ -67,6 +67,14 @@ export type Config = DeepReadonly<{
   history: ConfigFile['history'];
   /** Account-wide limits, each resolved with what it pauses; null where not configured. */
   protections: ConfigFile['protections'];
+  fleet: {
+    /** The Redis URL (from `fleet.redis` or the variable `fleet.redis_env` names); null: no fleet. */
+    redis: Secret | null;
+    size: number;
+    name: string;
+    /** Milliseconds between roster heartbeats. */
+    heartbeat: number;
+  };
   rehearsal: {
     /** Opening balances of the rehearsal ledger by token (mint or symbol), whole tokens; null: the wallet's real balances. */
     balances: Readonly<Record<string, string>> | null;
@@ -150,6 +158,12 @@ export function resolveConfig(file: ConfigFile, context: ResolveContext): Config
     guard: file.guard,
     history: file.history,
     protections: file.protections,
+    fleet: {
+      redis: secretFrom(file.fleet.redis ?? (file.fleet.redis_env === undefined ? undefined : env[file.fleet.redis_env])),
+      size: file.fleet.size,
+      name: file.fleet.name,
+      heartbeat: file.fleet.heartbeat,
+    },
     rehearsal: { balances: file.rehearsal.balances ?? null },
     source: { file: configFile },
   });

@@ -120,7 +120,39 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
   if (Array.isArray(webhooks)) {
     webhooks.forEach((_, i) => checkWebhook(raw, ['notify', 'webhooks', i], live, env, at));
   }
+  checkFleetRedis(raw, env, options.secrets !== false, at);
   return out;
+}
+
+/** `redis://` or `rediss://` (TLS), a host, an optional port and database number: what the fleet client opens. */
+function redisUrlProblem(text: string, inFile: boolean): string | undefined {
+  if (!URL.canParse(text.trim())) return 'is not a URL (expected redis://host:6379/0 or rediss://…)';
+  const url = new URL(text.trim());
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return `uses ${url.protocol.replace(/:$/, '')}, not redis or rediss`;
+  if (url.hostname === '') return 'has no host';
+  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,2}$/.test(url.pathname)) return 'has a path that is not a database number (/0 to /15)';
+  if (inFile && url.password !== '') return 'carries a password, and secrets are never written in the config file: put the URL in an environment variable and name it in fleet.redis_env';
+  return undefined;
+}
+
+function checkFleetRedis(raw: unknown, env: Env, secrets: boolean, at: (path: DocPath, message: string) => void): void {
+  const url = get(raw, ['fleet', 'redis']);
+  const urlEnv = get(raw, ['fleet', 'redis_env']);
+  if (url !== undefined && urlEnv !== undefined) {
+    at(['fleet', 'redis_env'], 'fleet: set redis or redis_env, not both');
+    return;
+  }
+  if (typeof url === 'string') {
+    const why = redisUrlProblem(url, true);
+    if (why) at(['fleet', 'redis'], `fleet.redis ${why}`);
+  } else if (typeof urlEnv === 'string' && ENV_NAME.test(urlEnv) && secrets) {
+    const value = env[urlEnv];
+    if (!isSet(value)) at(['fleet', 'redis_env'], `fleet.redis_env names ${urlEnv}, which is not set in the environment`);
+    else {
+      const why = redisUrlProblem(value, false);
+      if (why) at(['fleet', 'redis_env'], `the Redis URL in the environment variable ${urlEnv} ${why} (the value is not shown)`);
+    }
+  }
 }
 
 function checkWebhook(raw: unknown, path: DocPath, live: boolean, env: Env, at: (path: DocPath, message: string) => void): void {

@@ -167,6 +167,24 @@ const rehearsalSchema = z.strictObject({
   balances: z.record(z.string().min(1), wholeAmount).optional(),
 });
 
+/**
+ * Several daemons on one API key: the rate limiter's windows kept in Redis so the fleet together
+ * stays under the key's quota, and a roster `jupbot fleet status` reads. No `redis`: no fleet, the
+ * limiter is the daemon's own.
+ */
+const fleetSchema = z.strictObject({
+  /** `redis://host:port/db` (`rediss://` for TLS); a URL with a password goes in `redis_env`. */
+  redis: z.string().min(1).optional(),
+  /** The environment variable holding the Redis URL, when it carries a password. */
+  redis_env: envNameSchema.optional(),
+  /** How many daemons share the key: without Redis each keeps to 1/size of the quota. */
+  size: z.int().min(1).max(1_000).default(1),
+  /** The roster's name: daemons listed together by `jupbot fleet status`. */
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 letters, digits, dots, dashes or underscores' }).default('default'),
+  /** How often a daemon tells the roster it is alive; silent after one interval without a word. */
+  heartbeat: durationSchema({ min: parseDuration('1s'), max: parseDuration('10m') }).default(parseDuration('15s')),
+});
+
 /** The whole file. Sections default to `{}` so their own defaults apply when a section is left out. */
 export const configFileSchema = z.strictObject({
   mode: z.enum(MODES).default(DEFAULTS.mode),
@@ -189,6 +207,7 @@ export const configFileSchema = z.strictObject({
   rehearsal: rehearsalSchema.prefault({}),
   /** Account-wide limits that pause trading (src/protections/); none set: nothing is watched. */
   protections: protectionsSchema.prefault({}),
+  fleet: fleetSchema.prefault({}),
 });
 
 /** The file as validated: durations in ms, `http.listen` split, paths still as written. */
