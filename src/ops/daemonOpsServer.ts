@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { reportData } from '../audit/reportData.js';
 import { renderReport } from '../audit/reportHtml.js';
-import { statusReading } from '../audit/statusFigures.js';
+import { statusReading, type StatusReading } from '../audit/statusFigures.js';
 import { statusOrders } from '../audit/statusOrders.js';
 import type { Db } from '../store/db.js';
 import type { WriteHealth } from '../store/writeHealth.js';
@@ -15,7 +15,7 @@ import { version } from '../version.js';
 import { databaseReadiness } from './databaseReadiness.js';
 import type { Metrics } from './metrics.js';
 import type { BoundOpsPort } from './opsPort.js';
-import { startOpsServer, type OpsServer, type ReadinessCheck } from './opsServer.js';
+import { type OpsServer, type Readiness, readinessOf, type ReadinessCheck, startOpsServer } from './opsServer.js';
 import { reusedFor } from './reusedFor.js';
 import { type LivePrice, livePrices, priceOfLive, statusBalances, statusClock, type StatusMarket } from './statusMarket.js';
 
@@ -49,17 +49,26 @@ export interface DaemonOpsServerOptions {
   readonly bound?: BoundOpsPort | undefined;
 }
 
-export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Promise<OpsServer> {
+/** The server, and what it answers from, for the fleet's roster to publish the same figures. */
+export interface DaemonOpsServer extends OpsServer {
+  /** What `/readyz` answers now. */
+  readiness(): Readiness;
+  /** The database's figures `/status` serves (today's P&L, the orders, the last fills): the same reading, reused for 10 s. */
+  reading(): StatusReading;
+}
+
+export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Promise<DaemonOpsServer> {
   const { config, clock, db, metrics, identity, market } = options;
   const prices = (): Map<string, LivePrice> => (market === undefined ? new Map<string, LivePrice>() : livePrices(market.prices()));
   // Orders, fills and the P&L read the whole history: computed at most every 10 s, however often
   // asked. Balances, prices and the orders' distances are read from memory at each request.
   const reading = reusedFor(10_000, clock, () => statusReading(db, clock.now(), new Map([...prices()].map(([mint, p]) => [mint, p.usd]))));
-  return await startOpsServer({
+  const checks = [databaseReadiness(db, options.file, options.writes), ...options.checks];
+  const server = await startOpsServer({
     listen: config.http.listen,
     bound: options.bound,
     clock,
-    checks: [databaseReadiness(db, options.file, options.writes), ...options.checks],
+    checks,
     metrics,
     onRefused: metrics.opsRefused,
     // The live report: the same page as `jupbot report`, read from the daemon's own connection. It
@@ -87,4 +96,5 @@ export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Pro
       },
     },
   });
+  return { url: server.url, close: () => server.close(), readiness: () => readinessOf(checks), reading };
 }
