@@ -464,15 +464,16 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   }
   // The fleet's roster (config `fleet.redis`): this daemon's entry, its heartbeat and today's figures.
   const redisUrl = config.fleet.redis;
-  if (redisUrl !== null && ops !== undefined) {
+  const server = ops;
+  if (redisUrl !== null && server !== undefined) {
     roster = startRosterPublisher({
       redis: redisUrl,
       fleet: config.fleet.name,
       heartbeatMs: config.fleet.heartbeat,
       clock,
       log,
-      identity: { wallet: wallet.address, mode: config.mode, version, host: hostname(), pid: process.pid, opsUrl: ops.url, startedAt },
-      sources: rosterSources(ops, () => control.status(), redactor),
+      identity: { wallet: wallet.address, mode: config.mode, version, host: hostname(), pid: process.pid, opsUrl: server.url, startedAt },
+      sources: rosterSources({ db, clock, auditHead: () => audit.head, readiness: () => server.readiness(), control: () => control.status(), redactor }),
     });
   }
   log.debug({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');

@@ -37,8 +37,6 @@ export interface RosterPublisherOptions {
   readonly log: Logger;
   readonly identity: Pick<RosterEntry, 'wallet' | 'version' | 'host' | 'pid' | 'opsUrl' | 'startedAt'> & { readonly mode: RosterMode };
   readonly sources: RosterSources;
-  /** Test hook: how soon the client retries a lost connection. @default 2000 */
-  readonly maxReconnectDelayMs?: number;
 }
 
 export interface RosterPublisherEvents {
@@ -67,10 +65,7 @@ export function startRosterPublisher(options: RosterPublisherOptions): RosterPub
   const zkey = rosterKey(fleet);
   const label = redisLabel(options.redis);
   const events = new TypedEmitter<RosterPublisherEvents>();
-  const redis: Redis = openFleetRedis({
-    url: options.redis,
-    ...(options.maxReconnectDelayMs === undefined ? {} : { maxReconnectDelayMs: options.maxReconnectDelayMs }),
-  });
+  const redis: Redis = openFleetRedis({ url: options.redis });
   // ioredis reports every failed connection attempt as an `error` event: without a listener it would throw.
   redis.on('error', (error: Error) => log.debug({ redis: label, err: errorMessage(error) }, 'fleet roster: Redis unreachable'));
   const abort = new AbortController();
@@ -78,7 +73,7 @@ export function startRosterPublisher(options: RosterPublisherOptions): RosterPub
   let ended = false;
 
   const write = async (fields: Partial<RosterEntry>, at: number): Promise<void> => {
-    await redis
+    const answers = await redis
       .multi()
       .hset(key, encodeRosterEntry(fields))
       .pexpire(key, ROSTER_TTL_MS)
@@ -87,6 +82,9 @@ export function startRosterPublisher(options: RosterPublisherOptions): RosterPub
       .zremrangebyscore(zkey, '-inf', at - ROSTER_TTL_MS)
       .pexpire(zkey, ROSTER_TTL_MS)
       .exec();
+    // A command refused inside the transaction (a key of another type) is in its answer, not thrown.
+    const refused = answers?.find(([error]) => error !== null)?.[0];
+    if (refused) throw refused;
   };
 
   const entryAt = (at: number, stopped: boolean): RosterEntry => ({
@@ -104,6 +102,8 @@ export function startRosterPublisher(options: RosterPublisherOptions): RosterPub
   const beatOnce = async (): Promise<boolean> => {
     const at = clock.now();
     try {
+      // Nowhere to write: the figures are not even read (the write would fail at once anyway).
+      if (redis.status !== 'ready') throw new Error(`not connected (${redis.status})`);
       await write(entryAt(at, false), at);
       events.emit('beat', { ok: true, at });
       return true;

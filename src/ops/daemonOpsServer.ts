@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { reportData } from '../audit/reportData.js';
 import { renderReport } from '../audit/reportHtml.js';
-import { statusReading, type StatusReading } from '../audit/statusFigures.js';
+import { statusReading } from '../audit/statusFigures.js';
 import { statusOrders } from '../audit/statusOrders.js';
 import type { Db } from '../store/db.js';
 import type { WriteHealth } from '../store/writeHealth.js';
@@ -49,12 +49,9 @@ export interface DaemonOpsServerOptions {
   readonly bound?: BoundOpsPort | undefined;
 }
 
-/** The server, and what it answers from, for the fleet's roster to publish the same figures. */
+/** The server, and what its `/readyz` answers, for the fleet's roster to publish the same health. */
 export interface DaemonOpsServer extends OpsServer {
-  /** What `/readyz` answers now. */
   readiness(): Readiness;
-  /** The database's figures `/status` serves (today's P&L, the orders, the last fills): the same reading, reused for 10 s. */
-  reading(): StatusReading;
 }
 
 export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Promise<DaemonOpsServer> {
@@ -96,5 +93,5 @@ export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Pro
       },
     },
   });
-  return { url: server.url, close: () => server.close(), readiness: () => readinessOf(checks), reading };
+  return { url: server.url, close: () => server.close(), readiness: () => readinessOf(checks) };
 }
