@@ -17,13 +17,15 @@ export const ExitCode = {
   NotFound: 5,
   /** `tx explain --expect`: the guard refused the transaction for that intent (the reason code is printed). */
   GuardRefused: 6,
-  /** `status`: no daemon answered at the operations address (not running, or another address). */
+  /** `status`: no daemon answered at the operations address (not running, or another address); `fleet status`: the fleet's Redis did not answer. */
   DaemonUnreachable: 7,
   /**
    * `markets search`, `events`: the Jupiter API could not be asked (no answer, no API key, the key
    * refused, an error answer); the line names the address and the cause.
    */
   ApiUnreachable: 8,
+  /** `fleet status`: a daemon of the fleet is silent (no heartbeat for one interval) or not ready. */
+  FleetDegraded: 9,
   /** Another jupbot holds the data directory or drives the wallet (its pid is in the message). Not restarted by the unit. */
   AlreadyRunning: 73,
   /** The data directory or database cannot be used (read-only, not a directory, locked): fix it, then start. Not restarted. */

@@ -12,7 +12,7 @@ import { openOrderViews, type OrderView } from './orderViews.js';
 import { DAY_MS } from '../strategies/snapshot.js';
 import { computePnl } from './pnl.js';
 import { tokenNamer } from './tokenNames.js';
-import { pendingFillJson, type PendingFillJson, toTrade, tradeJson } from './trades.js';
+import { pendingFillJson, type PendingFillJson, toTrade, type Trade, tradeJson } from './trades.js';
 import { listPendingFills } from '../store/pendingFills.js';
 import type { Fixed } from '../money/decimal.js';
 import { openOrderRows, type OpenOrderRow } from './openOrderRows.js';
@@ -39,9 +39,29 @@ export function statusReading(db: Db, now: number, live: ReadonlyMap<string, Fix
 }
 
 export function statusFigures(db: Db, now: number, lastFills = 5, live: ReadonlyMap<string, Fixed> = new Map()): StatusFigures {
-  const since = Math.floor(now / DAY_MS) * DAY_MS;
   const name = tokenNamer(pinnedSymbols(db));
   const trades = listFills(db).map((fill) => toTrade(fill, name));
+  return {
+    openOrders: openOrderViews(db).map(({ events: _events, ...order }) => order),
+    lastFills: trades.slice(-lastFills).reverse().map(tradeJson),
+    pendingFills: listPendingFills(db).map(pendingFillJson),
+    today: todayFigures(trades, now),
+    unrealized: unrealizedFigures(db, trades, name, live, now),
+  };
+}
+
+/**
+ * Every fill as a trade, the newest last, and today's figures from them, as `/status` has them;
+ * without the unrealized P&L, which values every holding (the fleet roster's heartbeat needs neither).
+ */
+export function todayTrades(db: Db, now: number): { readonly trades: readonly Trade[]; readonly today: StatusFigures['today'] } {
+  const name = tokenNamer(pinnedSymbols(db));
+  const trades = listFills(db).map((fill) => toTrade(fill, name));
+  return { trades, today: todayFigures(trades, now) };
+}
+
+function todayFigures(trades: readonly Trade[], now: number): StatusFigures['today'] {
+  const since = Math.floor(now / DAY_MS) * DAY_MS;
   // Each strategy's realized P&L just before midnight and now: today's is the difference.
   const before = new Map<string | null, bigint>();
   const latest = new Map<string | null, bigint>();
@@ -53,15 +73,9 @@ export function statusFigures(db: Db, now: number, lastFills = 5, live: Readonly
   for (const [strategy, value] of latest) realized += value - (before.get(strategy) ?? 0n);
   const todays = trades.filter((t) => t.at >= since);
   return {
-    openOrders: openOrderViews(db).map(({ events: _events, ...order }) => order),
-    lastFills: trades.slice(-lastFills).reverse().map(tradeJson),
-    pendingFills: listPendingFills(db).map(pendingFillJson),
-    today: {
-      since: new Date(since).toISOString(),
-      trades: todays.length,
-      realizedUsd: formatFixed(realized),
-      feesUsd: formatFixed(todays.reduce((sum, t) => sum + (t.fee?.usd ?? 0n), 0n)),
-    },
-    unrealized: unrealizedFigures(db, trades, name, live, now),
+    since: new Date(since).toISOString(),
+    trades: todays.length,
+    realizedUsd: formatFixed(realized),
+    feesUsd: formatFixed(todays.reduce((sum, t) => sum + (t.fee?.usd ?? 0n), 0n)),
   };
 }

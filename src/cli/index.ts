@@ -12,6 +12,7 @@ import { rehearsalCommand } from './rehearsal.js';
 import { CliExit, type CliContext } from './context.js';
 import { resolveDatabaseFile } from './databaseFile.js';
 import { exitCodeOf } from '../errorCatalogue.js';
+import { fleetCommand } from './fleet.js';
 import { liveCommand } from './live.js';
 import { eventsCommand, marketsCommand } from './markets.js';
 import { ExitCode } from '../exitCodes.js';
@@ -44,6 +45,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(rehearsalCommand(ctx, (options) => resolveDatabaseFile(ctx, options)));
   program.addCommand(backtestCommand(ctx));
   program.addCommand(statusCommand(ctx));
+  program.addCommand(fleetCommand(ctx));
   program.addCommand(haltCommand(ctx));
   program.addCommand(resumeCommand(ctx));
   program.addCommand(pauseCommand(ctx));

@@ -106,7 +106,7 @@ interface StrategyHealthJson {
 }
 
 /** An age for people: 4s, 3m 10s, 2h 5m. */
-function age(ms: number | null): string {
+export function age(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return 'never';
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s}s`;

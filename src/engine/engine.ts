@@ -9,7 +9,7 @@
  * the API areas and every feed; then the journal, the handler set and the executor, the records the
  * audit reads (wallet balances, observed basis, price history), the mirror syncs; the first
  * strategy scan before anything polls; then the operations server, the feeds, reconciliation and
- * the decide loop, and the wallet's history.
+ * the decide loop, and the wallet's history; last, with `fleet.redis`, the fleet roster's heartbeat.
  *
  * Intervals reuse `config.poll` rather than adding keys: balances and ticks follow `poll.prices`
  * (a decision needs both fresh), reconciliation follows `poll.orders` (it polls the state of what
@@ -24,14 +24,16 @@ import { createTriggerSession } from '../jupiter/session.js';
 import { meterActions } from '../ops/actionMetrics.js';
 import { reportActions } from '../ops/actionReports.js';
 import { announceStart } from '../ops/announceStart.js';
-import { startDaemonOpsServer } from '../ops/daemonOpsServer.js';
+import { type DaemonOpsServer, startDaemonOpsServer } from '../ops/daemonOpsServer.js';
 import { auditFeed } from '../ops/feedAudit.js';
 import { watchDatabaseWrites } from '../ops/databaseWrites.js';
 import { createMetrics } from '../ops/metrics.js';
 import { createNotifier } from '../ops/notify.js';
 import { notifyLast } from '../ops/notifyLast.js';
-import type { OpsServer } from '../ops/opsServer.js';
 import { createOutageMonitor } from '../ops/outage.js';
+import { startRosterPublisher, type RosterPublisher } from '../fleet/rosterPublisher.js';
+import { rosterSources } from '../fleet/rosterSources.js';
+import { hostname } from 'node:os';
 import { createProtections } from '../protections/protections.js';
 import { openLedger } from '../rehearsal/openLedger.js';
 import { rehearsalPositions } from '../rehearsal/positionsOverlay.js';
@@ -350,7 +352,8 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   };
   const simulator = paper && { url: paper.url, seed: paper.seed };
 
-  let ops: OpsServer | undefined;
+  let ops: DaemonOpsServer | undefined;
+  let roster: RosterPublisher | null = null;
   let channel: ControlServer | null = null;
   let stopping: Promise<EngineStop> | undefined;
   const engine: Engine = {
@@ -372,6 +375,9 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     get opsUrl() {
       return ops?.url ?? '';
     },
+    get roster() {
+      return roster;
+    },
     simulator,
     status: () => ({
       wallet: wallet.address,
@@ -385,6 +391,8 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     }),
     stop: (reason) =>
       (stopping ??= (async (): Promise<EngineStop> => {
+        // Marked stopped first, while the figures it carries are still the running daemon's.
+        await roster?.stop();
         await stopParts();
         const unfinished = unfinishedIntents(journal.pending());
         // The stop is worth telling: its webhook gets a few seconds of real time, never more.
@@ -453,6 +461,20 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     notifier.close();
     // A start that failed for the disk's sake (full, read-only) says so, with its own exit code.
     throw writeFaultOf(error, file) ?? error;
+  }
+  // The fleet's roster (config `fleet.redis`): this daemon's entry, its heartbeat and today's figures.
+  const redisUrl = config.fleet.redis;
+  const server = ops;
+  if (redisUrl !== null && server !== undefined) {
+    roster = startRosterPublisher({
+      redis: redisUrl,
+      fleet: config.fleet.name,
+      heartbeatMs: config.fleet.heartbeat,
+      clock,
+      log,
+      identity: { wallet: wallet.address, mode: config.mode, version, host: hostname(), pid: process.pid, opsUrl: server.url, startedAt },
+      sources: rosterSources({ db, clock, auditHead: () => audit.head, readiness: () => server.readiness(), control: () => control.status(), redactor }),
+    });
   }
   log.debug({ wallet: wallet.address, strategies: [...strategies.active.keys()] }, 'engine started');
   announceStart(log, {

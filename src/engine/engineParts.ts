@@ -34,6 +34,7 @@ import type { WalletHistoryRead } from './sharing/walletHistory.js';
 import type { StrategyWatcher } from './strategyWatcher.js';
 import type { TickLoop } from './tick/tickLoop.js';
 import type { UnfinishedIntents } from './unfinishedIntents.js';
+import type { RosterPublisher } from '../fleet/rosterPublisher.js';
 
 export interface EngineInputs {
   readonly config: Config;
@@ -111,6 +112,8 @@ export interface Engine {
   readonly writes: WriteHealth;
   /** Base URL of the operations server (/healthz, /readyz, /metrics, /status). */
   readonly opsUrl: string;
+  /** This daemon's entry in the fleet's roster (config `fleet.redis`); null without a fleet. */
+  readonly roster: RosterPublisher | null;
   /** Paper mode: the embedded simulator's base URL and seed; null in live mode. */
   readonly simulator: { readonly url: string; readonly seed: string } | null;
   /** JSON-safe state for `/status`. */

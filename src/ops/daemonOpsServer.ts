@@ -15,7 +15,7 @@ import { version } from '../version.js';
 import { databaseReadiness } from './databaseReadiness.js';
 import type { Metrics } from './metrics.js';
 import type { BoundOpsPort } from './opsPort.js';
-import { startOpsServer, type OpsServer, type ReadinessCheck } from './opsServer.js';
+import { type OpsServer, type Readiness, readinessOf, type ReadinessCheck, startOpsServer } from './opsServer.js';
 import { reusedFor } from './reusedFor.js';
 import { type LivePrice, livePrices, priceOfLive, statusBalances, statusClock, type StatusMarket } from './statusMarket.js';
 
@@ -49,17 +49,23 @@ export interface DaemonOpsServerOptions {
   readonly bound?: BoundOpsPort | undefined;
 }
 
-export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Promise<OpsServer> {
+/** The server, and what its `/readyz` answers, for the fleet's roster to publish the same health. */
+export interface DaemonOpsServer extends OpsServer {
+  readiness(): Readiness;
+}
+
+export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Promise<DaemonOpsServer> {
   const { config, clock, db, metrics, identity, market } = options;
   const prices = (): Map<string, LivePrice> => (market === undefined ? new Map<string, LivePrice>() : livePrices(market.prices()));
   // Orders, fills and the P&L read the whole history: computed at most every 10 s, however often
   // asked. Balances, prices and the orders' distances are read from memory at each request.
   const reading = reusedFor(10_000, clock, () => statusReading(db, clock.now(), new Map([...prices()].map(([mint, p]) => [mint, p.usd]))));
-  return await startOpsServer({
+  const checks = [databaseReadiness(db, options.file, options.writes), ...options.checks];
+  const server = await startOpsServer({
     listen: config.http.listen,
     bound: options.bound,
     clock,
-    checks: [databaseReadiness(db, options.file, options.writes), ...options.checks],
+    checks,
     metrics,
     onRefused: metrics.opsRefused,
     // The live report: the same page as `jupbot report`, read from the daemon's own connection. It
@@ -87,4 +93,5 @@ export async function startDaemonOpsServer(options: DaemonOpsServerOptions): Pro
       },
     },
   });
+  return { url: server.url, close: () => server.close(), readiness: () => readinessOf(checks) };
 }

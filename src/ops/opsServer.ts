@@ -9,6 +9,24 @@ export interface ReadinessCheck {
   probe(): { ok: boolean; detail?: string };
 }
 
+/** What `/readyz` answers: every check's verdict, ready only when all pass. */
+export interface Readiness {
+  readonly ready: boolean;
+  readonly checks: readonly { readonly name: string; readonly ok: boolean; readonly detail?: string }[];
+}
+
+/** Runs every probe; one that throws fails its check with the error's message. */
+export function readinessOf(checks: readonly ReadinessCheck[]): Readiness {
+  const results = checks.map((check) => {
+    try {
+      return { name: check.name, ...check.probe() };
+    } catch (error) {
+      return { name: check.name, ok: false, detail: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  return { ready: results.every((r) => r.ok), checks: results };
+}
+
 /**
  * What the server takes on at once. The server shares the event loop with the decide loop, so every
  * bound here is one on how long a flood of requests can keep trading waiting.
@@ -187,15 +205,8 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       return;
     }
     if (path === '/readyz') {
-      const results = options.checks.map((check) => {
-        try {
-          return { name: check.name, ...check.probe() };
-        } catch (error) {
-          return { name: check.name, ok: false, detail: error instanceof Error ? error.message : String(error) };
-        }
-      });
-      const ready = results.every((r) => r.ok);
-      send(res, jsonAnswer(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks: results }));
+      const { ready, checks } = readinessOf(options.checks);
+      send(res, jsonAnswer(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks }));
       return;
     }
     const compute = computed.get(path);
