@@ -239,4 +239,13 @@ describe('deploy/compose.yaml', () => {
       }
     }
   });
+
+  it('is the example docs/operations.md walks through, under "Running a fleet"', () => {
+    const doc = readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8');
+    const section = /^## Running a fleet\n([\s\S]*?)^## /m.exec(doc)?.[1] ?? '';
+    expect(section).toContain('docker compose -f deploy/compose.yaml up --build');
+    for (const name of Object.keys(compose.services)) expect(section, name).toContain(`\`${name}\``);
+    expect(section).toContain('`fleet: { redis: redis://redis:6379/0, size: 3, name: compose }`');
+    expect(section).toContain('`--save "" --appendonly no`');
+  });
 });
