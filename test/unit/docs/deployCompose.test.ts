@@ -20,6 +20,8 @@ interface Service {
   volumes?: string[];
   ports?: string[];
   depends_on?: string[];
+  restart?: string;
+  hostname?: string;
 }
 interface Compose {
   services: Record<string, Service>;
@@ -102,12 +104,14 @@ describe('deploy/compose.yaml', () => {
 
   it('builds each daemon from the repository Dockerfile, after Redis, with a bounded restart', () => {
     for (const name of DAEMONS) {
-      const s = service(name) as Service & { restart?: string };
+      const s = service(name);
       expect(s.build, name).toEqual({ context: '..', dockerfile: 'Dockerfile' });
       expect(existsSync(join(resolve(deployDir, '..'), 'Dockerfile'))).toBe(true);
       expect(s.depends_on, name).toContain('redis');
       // Docker restarts whatever the exit code: a 77 (another trader) must not be retried for ever.
       expect(s.restart, name).toBe('on-failure:3');
+      // The roster names a daemon by its host: the service's name rather than a container id.
+      expect(s.hostname, name).toBe(name);
     }
   });
 
