@@ -176,6 +176,39 @@ describe.skipIf(!redisPresent)('one bucket of the fleet gate on a real redis-ser
     expect(scores.map(Number).sort()).toEqual([clock.now() + WINDOW, ...Array<number>(18).fill(clock.now() + LEASE + WINDOW)]);
   });
 
+  it('falls back when a command times out on a live connection, and shares again once Redis answers', async () => {
+    const clock = new ManualClock();
+    const log = new MemoryStream();
+    const redis = openFleetRedis({ url: new Secret(server.url), maxReconnectDelayMs: 50, commandTimeoutMs: 100 });
+    const quota = new FleetQuota({
+      redis,
+      label: 'redis://test',
+      apiKey: KEY,
+      daemonId: 'a',
+      size: 3,
+      leaseMs: LEASE,
+      clock,
+      random: createRandom('a'),
+      log: createLogger({ destination: log, clock }),
+    });
+    members.push({ quota, gate: quota.gate('main', 60), log });
+    const gate = quota.gate('execute', 600);
+    await quota.whenShared();
+    // Redis stops answering for 600 ms, the connection stays up: no `close`, no `ready`.
+    await probe.client('PAUSE', 600, 'ALL');
+    const lost = quota.events.next('lost');
+    slotOf(await gate.acquire(Priority.Place)).end();
+    expect(await lost).toEqual({ reason: 'command timed out' });
+    await expect.poll(async () => (await probe.ping()) === 'PONG').toBe(true);
+    // A local decision a second later sees the connection ready and tries Redis again.
+    await clock.advance(1_000);
+    const restored = quota.events.next('restored');
+    slotOf(await gate.acquire(Priority.Place)).end();
+    expect((await restored).reseeded).toBeGreaterThanOrEqual(1);
+    expect(quota.shared).toBe(true);
+    expect(log.lines().map((l) => String(l['msg']).slice(0, 30))).toEqual(['shared quota lost: command tim', 'shared quota restored on redis']);
+  });
+
   it('warns once when more daemons share the key than fleet.size says, and still admits', async () => {
     const clock = new ManualClock();
     const fleet = [];
