@@ -65,6 +65,8 @@ export interface Metrics {
   readonly opsRefused: (reason: string) => void;
   /** A strategy became degraded (true) or recovered (false). */
   readonly strategyDegraded: (strategy: string, degraded: boolean) => void;
+  /** The fleet's shared quota became usable (true) or was lost (false). Never called without a fleet. */
+  readonly fleetQuotaShared: (shared: boolean) => void;
 }
 
 export interface MetricsOptions {
@@ -227,11 +229,33 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
 
+  // Registered at the first report, so a daemon without a fleet exports neither family.
+  let fleet: { shared: Gauge; transitions: Counter<'to'> } | undefined;
+  const fleetMetrics = (): NonNullable<typeof fleet> =>
+    (fleet ??= {
+      shared: new Gauge({
+        name: `${prefix}fleet_quota_shared`,
+        help: '1 while the rate limits are shared with the fleet through Redis, 0 while this daemon keeps to its own share (Redis unreachable, or not yet reached).',
+        registers,
+      }),
+      transitions: new Counter({
+        name: `${prefix}fleet_quota_transitions_total`,
+        help: 'Times the shared quota was lost (to="local") or became shared (to="shared").',
+        labelNames: ['to'] as const,
+        registers,
+      }),
+    });
+
   return {
     registry,
     contentType: METRICS_CONTENT_TYPE,
     scrape: () => registry.metrics(),
     strategyDegraded: (strategy, on) => degraded.set({ strategy }, on ? 1 : 0),
+    fleetQuotaShared: (shared) => {
+      const { shared: gauge, transitions } = fleetMetrics();
+      gauge.set(shared ? 1 : 0);
+      transitions.inc({ to: shared ? 'shared' : 'local' });
+    },
     attachClient(client) {
       clients.add(client);
       const offs = [
