@@ -17,6 +17,10 @@
  * at 100 ms). A 50 ms guard covers clock-rate differences. Server headers tighten it further:
  * `x-ratelimit-remaining ≤ 0` pauses the bucket until `x-ratelimit-reset`; a 429 pauses the whole bucket
  * (not just the one call) for the time computed by {@link rateLimitPauseMs}.
+ *
+ * Shared by a fleet (an injected {@link SharedGate}): the pump, once the local window and pauses let a
+ * request go, asks the gate for a fleet-wide slot for the highest class waiting, and only then
+ * releases a task and hands it that slot. Without a gate none of that code runs.
  */
 import PQueue from 'p-queue';
 import type { Clock } from '../clock.js';
@@ -24,6 +28,7 @@ import { linkSignals } from './abort.js';
 import type { TypedEmitter } from '../typedEmitter.js';
 import type { Bucket } from './bucket.js';
 import type { JupiterEvents } from './events.js';
+import type { SharedGate, SharedSlot } from './sharedGate.js';
 
 /**
  * Request priority classes, highest first. Within a bucket a waiting request of a higher class is
@@ -135,7 +140,12 @@ export interface BucketLimiterOptions {
   guardMs?: number;
   clock: Clock;
   events: TypedEmitter<JupiterEvents>;
+  /** The fleet's gate for this bucket: every request also needs its slot. @default none: local only */
+  shared?: SharedGate | undefined;
 }
+
+/** The classes the shared gate is asked for, highest first. */
+const CLASSES = [Priority.Exit, Priority.Place, Priority.PollState, Priority.PollMarket] as const;
 
 /** Thrown (as the abort reason) to requests still queued when the limiter closes. */
 export class LimiterClosedError extends Error {
@@ -162,12 +172,18 @@ export class BucketLimiter {
   #pumping = false;
   /** Numbers the requests of this bucket for the `enqueue` and `dispatch` events. */
   #requests = 0;
+  readonly #shared: SharedGate | undefined;
+  /** The fleet slot granted for the task being released, taken by it synchronously. */
+  #granted: SharedSlot | undefined;
+  /** The class the pump waits on the fleet for; a higher arrival wakes it. */
+  #askedFor: number | null = null;
 
   constructor(options: BucketLimiterOptions) {
     this.bucket = options.bucket;
     this.window = new SlidingWindow(options.quota, (options.windowMs ?? 60_000) + (options.guardMs ?? 50));
     this.#clock = options.clock;
     this.#events = options.events;
+    this.#shared = options.shared;
   }
 
   /** Requests waiting for a slot. */
@@ -197,12 +213,25 @@ export class BucketLimiter {
       () => {
         this.#queue.pause();
         slot = this.window.start(this.#clock, () => this.#onSlotEnd());
+        const fleet = this.#granted;
+        if (fleet !== undefined) {
+          this.#granted = undefined;
+          const local = slot;
+          slot = {
+            end: () => {
+              local.end();
+              fleet.end();
+            },
+          };
+        }
         this.#events.emit('dispatch', { bucket: this.bucket, priority, route, request, waitedMs: this.#clock.monotonic() - queuedAt });
         return slot;
       },
       { priority, signal: link.signal },
     );
     this.#events.emit('queue', { bucket: this.bucket, size: this.#queue.size });
+    // Waiting on the fleet for a lower class: ask again now, for this one.
+    if (this.#askedFor !== null && priority > this.#askedFor) this.#wakePump();
     void this.#pump();
     try {
       return await task;
@@ -221,9 +250,60 @@ export class BucketLimiter {
   #onSlotEnd(): void {
     if (this.#awaitingEnd) {
       this.#awaitingEnd = false;
-      this.#wake.abort();
-      this.#wake = new AbortController();
+      this.#wakePump();
     }
+  }
+
+  #wakePump(): void {
+    this.#wake.abort();
+    this.#wake = new AbortController();
+  }
+
+  /** The highest class with a request waiting (an unlisted priority counts as the lowest: the strictest limit). */
+  #highestWaiting(): number {
+    for (const priority of CLASSES) if (this.#queue.sizeBy({ priority }) > 0) return priority;
+    return Priority.PollMarket;
+  }
+
+  /**
+   * Asks the fleet for a slot for the highest class waiting. True when one is granted and parked in
+   * `#granted` for the task about to be released; false when the pump should look again (it slept
+   * on a refusal, the queue changed, or the limiter closed).
+   */
+  async #fleetSlot(shared: SharedGate): Promise<boolean> {
+    const priority = this.#highestWaiting();
+    this.#askedFor = priority;
+    let grant;
+    try {
+      grant = await shared.acquire(priority);
+    } finally {
+      this.#askedFor = null;
+    }
+    if (!grant.admitted) {
+      if (this.#closed) return false;
+      // The fleet's earliest entry may end sooner than its score says (an exchange ends early): look again within a second.
+      const sleepMs = Math.max(1, Math.min(grant.retryInMs, 1_000));
+      this.#events.emit('ratelimited', { bucket: this.bucket, waitMs: sleepMs, reason: 'window' });
+      this.#askedFor = priority;
+      const link = linkSignals(this.#stop.signal, this.#wake.signal);
+      try {
+        await this.#clock.sleep(sleepMs, link.signal);
+      } catch {
+        // Woken: a higher class arrived, or closing.
+      } finally {
+        link.dispose();
+        this.#askedFor = null;
+      }
+      return false;
+    }
+    // Still wanted? Closed, aborted meanwhile, or a server pause began: give the slot back at once.
+    const stillWaiting = this.#queue.size > 0 && this.#highestWaiting() >= priority;
+    if (this.#closed || !stillWaiting || this.#pausedUntil > this.#clock.monotonic()) {
+      grant.slot.end();
+      return false;
+    }
+    this.#granted = grant.slot;
+    return true;
   }
 
   /** Pauses the whole bucket for `ms` (keeps the later of this and any current pause). */
@@ -271,9 +351,15 @@ export class BucketLimiter {
           }
           continue;
         }
+        if (this.#shared !== undefined && !(await this.#fleetSlot(this.#shared))) continue;
         // Releases exactly one task: it pauses the queue again before returning (see the module doc).
         this.#queue.start();
         if (!this.#queue.isPaused) this.#queue.pause();
+        if (this.#granted !== undefined) {
+          // No task took the fleet's slot (none was left to run): end it rather than hold it.
+          this.#granted.end();
+          this.#granted = undefined;
+        }
       }
     } finally {
       this.#pumping = false;

@@ -24,6 +24,7 @@ import type { JupiterEvents } from './events.js';
 import { type Bucket, bucketFor } from './bucket.js';
 import { BucketLimiter, executeRequestsPerSecond, LimiterClosedError, Priority, quotaPerWindow } from './limiter.js';
 import { isRetryable, rateLimitPauseMs, retryDelayMs } from './retry.js';
+import type { SharedQuota } from './sharedGate.js';
 import { API_KEY_HEADER, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './schemas/common.js';
 
 /** Ends a request's timeout sleep once it is answered: one shared reason, not a DOMException (with its stack) per request. */
@@ -59,6 +60,11 @@ export interface JupiterClientOptions {
   windowMs?: number;
   /** Extra window length that absorbs clock-rate differences with the server (see limiter.ts). @default 50 */
   guardMs?: number;
+  /**
+   * The fleet's shared quota (src/fleet/sharedQuota.ts): each bucket also asks it for a slot, and
+   * `close()` closes it. @default none: the limiter is this client's own
+   */
+  sharedQuota?: SharedQuota | undefined;
 }
 
 /** What an endpoint function hands to the transport. */
@@ -148,6 +154,7 @@ class HttpJupiterClient implements JupiterClient {
   readonly #maxReadAttempts: number;
   readonly #limiters: Record<Bucket, BucketLimiter>;
   readonly #consecutive429s: Record<Bucket, number> = { main: 0, execute: 0 };
+  readonly #sharedQuota: SharedQuota | undefined;
 
   constructor(options: JupiterClientOptions) {
     const { root, legacy, stripped } = normaliseBaseUrl(options.baseUrl);
@@ -171,13 +178,16 @@ class HttpJupiterClient implements JupiterClient {
     }
     const keyless = this.#apiKey === undefined;
     const common = { clock: this.clock, events: this.events, windowMs: options.windowMs ?? 60_000, guardMs: options.guardMs ?? 50 };
+    const quotas: Record<Bucket, number> = {
+      main: quotaPerWindow(options.requestsPerSecond),
+      execute: quotaPerWindow(options.executeRequestsPerSecond ?? executeRequestsPerSecond(options.requestsPerSecond, keyless)),
+    };
+    this.#sharedQuota = options.sharedQuota;
+    const shared = (bucket: Bucket): { shared?: ReturnType<SharedQuota['gate']> } =>
+      this.#sharedQuota ? { shared: this.#sharedQuota.gate(bucket, quotas[bucket]) } : {};
     this.#limiters = {
-      main: new BucketLimiter({ bucket: 'main', quota: quotaPerWindow(options.requestsPerSecond), ...common }),
-      execute: new BucketLimiter({
-        bucket: 'execute',
-        quota: quotaPerWindow(options.executeRequestsPerSecond ?? executeRequestsPerSecond(options.requestsPerSecond, keyless)),
-        ...common,
-      }),
+      main: new BucketLimiter({ bucket: 'main', quota: quotas.main, ...common, ...shared('main') }),
+      execute: new BucketLimiter({ bucket: 'execute', quota: quotas.execute, ...common, ...shared('execute') }),
     };
     if (stripped !== null) {
       const message = legacy
@@ -195,6 +205,7 @@ class HttpJupiterClient implements JupiterClient {
   close(): void {
     this.#limiters.main.close();
     this.#limiters.execute.close();
+    this.#sharedQuota?.close();
   }
 
   async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {

@@ -1,0 +1,41 @@
+/**
+ * The daemon's shared quota, from its config: one Redis connection (fleetRedis.ts) and the
+ * FleetQuota over it. The engine loads this module only when `fleet.redis` is set, so a daemon
+ * without a fleet never loads ioredis.
+ */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../ops/log.js';
+import type { Random } from '../random.js';
+import type { Secret } from '../secret.js';
+import { openFleetRedis, redisLabel } from './fleetRedis.js';
+import { FleetQuota } from './sharedQuota.js';
+
+export interface OpenFleetQuotaOptions {
+  readonly url: Secret;
+  readonly apiKey: string | undefined;
+  /** Stable per daemon: the wallet's public key. */
+  readonly daemonId: string;
+  readonly size: number;
+  /** The request timeout (api.timeout); 0 (none) counts an exchange in flight for a whole window. */
+  readonly timeoutMs: number;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly log: Logger;
+}
+
+export function openFleetQuota(options: OpenFleetQuotaOptions): FleetQuota {
+  const label = redisLabel(options.url);
+  const quota = new FleetQuota({
+    redis: openFleetRedis({ url: options.url }),
+    label,
+    apiKey: options.apiKey,
+    daemonId: options.daemonId,
+    size: options.size,
+    leaseMs: options.timeoutMs > 0 ? options.timeoutMs : 60_000,
+    clock: options.clock,
+    random: options.random,
+    log: options.log,
+  });
+  options.log.info({ redis: label, size: options.size }, `rate limits shared by a fleet of ${options.size} on ${label}`);
+  return quota;
+}
