@@ -23,6 +23,8 @@ describe('three daemons on one key, each with only its own limiter', () => {
     for (const m of w.members) expect(w.gateway.answers.filter((a) => a.daemon === m.index && a.status === 429).length).toBeGreaterThan(0);
     // The refusals are the gateway's, over its quota for the key: it let QUOTA through each minute.
     expect(w.gateway.admittedPerMinute('main', START, 5)).toEqual([QUOTA, QUOTA, QUOTA, QUOTA, QUOTA]);
+    // Nothing keeps one daemon's polls from another's order work: the property the fleet must keep can fail.
+    expect(w.trace.pollsPastWaitingOrderWork().length).toBeGreaterThan(0);
     // And the daemons really trade: swaps were quoted and executed, in the execute bucket.
     expect(w.gateway.answers.filter((a) => a.bucket === 'execute' && a.status === 200).length).toBeGreaterThan(0);
   }, 120_000);
