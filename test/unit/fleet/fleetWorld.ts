@@ -62,7 +62,7 @@ export interface FleetWorld {
   drive(ms: number): Promise<void>;
   /** Drives in `stepMs` steps until `done()` (at most `maxMs`); true when it came true. */
   driveUntil(done: () => boolean, stepMs: number, maxMs: number): Promise<boolean>;
-  /** Stops every daemon and removes the directories. Idempotent. */
+  /** Stops every daemon (their logs stay readable) and removes the directories. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -88,8 +88,12 @@ export async function fleetWorld(options: FleetWorldOptions): Promise<FleetWorld
   };
 
   const members: FleetMember[] = [];
+  let stopped = false;
   const stopAll = async (): Promise<void> => {
-    for (const m of members.splice(0)) await m.daemon.stop('test over');
+    if (stopped) return;
+    stopped = true;
+    // The members stay listed: their logs can be read after the stop.
+    for (const m of members) await m.daemon.stop('test over');
     rmSync(root, { recursive: true, force: true });
   };
   try {
