@@ -101,7 +101,17 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   // full, read-only or failing disk fails /readyz, is logged once and alerts like a feed outage.
   const writes = watchDatabaseWrites(db, { file, clock, log, outages });
   const audit = new AuditLog(db, clock);
-  const client = await createEngineClient({ config, paper, clock, random, log, redactor, daemonId: wallet.address, network: inputs.network });
+  const client = await createEngineClient({
+    config,
+    paper,
+    clock,
+    random,
+    log,
+    redactor,
+    daemonId: wallet.address,
+    network: inputs.network,
+    onFleetQuota: metrics.fleetQuotaShared,
+  });
   const detachClient = metrics.attachClient(client);
   // Paper mode funds the wallet in its freshly started simulated world, before anything polls or trades.
   paper?.fund(wallet.address);

@@ -21,6 +21,8 @@ export interface EngineClientOptions {
   readonly redactor: Redactor;
   /** The daemon's id in the fleet's quota: its wallet's public key (one daemon per wallet). */
   readonly daemonId: string;
+  /** Told when the fleet's shared quota is gained (true) or lost (false); only with `fleet.redis`. */
+  readonly onFleetQuota?: ((shared: boolean) => void) | undefined;
   /** How it reaches the server. @default globalThis.fetch */
   readonly network?: typeof globalThis.fetch | undefined;
 }
@@ -41,6 +43,7 @@ export async function createEngineClient(options: EngineClientOptions): Promise<
           clock: options.clock,
           random: options.random,
           log: options.log,
+          onShared: options.onFleetQuota,
         });
   try {
     return createJupiterClient({

@@ -21,6 +21,8 @@ export interface OpenFleetQuotaOptions {
   readonly clock: Clock;
   readonly random: Random;
   readonly log: Logger;
+  /** Told each time the quota becomes shared (true) or is lost (false): the metrics. */
+  readonly onShared?: ((shared: boolean) => void) | undefined;
 }
 
 export function openFleetQuota(options: OpenFleetQuotaOptions): FleetQuota {
@@ -36,6 +38,11 @@ export function openFleetQuota(options: OpenFleetQuotaOptions): FleetQuota {
     random: options.random,
     log: options.log,
   });
+  const onShared = options.onShared;
+  if (onShared) {
+    quota.events.on('lost', () => onShared(false));
+    quota.events.on('restored', () => onShared(true));
+  }
   options.log.info({ redis: label, size: options.size }, `rate limits shared by a fleet of ${options.size} on ${label}`);
   return quota;
 }

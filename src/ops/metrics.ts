@@ -65,6 +65,8 @@ export interface Metrics {
   readonly opsRefused: (reason: string) => void;
   /** A strategy became degraded (true) or recovered (false). */
   readonly strategyDegraded: (strategy: string, degraded: boolean) => void;
+  /** The fleet's shared quota became usable (true) or was lost (false). Never called without a fleet. */
+  readonly fleetQuotaShared: (shared: boolean) => void;
 }
 
 export interface MetricsOptions {
@@ -227,11 +229,27 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
 
+  const fleetShared = new Gauge({
+    name: `${prefix}fleet_quota_shared`,
+    help: '1 while the rate limits are shared with the fleet through Redis, 0 while this daemon keeps to its own share (Redis unreachable, or not yet reached). Absent without a fleet.',
+    registers,
+  });
+  const fleetTransitions = new Counter({
+    name: `${prefix}fleet_quota_transitions_total`,
+    help: 'Times the shared quota was lost (to="local") or became shared again (to="shared").',
+    labelNames: ['to'] as const,
+    registers,
+  });
+
   return {
     registry,
     contentType: METRICS_CONTENT_TYPE,
     scrape: () => registry.metrics(),
     strategyDegraded: (strategy, on) => degraded.set({ strategy }, on ? 1 : 0),
+    fleetQuotaShared: (shared) => {
+      fleetShared.set(shared ? 1 : 0);
+      fleetTransitions.inc({ to: shared ? 'shared' : 'local' });
+    },
     attachClient(client) {
       clients.add(client);
       const offs = [

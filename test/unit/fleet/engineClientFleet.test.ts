@@ -63,7 +63,8 @@ describe.skipIf(!redisPresent)('the engine client in a fleet', () => {
 
   async function client(
     redis: string | null,
-  ): Promise<{ request: () => Promise<unknown>; close: () => void; log: MemoryStream; events: Awaited<ReturnType<typeof createEngineClient>>['events'] }> {
+    onFleetQuota?: (shared: boolean) => void,
+  ): Promise<{ request: () => Promise<unknown>; close: () => void; log: MemoryStream }> {
     const log = new MemoryStream();
     const clock = new ManualClock();
     const c = await createEngineClient({
@@ -75,19 +76,20 @@ describe.skipIf(!redisPresent)('the engine client in a fleet', () => {
       redactor: new Redactor(),
       daemonId: WALLET,
       network: answer,
+      onFleetQuota,
     });
     const schema = z.looseObject({ ok: z.boolean() });
     return {
       request: () => c.request({ method: 'GET', path: '/tokens/v2/search', route: '/tokens/v2/search', schema, priority: Priority.PollMarket }),
       close: () => c.close(),
       log,
-      events: c.events,
     };
   }
 
   it('takes each request slot in Redis under the wallet, and closes the connection with the client', async () => {
     const before = Number((await probe.info('clients')).match(/connected_clients:(\d+)/)?.[1]);
-    const c = await client(server.url);
+    const told: boolean[] = [];
+    const c = await client(server.url, (shared) => told.push(shared));
     // The first requests may go before the connection is up: they keep to the daemon's share and are written to Redis once it is.
     await c.request();
     await c.request();
@@ -101,6 +103,7 @@ describe.skipIf(!redisPresent)('the engine client in a fleet', () => {
       expect.stringMatching(/^jupbot:q:\{[0-9a-f]{16}\}:main:m$/),
     ]);
     const entries = await probe.zrange(keys[2] as string, 0, -1);
+    expect(told).toEqual([true]);
     expect(entries).toHaveLength(2);
     expect(c.log.lines().map((l) => l['msg'])).toEqual([`rate limits shared by a fleet of 2 on ${server.url}`]);
     c.close();
