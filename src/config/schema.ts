@@ -177,10 +177,13 @@ const fleetSchema = z.strictObject({
   redis: z.string().min(1).optional(),
   /** The environment variable holding the Redis URL, when it carries a password. */
   redis_env: envNameSchema.optional(),
-  /** How many daemons share the key: without Redis each keeps to 1/size of the quota. */
+  /** How many daemons share the key: without Redis each keeps to its share, 1/size of the quota less a 5 % headroom. */
   size: z.int().min(1).max(1_000).default(1),
   /** The roster's name: daemons listed together by `jupbot fleet status`. */
-  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 letters, digits, dots, dashes or underscores' }).default('default'),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 letters, digits, dots, dashes or underscores' })
+    .default('default'),
   /** How often a daemon tells the roster it is alive; silent after one interval without a word. */
   heartbeat: durationSchema({ min: parseDuration('1s'), max: parseDuration('10m') }).default(parseDuration('15s')),
 });

@@ -217,8 +217,11 @@ export class BucketLimiter {
         if (fleet !== undefined) {
           this.#granted = undefined;
           const local = slot;
+          let ended = false;
           slot = {
             end: () => {
+              if (ended) return;
+              ended = true;
               local.end();
               fleet.end();
             },
@@ -280,7 +283,8 @@ export class BucketLimiter {
       this.#askedFor = null;
     }
     if (!grant.admitted) {
-      if (this.#closed) return false;
+      // Closing, or a higher class arrived while the fleet was asked: ask again for it at once.
+      if (this.#closed || this.#highestWaiting() > priority) return false;
       // The fleet's earliest entry may end sooner than its score says (an exchange ends early): look again within a second.
       const sleepMs = Math.max(1, Math.min(grant.retryInMs, 1_000));
       this.#events.emit('ratelimited', { bucket: this.bucket, waitMs: sleepMs, reason: 'window' });

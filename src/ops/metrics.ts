@@ -229,17 +229,22 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
 
-  const fleetShared = new Gauge({
-    name: `${prefix}fleet_quota_shared`,
-    help: '1 while the rate limits are shared with the fleet through Redis, 0 while this daemon keeps to its own share (Redis unreachable, or not yet reached). Absent without a fleet.',
-    registers,
-  });
-  const fleetTransitions = new Counter({
-    name: `${prefix}fleet_quota_transitions_total`,
-    help: 'Times the shared quota was lost (to="local") or became shared again (to="shared").',
-    labelNames: ['to'] as const,
-    registers,
-  });
+  // Registered at the first report, so a daemon without a fleet exports neither family.
+  let fleet: { shared: Gauge; transitions: Counter<'to'> } | undefined;
+  const fleetMetrics = (): NonNullable<typeof fleet> =>
+    (fleet ??= {
+      shared: new Gauge({
+        name: `${prefix}fleet_quota_shared`,
+        help: '1 while the rate limits are shared with the fleet through Redis, 0 while this daemon keeps to its own share (Redis unreachable, or not yet reached).',
+        registers,
+      }),
+      transitions: new Counter({
+        name: `${prefix}fleet_quota_transitions_total`,
+        help: 'Times the shared quota was lost (to="local") or became shared (to="shared").',
+        labelNames: ['to'] as const,
+        registers,
+      }),
+    });
 
   return {
     registry,
@@ -247,8 +252,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     scrape: () => registry.metrics(),
     strategyDegraded: (strategy, on) => degraded.set({ strategy }, on ? 1 : 0),
     fleetQuotaShared: (shared) => {
-      fleetShared.set(shared ? 1 : 0);
-      fleetTransitions.inc({ to: shared ? 'shared' : 'local' });
+      const { shared: gauge, transitions } = fleetMetrics();
+      gauge.set(shared ? 1 : 0);
+      transitions.inc({ to: shared ? 'shared' : 'local' });
     },
     attachClient(client) {
       clients.add(client);

@@ -66,7 +66,8 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       running.delete(child);
-      if (!out.includes('Ready to accept connections')) reject(new Error(`redis-server on port ${port} exited (${code ?? signal}) before it was ready:\n${out}`));
+      if (!out.includes('Ready to accept connections'))
+        reject(new Error(`redis-server on port ${port} exited (${code ?? signal}) before it was ready:\n${out}`));
     });
   });
 }

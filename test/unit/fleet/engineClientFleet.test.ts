@@ -13,6 +13,7 @@ import type { Config } from '../../../src/config/config.js';
 import { createEngineClient } from '../../../src/engine/engineClient.js';
 import { Priority } from '../../../src/jupiter/limiter.js';
 import { createLogger } from '../../../src/ops/log.js';
+import { createMetrics } from '../../../src/ops/metrics.js';
 import { Redactor } from '../../../src/ops/redact.js';
 import { createRandom } from '../../../src/random.js';
 import { Secret } from '../../../src/secret.js';
@@ -43,6 +44,19 @@ describe('src/jupiter stays free of Redis', () => {
     const text = readFileSync(join(import.meta.dirname, '../../../src/engine/engineClient.ts'), 'utf8');
     expect(text).not.toMatch(/^import .*(ioredis|fleet)/m);
     expect(text).toContain("await import('../fleet/openFleetQuota.js')");
+  });
+});
+
+describe('the fleet quota on /metrics', () => {
+  it('exists only once a fleet reports, and follows its transitions', async () => {
+    const metrics = createMetrics({ defaultMetrics: false });
+    expect(await metrics.scrape()).not.toContain('fleet_quota');
+    metrics.fleetQuotaShared(true);
+    metrics.fleetQuotaShared(false);
+    const text = await metrics.scrape();
+    expect(text).toContain('jupbot_fleet_quota_shared 0\n');
+    expect(text).toContain('jupbot_fleet_quota_transitions_total{to="shared"} 1\n');
+    expect(text).toContain('jupbot_fleet_quota_transitions_total{to="local"} 1\n');
   });
 });
 
