@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import { loadConfig } from '../config/loadConfig.js';
 import { errorMessage } from '../errors.js';
 import { ExitCode } from '../exitCodes.js';
-import { openFleetRedis, redisLabel } from '../fleet/fleetRedis.js';
+import { redisLabel } from '../fleet/redisLabel.js';
 import { type FleetDaemonJson, fleetStatus, type FleetStatusJson } from '../fleet/fleetStatus.js';
 import { readRoster, type RosterReading } from '../fleet/rosterReader.js';
 import type { Secret } from '../secret.js';
@@ -69,6 +69,8 @@ export function fleetStatusText(doc: FleetStatusJson): string {
 
 /** The client once it is ready, or the error of its first attempt (no second try: one clear line beats a wait). */
 async function connect(url: Secret): Promise<Redis> {
+  // Imported here: every other command starts without loading the Redis client.
+  const { openFleetRedis } = await import('../fleet/fleetRedis.js');
   const redis = openFleetRedis({ url });
   const failed = await new Promise<Error | null>((resolve) => {
     redis.once('ready', () => resolve(null));

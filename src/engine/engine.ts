@@ -31,8 +31,7 @@ import { createMetrics } from '../ops/metrics.js';
 import { createNotifier } from '../ops/notify.js';
 import { notifyLast } from '../ops/notifyLast.js';
 import { createOutageMonitor } from '../ops/outage.js';
-import { startRosterPublisher, type RosterPublisher } from '../fleet/rosterPublisher.js';
-import { rosterSources } from '../fleet/rosterSources.js';
+import type { RosterPublisher } from '../fleet/rosterPublisher.js';
 import { hostname } from 'node:os';
 import { createProtections } from '../protections/protections.js';
 import { openLedger } from '../rehearsal/openLedger.js';
@@ -476,6 +475,9 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
   const redisUrl = config.fleet.redis;
   const server = ops;
   if (redisUrl !== null && server !== undefined) {
+    // Imported here: a daemon without a fleet never loads the Redis client.
+    const { startRosterPublisher } = await import('../fleet/rosterPublisher.js');
+    const { rosterSources } = await import('../fleet/rosterSources.js');
     roster = startRosterPublisher({
       redis: redisUrl,
       fleet: config.fleet.name,

@@ -6,7 +6,7 @@
  * falls back to its own share of the quota); a command that gets no answer fails after
  * `commandTimeoutMs`. ioredis keeps reconnecting in the background, and its `ready` event is how the
  * fleet learns Redis is back. The URL may carry a password: it stays inside the {@link Secret} and
- * the client, and only {@link redisLabel} (host, port, database) is ever logged.
+ * the client, and only its label (redisLabel.ts: host, port, database) is ever logged.
  */
 import { Redis } from 'ioredis';
 import type { Secret } from '../secret.js';
@@ -36,13 +36,4 @@ export function openFleetRedis(options: FleetRedisOptions): Redis {
     reconnectOnError: (error: Error) => error.message.startsWith('READONLY'),
     lazyConnect: false,
   });
-}
-
-/** `redis://host:port/db`, never the user or password: what logs and status may show. */
-export function redisLabel(url: Secret): string {
-  const text = url.reveal().trim();
-  if (!URL.canParse(text)) return 'redis (unparsable URL)';
-  const parsed = new URL(text);
-  const db = parsed.pathname.replace(/^\//, '') || '0';
-  return `${parsed.protocol}//${parsed.hostname}:${parsed.port || '6379'}/${db}`;
 }

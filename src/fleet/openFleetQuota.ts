@@ -7,7 +7,8 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../ops/log.js';
 import type { Random } from '../random.js';
 import type { Secret } from '../secret.js';
-import { openFleetRedis, redisLabel } from './fleetRedis.js';
+import { openFleetRedis } from './fleetRedis.js';
+import { redisLabel } from './redisLabel.js';
 import { FleetQuota } from './sharedQuota.js';
 
 export interface OpenFleetQuotaOptions {

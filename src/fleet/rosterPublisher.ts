@@ -17,7 +17,8 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../ops/log.js';
 import type { Secret } from '../secret.js';
 import { TypedEmitter } from '../typedEmitter.js';
-import { openFleetRedis, redisLabel } from './fleetRedis.js';
+import { openFleetRedis } from './fleetRedis.js';
+import { redisLabel } from './redisLabel.js';
 import { encodeRosterEntry, ROSTER_TTL_MS, rosterDaemonId, rosterEntryKey, type RosterEntry, rosterKey, type RosterMode } from './rosterEntry.js';
 
 /** What the entry is made of at each beat, read from the running daemon. */

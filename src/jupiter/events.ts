@@ -24,6 +24,11 @@ export interface JupiterEvents {
   queue: { bucket: Bucket; size: number };
   /** A read is about to be retried after `delayMs`. */
   retry: { method: string; route: string; attempt: number; delayMs: number; code: string };
-  /** A request left its bucket's queue and is being sent. */
-  dispatch: { bucket: Bucket; priority: number; route: string };
+  /**
+   * A request reached its bucket's limiter and waits for a slot. `request` numbers the bucket's
+   * requests from 1, so a test can pair it with its `dispatch` and see who went out while it waited.
+   */
+  enqueue: { bucket: Bucket; priority: number; route: string; request: number };
+  /** A request left its bucket's queue and is being sent, `waitedMs` (the limiter's clock) after its `enqueue`. */
+  dispatch: { bucket: Bucket; priority: number; route: string; request: number; waitedMs: number };
 }

@@ -170,6 +170,8 @@ export class BucketLimiter {
   #pausedUntil = Number.NEGATIVE_INFINITY;
   #pauseReason: 'server-remaining' | '429' = '429';
   #pumping = false;
+  /** Numbers the requests of this bucket for the `enqueue` and `dispatch` events. */
+  #requests = 0;
   readonly #shared: SharedGate | undefined;
   /** The fleet slot granted for the task being released, taken by it synchronously. */
   #granted: SharedSlot | undefined;
@@ -204,6 +206,9 @@ export class BucketLimiter {
     const link = linkSignals(signal);
     this.#waiting.add(link);
     let slot: WindowSlot | undefined;
+    const request = ++this.#requests;
+    const queuedAt = this.#clock.monotonic();
+    this.#events.emit('enqueue', { bucket: this.bucket, priority, route, request });
     const task = this.#queue.add(
       () => {
         this.#queue.pause();
@@ -222,7 +227,7 @@ export class BucketLimiter {
             },
           };
         }
-        this.#events.emit('dispatch', { bucket: this.bucket, priority, route });
+        this.#events.emit('dispatch', { bucket: this.bucket, priority, route, request, waitedMs: this.#clock.monotonic() - queuedAt });
         return slot;
       },
       { priority, signal: link.signal },

@@ -2,7 +2,7 @@
  * What the CLI loads before any command runs — and so what a live daemon carries: the static
  * imports reachable from src/cli/main.ts. The simulator (paper mode, `sim`, backtests) is loaded
  * only when one of those runs, by a dynamic import, and so is the readable log printer (only for a
- * person at a terminal); the token catalogue and program ids are shared data and may be reached.
+ * person at a terminal) and the fleet's Redis client (only with `fleet.redis`); the token catalogue and program ids are shared data and may be reached.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -44,6 +44,14 @@ describe('the modules every command loads', () => {
     expect(loaded).not.toContain('src/paper/openPaperWorld.ts');
     expect(loaded).not.toContain('src/backtest/runBacktest.ts');
     expect(loaded).not.toContain('src/ops/prettyLog.ts');
+  });
+
+  it('leave out the Redis client: only a daemon with `fleet.redis` (or `fleet status`) loads ioredis', () => {
+    const valueImport = /^import\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"]ioredis['"]/ms;
+    expect(loaded.filter((f) => valueImport.test(readFileSync(join(repoRoot, f), 'utf8')))).toEqual([]);
+    expect(loaded).not.toContain('src/fleet/fleetRedis.ts');
+    // The walk would see it: the client's own file imports ioredis as a value.
+    expect(valueImport.test(readFileSync(join(repoRoot, 'src/fleet/fleetRedis.ts'), 'utf8'))).toBe(true);
   });
 
   it('the walk reaches the whole daemon (it is not vacuous)', () => {

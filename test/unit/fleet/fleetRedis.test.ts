@@ -4,7 +4,8 @@
  * URL's password in what it logs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFleetRedis, redisLabel } from '../../../src/fleet/fleetRedis.js';
+import { openFleetRedis } from '../../../src/fleet/fleetRedis.js';
+import { redisLabel } from '../../../src/fleet/redisLabel.js';
 import { Secret } from '../../../src/secret.js';
 import { type RedisServer, redisPresent, startRedis } from '../../support/redisServer.js';
 

@@ -1,198 +1,181 @@
 /**
- * A fleet in process for the roster tests: several paper daemons, each with its own data directory,
- * wallet and simulated world, all on one stepping clock and all registered in one roster on a real
- * redis-server (`fleet: { redis, name, heartbeat: 10s }` in their configs). `fleet status` runs
- * against the config of the first, on the same clock, exactly as an operator would run it.
+ * A fleet in process: several real paper daemons (`start()` from src/daemon.ts), each with its own
+ * data directory, wallet and log, trading in ONE simulated world behind ONE gateway, on one API key
+ * (paper mode's) and one stepping clock. The gateway's main bucket is set to a small quota so that
+ * the daemons together want more than it allows.
+ *
+ * The world is the simulator itself handed to each daemon as its paper world (as a backtest hands
+ * its own), not paper mode's kept world: that one builds its simulator with the default gateway and
+ * one per daemon. Nothing in src/ changes for this.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import { InProcessNetwork, SIM_ORIGIN } from '../../../src/backtest/inProcessNetwork.js';
 import { SteppingClock } from '../../../src/backtest/steppingClock.js';
-import type { Config } from '../../../src/config/config.js';
 import { parseConfigText } from '../../../src/config/loadConfig.js';
 import { start, type Daemon } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/ops/log.js';
-import { openPaperWorld } from '../../../src/paper/openPaperWorld.js';
+import type { PaperWorld } from '../../../src/paper/paperWorld.js';
 import { createRandom } from '../../../src/random.js';
-import type { RosterPublisher } from '../../../src/fleet/rosterPublisher.js';
-import type { Simulator } from '../../../src/sim/simulator.js';
-import { SOL, USDC } from '../../support/mints.js';
-import { recordFill } from '../../../src/store/fills.js';
-import { jupbot, type CliRun } from '../../support/cli.js';
+import { createSimulator, type Simulator } from '../../../src/sim/simulator.js';
 import { MemoryStream } from '../../support/memoryStream.js';
+import { GatewayCount } from './gatewayCount.js';
+import { LimiterTrace } from './limiterTrace.js';
 
 export const START = Date.UTC(2026, 10, 2, 8, 0);
-export const SEC = 1_000;
 export const MIN = 60_000;
 
-export interface FleetMember {
+export interface FleetWorldOptions {
   readonly label: string;
-  readonly dir: string;
-  readonly configFile: string;
-  readonly config: Config;
+  /** How many daemons share the key. */
+  readonly size: number;
+  /** The gateway's main-bucket quota for the key, per 60 s. */
+  readonly quotaPerMinute: number;
+  /** Strategy files every daemon runs (each in its own strategies directory). */
+  readonly strategies: Readonly<Record<string, string>>;
+  /** More config lines for every daemon (YAML, e.g. the `fleet:` section). */
+  readonly config?: readonly string[];
+  /**
+   * Awaited between the driver's steps, after the daemons went idle on the network: a fleet test
+   * waits here for the daemons' Redis round trips, which the in-process network cannot see.
+   */
+  readonly quiesce?: () => Promise<void>;
+}
+
+export interface FleetMember {
+  readonly index: number;
+  readonly daemon: Daemon;
+  /** The daemon's log, JSON lines. */
   readonly out: MemoryStream;
-  daemon: Daemon;
-  sim: Simulator;
-  net: InProcessNetwork;
-  /** The daemon's roster publisher (the fleet is configured, so it has one). */
-  roster(): RosterPublisher;
-  json(path: string): Promise<Record<string, unknown>>;
-  /** Stops the daemon (a clean stop) and starts a new one on the same data directory, world and clock. */
-  restart(): Promise<void>;
+  /** The log lines whose `msg` contains `text`. */
+  said(text: string): Record<string, unknown>[];
 }
 
 export interface FleetWorld {
   readonly clock: SteppingClock;
+  readonly sim: Simulator;
   readonly members: readonly FleetMember[];
-  /** Moves every world and daemon `ms` on, one due sleeper at a time, each idle before the next. */
+  readonly gateway: GatewayCount;
+  readonly trace: LimiterTrace;
+  /** Moves the world and every daemon `ms` on, one due sleeper at a time, each step run to idle. */
   drive(ms: number): Promise<void>;
-  /** `jupbot fleet status ARGS --config <the first member's config>`, in process, on the fleet's clock. */
-  status(args?: readonly string[]): Promise<CliRun>;
+  /** Drives in `stepMs` steps until `done()` (at most `maxMs`); true when it came true. */
+  driveUntil(done: () => boolean, stepMs: number, maxMs: number): Promise<boolean>;
+  /** Stops every daemon (their logs stay readable) and removes the directories. Idempotent. */
+  stop(): Promise<void>;
 }
 
-const dirs: string[] = [];
-const running = new Set<Daemon>();
-afterEach(async () => {
-  for (const d of [...running]) await d.stop('test over');
-  running.clear();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-export async function fleetWorld(
-  label: string,
-  redisUrl: string,
-  members: readonly { readonly strategies: Readonly<Record<string, string>> }[],
-  env: Readonly<Record<string, string>> = {},
-): Promise<FleetWorld> {
+export async function fleetWorld(options: FleetWorldOptions): Promise<FleetWorld> {
+  const root = mkdtempSync(join(tmpdir(), `jb-fleet-${options.label}-`));
   const clock = new SteppingClock(START);
-  const all: FleetMember[] = [];
-  for (const [i, spec] of members.entries()) {
-    const name = `${label}-${i}`;
-    const dir = mkdtempSync(join(tmpdir(), `jb-${name}-`));
-    dirs.push(dir);
-    const strategies = join(dir, 'strategies');
-    mkdirSync(strategies);
-    for (const [file, text] of Object.entries(spec.strategies)) writeFileSync(join(strategies, file), text);
-    const text = [
-      `data_dir: ${dir}/data`,
-      `strategies_dir: ${strategies}`,
-      `lock_dir: ${dir}/locks`,
-      'http: { listen: "127.0.0.1:0" }',
-      `sim: { seed: ${name} }`,
-      'log: { format: json, level: debug }',
-      'poll: { strategies: 30s }',
-      `fleet: { redis: "${redisUrl}", name: ${label}, heartbeat: 10s }`,
-      '',
-    ].join('\n');
-    const configFile = join(dir, 'config.yaml');
-    writeFileSync(configFile, text);
-    const config = parseConfigText(text, configFile, env, dir);
-    const out = new MemoryStream();
-    const log = createLogger({ destination: out, clock, level: 'debug' });
-    const launch = async (): Promise<{ daemon: Daemon; sim: Simulator; net: InProcessNetwork }> => {
-      const net = new InProcessNetwork(clock);
-      let sim: Simulator | undefined;
-      const paperWorld = await openPaperWorld(config, net.simClock(), log, (s) => {
-        sim = s;
-        net.connect(s);
-        return Promise.resolve({ url: SIM_ORIGIN, close: () => Promise.resolve() });
-      });
-      if (sim === undefined) throw new Error('the world did not start');
-      const daemon = await start(config, { clock, log, random: createRandom(name), network: net.fetch, paperWorld });
-      running.add(daemon);
-      return { daemon, sim, net };
-    };
-    const member: FleetMember = {
-      label: name,
-      dir,
-      configFile,
-      config,
-      out,
-      ...(await launch()),
-      roster() {
-        const roster = member.daemon.engine.roster;
-        if (roster === null) throw new Error(`${name} has no roster publisher`);
-        return roster;
-      },
-      async json(path) {
-        return (await (await fetch(`${member.daemon.opsUrl}${path}`)).json()) as Record<string, unknown>;
-      },
-      async restart() {
-        await member.daemon.stop('restart');
-        running.delete(member.daemon);
-        Object.assign(member, await launch());
-      },
-    };
-    all.push(member);
-  }
-  const settle = async (): Promise<void> => {
-    await Promise.all(all.map((m) => m.net.settle()));
-    await Promise.all(all.map((m) => m.daemon.engine.roster?.idle() ?? Promise.resolve()));
+  const net = new InProcessNetwork(clock);
+  const sim = createSimulator({ clock: net.simClock(), seed: options.label, gateway: { keyedRequestsPerMinute: options.quotaPerMinute } });
+  net.connect(sim);
+  const gateway = new GatewayCount(clock);
+  const trace = new LimiterTrace(clock);
+  const funded = new Set<string>();
+  const world: PaperWorld = {
+    url: SIM_ORIGIN,
+    seed: options.label,
+    restored: false,
+    fund(wallet) {
+      if (funded.has(wallet)) return;
+      sim.control.paperWallet(wallet);
+      funded.add(wallet);
+    },
+    close: () => Promise.resolve(),
   };
+
+  const members: FleetMember[] = [];
+  let stopped = false;
+  const stopAll = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    // The members stay listed: their logs can be read after the stop.
+    for (const m of members) await m.daemon.stop('test over');
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    for (let index = 0; index < options.size; index++) {
+      const dir = join(root, `d${index}`);
+      const strategies = join(dir, 'strategies');
+      mkdirSync(strategies, { recursive: true });
+      for (const [file, text] of Object.entries(options.strategies)) writeFileSync(join(strategies, file), text);
+      const text = [
+        `data_dir: ${dir}/data`,
+        `strategies_dir: ${strategies}`,
+        `lock_dir: ${dir}/locks`,
+        'http: { listen: "127.0.0.1:0" }',
+        'log: { format: json }',
+        ...(options.config ?? []),
+        '',
+      ].join('\n');
+      const configFile = join(dir, 'config.yaml');
+      writeFileSync(configFile, text);
+      const config = parseConfigText(text, configFile, {}, dir);
+      const out = new MemoryStream();
+      const log = createLogger({ destination: out, clock });
+      const daemon = await start(config, {
+        clock,
+        log,
+        random: createRandom(`${options.label}:${index}`),
+        network: gateway.fetchFor(index, net.fetch),
+        paperWorld: world,
+        // Nobody halts these daemons: no control socket.
+        controlChannel: false,
+      });
+      trace.watch(index, daemon.engine.client.events);
+      members.push({
+        index,
+        daemon,
+        out,
+        said: (t) => out.lines().filter((line) => typeof line.msg === 'string' && line.msg.includes(t)),
+      });
+    }
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  /** Idle: nothing on the network, and nothing new after the extra wait (a Redis round trip). */
+  const settle = async (): Promise<void> => {
+    for (;;) {
+      await net.settle();
+      if (options.quiesce === undefined) return;
+      const before = `${gateway.answers.length}/${trace.steps.length}/${clock.pendingSleeps}`;
+      await options.quiesce();
+      await net.settle();
+      if (`${gateway.answers.length}/${trace.steps.length}/${clock.pendingSleeps}` === before) return;
+    }
+  };
+
+  const drive = async (ms: number): Promise<void> => {
+    const target = clock.monotonic() + ms;
+    for (;;) {
+      await settle();
+      const next = clock.nextWake();
+      if (next === undefined || next > target) break;
+      await clock.advance(next - clock.monotonic());
+    }
+    await clock.advance(Math.max(0, target - clock.monotonic()));
+    await settle();
+  };
+
   return {
     clock,
-    members: all,
-    async drive(ms) {
-      const target = clock.monotonic() + ms;
-      for (;;) {
-        await settle();
-        const next = clock.nextWake();
-        if (next === undefined || next > target) break;
-        await clock.advance(next - clock.monotonic());
+    sim,
+    members,
+    gateway,
+    trace,
+    drive,
+    async driveUntil(done, stepMs, maxMs) {
+      for (let spent = 0; !done(); spent += stepMs) {
+        if (spent >= maxMs) return false;
+        await drive(stepMs);
       }
-      await clock.advance(Math.max(0, target - clock.monotonic()));
-      await settle();
+      return true;
     },
-    status: (args = []) => jupbot(['fleet', 'status', ...args, '--config', (all[0] as FleetMember).configFile], { clock, env: { ...env } }),
+    stop: stopAll,
   };
-}
-
-/**
- * A round trip of `strategy`'s own: 1 SOL bought for `buyUsd` and sold for `sellUsd` at `at`, as
- * fills in the daemon's database: today's realized P&L moves by exactly `sellUsd - buyUsd`.
- */
-export function roundTrip(m: FleetMember, strategy: string, tag: string, buyUsd: bigint, sellUsd: bigint, at: number): void {
-  const { db } = m.daemon.store;
-  const audit = m.daemon.engine.audit;
-  const owner = { intentId: null, strategy };
-  db.transaction(() => {
-    recordFill(
-      db,
-      audit,
-      {
-        signature: `${tag}-buy`,
-        idx: 0,
-        source: 'swap',
-        inMint: USDC,
-        inAmount: buyUsd,
-        inDecimals: 6,
-        outMint: SOL,
-        outAmount: 1_000_000_000n,
-        outDecimals: 9,
-        at,
-      },
-      owner,
-      at,
-    );
-    recordFill(
-      db,
-      audit,
-      {
-        signature: `${tag}-sell`,
-        idx: 0,
-        source: 'swap',
-        inMint: SOL,
-        inAmount: 1_000_000_000n,
-        inDecimals: 9,
-        outMint: USDC,
-        outAmount: sellUsd,
-        outDecimals: 6,
-        at: at + 1,
-      },
-      owner,
-      at + 1,
-    );
-  })();
 }

@@ -15,10 +15,10 @@ import { readRoster } from '../../../src/fleet/rosterReader.js';
 import { Secret } from '../../../src/secret.js';
 import { type RedisServer, redisPresent, startRedis } from '../../support/redisServer.js';
 import { VAULT_TP } from '../../support/strategyTexts.js';
-import { fleetWorld, MIN, roundTrip, SEC, type FleetMember } from './fleetWorld.js';
+import { MIN, rosterWorld, roundTrip, SEC, type RosterMember } from './rosterWorld.js';
 
 /** What `/status` says of today: the figures the roster must repeat exactly. */
-async function statusToday(m: FleetMember): Promise<{ realizedUsd: string; trades: number; openOrders: number; wallet: string }> {
+async function statusToday(m: RosterMember): Promise<{ realizedUsd: string; trades: number; openOrders: number; wallet: string }> {
   const doc = await m.json('/status');
   const today = doc['today'] as { realizedUsd: string; trades: number };
   return { realizedUsd: today.realizedUsd, trades: today.trades, openOrders: (doc['orders'] as unknown[]).length, wallet: doc['wallet'] as string };
@@ -36,12 +36,12 @@ describe.skipIf(!redisPresent)('the fleet roster, with paper daemons on a real r
   });
 
   it('lists every daemon with its /status figures; a killed one goes silent after one interval, a stopped one shows stopped', async () => {
-    const w = await fleetWorld('t', server.url, [
+    const w = await rosterWorld('t', server.url, [
       { strategies: { 'tp.yaml': VAULT_TP } },
       { strategies: { 'tp.yaml': VAULT_TP } },
       { strategies: { 'tp.yaml': VAULT_TP } },
     ]);
-    const [a, b, c] = w.members as [FleetMember, FleetMember, FleetMember];
+    const [a, b, c] = w.members as [RosterMember, RosterMember, RosterMember];
     await w.drive(5 * MIN);
     // Today's realized P&L, different in each: +12.345678, -2.5, and nothing.
     roundTrip(a, 'sol-take-profit', 'a1', usdc(150), usdc(162.345678), w.clock.now());
@@ -77,7 +77,7 @@ describe.skipIf(!redisPresent)('the fleet roster, with paper daemons on a real r
       expect(d?.openOrders).toBe(own.openOrders);
       expect(d?.wallet).toBe(own.wallet);
     }
-    const of = (m: FleetMember) => doc.daemons.find((x) => x.wallet === m.daemon.engine.wallet);
+    const of = (m: RosterMember) => doc.daemons.find((x) => x.wallet === m.daemon.engine.wallet);
     expect(of(a)?.today.realizedUsd).toBe('12.345678');
     expect(of(b)?.today.realizedUsd).toBe('-2.5');
     expect(of(c)?.today.realizedUsd).toBe('0');
@@ -146,8 +146,8 @@ describe.skipIf(!redisPresent)('the fleet roster, with paper daemons on a real r
   }, 240_000);
 
   it('Redis gone: the daemon trades on with no warning per beat, and its entry is back once Redis is', async () => {
-    const w = await fleetWorld('outage', server.url, [{ strategies: { 'tp.yaml': VAULT_TP } }]);
-    const [m] = w.members as [FleetMember];
+    const w = await rosterWorld('outage', server.url, [{ strategies: { 'tp.yaml': VAULT_TP } }]);
+    const [m] = w.members as [RosterMember];
     await w.drive(1 * MIN);
     expect(await m.roster().beat()).toBe(true);
     let failed = 0;
@@ -185,8 +185,8 @@ describe.skipIf(!redisPresent)('the fleet roster, with paper daemons on a real r
 
   it('keeps no secret in Redis: not the API key, not the wallet key', async () => {
     const apiKey = 'jup-test-api-key-0123456789abcdef';
-    const w = await fleetWorld('secrets', server.url, [{ strategies: { 'tp.yaml': VAULT_TP } }], { JUPITER_API_KEY: apiKey });
-    const [m] = w.members as [FleetMember];
+    const w = await rosterWorld('secrets', server.url, [{ strategies: { 'tp.yaml': VAULT_TP } }], { JUPITER_API_KEY: apiKey });
+    const [m] = w.members as [RosterMember];
     await w.drive(1 * MIN);
     expect(await m.roster().beat()).toBe(true);
     const keyFile = readFileSync(join(m.config.data_dir, 'paper-wallet.json'), 'utf8').trim();

@@ -318,6 +318,32 @@ describe('rate limiting on a manual clock', () => {
     await queued;
   });
 
+  it('numbers each request at its enqueue and says at its dispatch how long it waited for a slot', async () => {
+    const h = harness({ rps: 1 / 60 }); // Q = 1
+    const seen: string[] = [];
+    h.client.events.on('enqueue', (e) => seen.push(`enqueue ${e.bucket} #${e.request} ${e.route} p${e.priority}`));
+    h.client.events.on('dispatch', (e) => seen.push(`dispatch ${e.bucket} #${e.request} ${e.route} p${e.priority} after ${e.waitedMs}`));
+    await get(h.client, '/a');
+    const poll = get(h.client, '/poll', Priority.PollMarket);
+    await h.clock.advance(20_000);
+    const exit = get(h.client, '/exit', Priority.Exit);
+    const exec = h.client.request({ method: 'POST', path: '/swap/v2/execute', route: '/swap/v2/execute', body: {}, schema: Ok, priority: Priority.Place });
+    await h.clock.advance(40_000);
+    await Promise.all([exit, exec]);
+    await h.clock.advance(60_000);
+    await poll;
+    expect(seen).toEqual([
+      'enqueue main #1 /a p0',
+      'dispatch main #1 /a p0 after 0',
+      'enqueue main #2 /poll p0',
+      'enqueue main #3 /exit p3',
+      'enqueue execute #1 /swap/v2/execute p2',
+      'dispatch execute #1 /swap/v2/execute p2 after 0',
+      'dispatch main #3 /exit p3 after 40000',
+      'dispatch main #2 /poll p0 after 120000',
+    ]);
+  });
+
   it('an abort while queued removes the request and rejects it with JUPITER_ABORTED', async () => {
     const h = harness({ rps: 1 / 60 });
     await get(h.client, '/a');
