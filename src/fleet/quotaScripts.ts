@@ -29,6 +29,7 @@ local members, epochKey = KEYS[1], KEYS[2]
 local prefix, me, rid = ARGV[1], ARGV[2], ARGV[3]
 local now, window, lease = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local limit, share, size, ttl = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local own = tonumber(ARGV[11])
 local start = tonumber(redis.call('HGET', epochKey, 'start'))
 if not start then
   start = now
@@ -68,7 +69,7 @@ local unseen = math.max(0, size - registered) * share
 local crowded = registered > size
 local total2 = total + 1
 local reserve2 = reserve + math.max(share, mine + 1) + unseen
-local ok = total2 <= limit and (crowded or reserve2 <= limit) and ((not settling) or mine + 1 <= share)
+local ok = total2 <= limit and (crowded or reserve2 <= limit) and ((not settling) or mine + 1 <= own)
 redis.call('ZADD', members, ARGV[4], me)
 redis.call('PEXPIRE', members, ttl)
 local flag = 0
@@ -129,6 +130,8 @@ export interface AcquireArgs {
   /** What this request's class may fill: the quota for order work, less the headroom for polls. */
   readonly limit: number;
   readonly share: number;
+  /** While settling, what this request's class may fill of the daemon's own share (less its own headroom for polls). */
+  readonly ownLimit: number;
   readonly size: number;
   readonly ttlMs: number;
 }
@@ -158,6 +161,7 @@ export async function acquireScript(redis: Redis, keys: QuotaKeys, a: AcquireArg
     a.share,
     a.size,
     a.ttlMs,
+    a.ownLimit,
   );
   const [admitted, waitMs, total, registered, settling] = reply.map(Number);
   return { admitted: admitted === 1, waitMs: waitMs ?? 1000, total: total ?? 0, registered: registered ?? 0, settling: settling === 1 };

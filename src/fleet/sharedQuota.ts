@@ -60,12 +60,21 @@ export interface QuotaSplit {
   readonly headroom: number;
   /** What this daemon may use alone: (quota − headroom) / size, at least 1. */
   readonly share: number;
+  /**
+   * Slots of the share only this daemon's order work may use while it decides alone (Redis lost,
+   * or settling after Redis lost its data): polls cannot fill the share and hold an exit back.
+   */
+  readonly shareHeadroom: number;
 }
 
-/** headroom = max(1, ceil(5 % of quota)); share = max(1, floor((quota − headroom) / size)). */
+/**
+ * headroom = max(1, ceil(5 % of quota)); share = max(1, floor((quota − headroom) / size));
+ * the share's own headroom likewise 5 % of it, at least 1, when the share has room for a poll beside it.
+ */
 export function quotaSplit(quota: number, size: number): QuotaSplit {
   const headroom = Math.max(1, Math.ceil(quota * 0.05));
-  return { quota, headroom, share: Math.max(1, Math.floor((quota - headroom) / size)) };
+  const share = Math.max(1, Math.floor((quota - headroom) / size));
+  return { quota, headroom, share, shareHeadroom: share < 2 ? 0 : Math.max(1, Math.ceil(share * 0.05)) };
 }
 
 /** A short, secret-free reason for a failed Redis command (never the URL). */
@@ -245,6 +254,8 @@ class FleetGate implements SharedGate {
   async acquire(priority: number): Promise<SharedGrant> {
     const q = this.#quota;
     const o = q.options;
+    const orderWork = priority >= Priority.Place;
+    const ownLimit = orderWork ? this.split.share : this.split.share - this.split.shareHeadroom;
     if (q.mode === 'shared') {
       const requestId = q.nextRequestId();
       const now = o.clock.now();
@@ -255,8 +266,9 @@ class FleetGate implements SharedGate {
           now,
           windowMs: q.windowMs,
           leaseMs: o.leaseMs,
-          limit: priority >= Priority.Place ? this.split.quota : Math.max(1, this.split.quota - this.split.headroom),
+          limit: orderWork ? this.split.quota : Math.max(1, this.split.quota - this.split.headroom),
           share: this.split.share,
+          ownLimit,
           size: o.size,
           ttlMs: q.ttlMs,
         });
@@ -268,7 +280,7 @@ class FleetGate implements SharedGate {
         q.lose(redisFailure(error));
       }
     } else q.maybeRestore();
-    const wait = this.#window.waitMs(o.clock.monotonic());
+    const wait = this.#window.waitMs(o.clock.monotonic(), ownLimit);
     if (wait > 0) return { admitted: false, retryInMs: Number.isFinite(wait) ? Math.max(1, wait) : 1_000 };
     q.events.emit('admitted', { bucket: this.bucket, priority, shared: false });
     return { admitted: true, slot: this.#take(q.nextRequestId(), o.clock.now()) };

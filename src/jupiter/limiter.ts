@@ -88,10 +88,10 @@ export class SlidingWindow {
    * Milliseconds until one more request may start: 0 when it may start now, `Infinity` when the
    * window is full of requests still in flight (wait for one to end).
    */
-  waitMs(now: number): number {
+  waitMs(now: number, limit: number = this.quota): number {
     const count = this.count(now);
-    if (count < this.quota) return 0;
-    const mustLeave = count - this.quota; // 0-based index among ended requests, oldest first
+    if (count < limit) return 0;
+    const mustLeave = count - limit; // 0-based index among ended requests, oldest first
     const ended = this.#ends.length - this.#head;
     if (mustLeave >= ended) return Number.POSITIVE_INFINITY;
     const end = this.#ends[this.#head + mustLeave] ?? now;

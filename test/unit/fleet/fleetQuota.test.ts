@@ -107,6 +107,8 @@ describe.skipIf(!redisPresent)('three daemons on one key sharing its quota throu
     const { perMinute, share } = used(w);
     expect(share, `admitted per minute ${perMinute.join(', ')}`).toBeGreaterThanOrEqual(0.9);
     expect(w.trace.dispatches((s) => s.bucket === 'execute' && s.waitedMs > 0)).toEqual([]);
+    // Alone, each daemon keeps a slot of its share from its polls: its order work still goes first.
+    expect(pollsPastOrderWork(w.trace)).toEqual([]);
     // Counted after the stop: closing the connection on the way out is not a loss.
     await w.stop();
     for (const m of w.members) {

@@ -36,9 +36,9 @@ function slotOf(grant: SharedGrant): SharedSlot {
 
 describe('quotaSplit', () => {
   it('keeps a 5 % headroom for order work and splits the rest', () => {
-    expect(quotaSplit(60, 3)).toEqual({ quota: 60, headroom: 3, share: 19 });
-    expect(quotaSplit(600, 1)).toEqual({ quota: 600, headroom: 30, share: 570 });
-    expect(quotaSplit(30, 50)).toEqual({ quota: 30, headroom: 2, share: 1 });
+    expect(quotaSplit(60, 3)).toEqual({ quota: 60, headroom: 3, share: 19, shareHeadroom: 1 });
+    expect(quotaSplit(600, 1)).toEqual({ quota: 600, headroom: 30, share: 570, shareHeadroom: 29 });
+    expect(quotaSplit(30, 50)).toEqual({ quota: 30, headroom: 2, share: 1, shareHeadroom: 0 });
   });
 });
 
@@ -148,7 +148,10 @@ describe.skipIf(!redisPresent)('one bucket of the fleet gate on a real redis-ser
     expect(await restored).toEqual({ reseeded: 0 });
     expect(await probe.hget(quotaKeys(quotaKeyId(KEY), 'main').epoch, 'start')).toBe(String(clock.now()));
 
-    const settling = await fill(a.gate, Priority.Exit);
+    // Settling, polls keep the share's last slot for order work, which takes it.
+    const settlingPolls = await fill(a.gate, Priority.PollMarket);
+    expect(settlingPolls).toHaveLength(18);
+    const settling = [...settlingPolls, ...(await fill(a.gate, Priority.Exit))];
     expect(settling).toHaveLength(19);
     for (const slot of settling) slot.end();
     await clock.advance(SETTLING);
@@ -165,8 +168,11 @@ describe.skipIf(!redisPresent)('one bucket of the fleet gate on a real redis-ser
     const lost = a.quota.events.next('lost');
     await server.kill();
     await lost;
+    // Alone, polls keep one slot of the share for order work: 18 polls, then an exit still goes.
     const local = await fill(a.gate, Priority.PollState);
-    expect(local).toHaveLength(19);
+    expect(local).toHaveLength(18);
+    const exit = await fill(a.gate, Priority.Exit);
+    expect(exit).toHaveLength(1);
     local[0]?.end();
     const restored = a.quota.events.next('restored');
     await server.restart();
