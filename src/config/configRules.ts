@@ -1,7 +1,9 @@
 import type { Diagnostic, DocPath } from './diagnostics.js';
 import { formatPath } from './diagnostics.js';
 import { CREDENTIALS_IN_URL, isLoopbackHost, parseHttpUrl, redactUrl } from './fieldSchemas.js';
-import { DEFAULTS, KEYLESS_RPS } from './schema.js';
+import { fleetSizeProblem } from '../fleet/quotaSplit.js';
+import { quotaPerWindow } from '../jupiter/limiter.js';
+import { DEFAULTS, FREE_TIER_RPS, KEYLESS_RPS } from './schema.js';
 import { isSecretKeyText } from './secretKeyText.js';
 import { unsetVariables } from './expandVariables.js';
 import type { YamlSource } from './yamlSource.js';
@@ -121,6 +123,12 @@ export function checkConfigRules(source: YamlSource, env: Env, options: { secret
     webhooks.forEach((_, i) => checkWebhook(raw, ['notify', 'webhooks', i], live, env, at));
   }
   checkFleetRedis(raw, env, options.secrets !== false, at);
+  const size = get(raw, ['fleet', 'size']);
+  if (typeof size === 'number' && Number.isInteger(size) && size > 1) {
+    const rate = typeof rps === 'number' && rps > 0 ? rps : keyless ? KEYLESS_RPS : FREE_TIER_RPS;
+    const problem = fleetSizeProblem(quotaPerWindow(rate), size);
+    if (problem !== null) at(['fleet', 'size'], problem);
+  }
   return out;
 }
 

@@ -63,6 +63,10 @@ for i = 1, #seen, 2 do
   end
 end
 local mine = count(prefix .. me)
+-- What this daemon knows it holds: Redis may have lost its entries (flushed, or emptied while the
+-- connection stayed up, so nothing was written back), never the daemon.
+local known = tonumber(ARGV[12])
+if known > mine then mine = known end
 registered = registered + 1
 total = total + mine
 local unseen = math.max(0, size - registered) * share
@@ -132,6 +136,8 @@ export interface AcquireArgs {
   readonly share: number;
   /** While settling, what this request's class may fill of the daemon's own share (less its own headroom for polls). */
   readonly ownLimit: number;
+  /** This daemon's own requests counting now, from its local record (kept in every mode). */
+  readonly localCount: number;
   readonly size: number;
   readonly ttlMs: number;
 }
@@ -162,6 +168,7 @@ export async function acquireScript(redis: Redis, keys: QuotaKeys, a: AcquireArg
     a.size,
     a.ttlMs,
     a.ownLimit,
+    a.localCount,
   );
   const [admitted, waitMs, total, registered, settling] = reply.map(Number);
   return { admitted: admitted === 1, waitMs: waitMs ?? 1000, total: total ?? 0, registered: registered ?? 0, settling: settling === 1 };

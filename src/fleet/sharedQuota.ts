@@ -4,7 +4,7 @@
  * (quotaScripts.ts); while it does not, each gate keeps to this daemon's share from its own record,
  * which it keeps in both modes for exactly that moment and to re-seed Redis when it returns.
  *
- * Modes: `starting` (not connected yet: local, and nothing to log), `shared`, `local` (Redis lost:
+ * Modes: `starting` (not connected yet: requests wait for the first connection or its failure), `shared`, `local` (Redis lost:
  * logged once at warn), `closed`. Back from `local`, this daemon first writes its own live entries
  * into Redis, then switches back (logged once at info). Each transition is also an event.
  */
@@ -17,6 +17,7 @@ import type { Logger } from '../ops/log.js';
 import type { Random } from '../random.js';
 import { TypedEmitter } from '../typedEmitter.js';
 import { quotaKeyId, quotaKeys, type QuotaKeys } from './quotaKeys.js';
+import { fleetSizeProblem, quotaSplit, type QuotaSplit } from './quotaSplit.js';
 import { acquireScript, defineQuotaScripts, endScript, seedScript } from './quotaScripts.js';
 
 export interface FleetQuotaEvents {
@@ -53,30 +54,6 @@ export interface FleetQuotaOptions {
 
 type Mode = 'starting' | 'shared' | 'local' | 'closed';
 
-/** Share and headroom of one bucket: what the fleet decided, written down once. */
-export interface QuotaSplit {
-  readonly quota: number;
-  /** Slots only order work (Exit, Place) may use, fleet-wide. */
-  readonly headroom: number;
-  /** What this daemon may use alone: (quota − headroom) / size, at least 1. */
-  readonly share: number;
-  /**
-   * Slots of the share only this daemon's order work may use while it decides alone (Redis lost,
-   * or settling after Redis lost its data): polls cannot fill the share and hold an exit back.
-   */
-  readonly shareHeadroom: number;
-}
-
-/**
- * headroom = max(1, ceil(5 % of quota)); share = max(1, floor((quota − headroom) / size));
- * the share's own headroom likewise 5 % of it, at least 1, when the share has room for a poll beside it.
- */
-export function quotaSplit(quota: number, size: number): QuotaSplit {
-  const headroom = Math.max(1, Math.ceil(quota * 0.05));
-  const share = Math.max(1, Math.floor((quota - headroom) / size));
-  return { quota, headroom, share, shareHeadroom: share < 2 ? 0 : Math.max(1, Math.ceil(share * 0.05)) };
-}
-
 /** A short, secret-free reason for a failed Redis command (never the URL). */
 export function redisFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -99,6 +76,9 @@ export class FleetQuota implements SharedQuota {
   #restoring = false;
   #lastTry = Number.NEGATIVE_INFINITY;
   #warnedCrowded = false;
+  #leaveStarting!: () => void;
+  /** Settles once the first connection has been made, has failed, or the quota closed. @internal */
+  readonly connected = new Promise<void>((resolve) => (this.#leaveStarting = resolve));
 
   constructor(options: FleetQuotaOptions) {
     this.#o = options;
@@ -132,13 +112,10 @@ export class FleetQuota implements SharedQuota {
   }
 
   gate(bucket: Bucket, quota: number): SharedGate {
+    // The config check refuses such a size first; a quota given here by a caller is checked again.
+    const problem = fleetSizeProblem(quota, this.#o.size);
+    if (problem !== null) throw new RangeError(`${problem} (the ${bucket} bucket)`);
     const split = quotaSplit(quota, this.#o.size);
-    if (split.share * this.#o.size > quota - split.headroom) {
-      this.#o.log.warn(
-        { bucket, quota, size: this.#o.size },
-        `fleet.size ${this.#o.size} leaves each daemon less than one ${bucket} request per window of ${quota}: each keeps to 1, and the fleet can exceed the quota while Redis is unreachable`,
-      );
-    }
     const gate = new FleetGate(this, bucket, split, quotaKeys(this.#keyId, bucket));
     this.#gates.push(gate);
     return gate;
@@ -147,6 +124,7 @@ export class FleetQuota implements SharedQuota {
   close(): void {
     if (this.#mode === 'closed') return;
     this.#mode = 'closed';
+    this.#leaveStarting();
     for (const off of this.#offs) off();
     this.#o.redis.disconnect();
   }
@@ -176,6 +154,7 @@ export class FleetQuota implements SharedQuota {
     if (this.#mode !== 'shared' && this.#mode !== 'starting') return;
     const wasShared = this.#mode === 'shared';
     this.#mode = 'local';
+    this.#leaveStarting();
     const shares = this.#gates.map((g) => `${g.split.share} of ${g.split.quota} per 60 s on ${g.bucket}`).join(', ');
     this.#o.log.warn(
       { redis: this.#o.label, reason, wasShared },
@@ -219,12 +198,16 @@ export class FleetQuota implements SharedQuota {
       }
       if (this.#mode !== from) return;
       this.#mode = 'shared';
+      this.#leaveStarting();
       if (from === 'local')
         this.#o.log.info({ redis: this.#o.label, reseeded }, `shared quota restored on ${this.#o.label}: re-seeded ${reseeded} of this daemon's entries`);
       else this.#o.log.debug({ redis: this.#o.label }, `shared quota on ${this.#o.label}`);
       this.events.emit('restored', { reseeded });
-    } catch {
-      // Still unreachable: stay local; the next `ready` (or a local decision) tries again.
+    } catch (error) {
+      // Still unreachable: stay local; the next `ready` (or a local decision) tries again. A first
+      // write that failed on a live connection (a timeout, an ACL refusing scripts) is a loss too:
+      // said once, and retried from local decisions, never left waiting in `starting`.
+      if (this.#mode === 'starting') this.lose(redisFailure(error));
     } finally {
       this.#restoring = false;
     }
@@ -269,6 +252,7 @@ class FleetGate implements SharedGate {
           limit: orderWork ? this.split.quota : Math.max(1, this.split.quota - this.split.headroom),
           share: this.split.share,
           ownLimit,
+          localCount: this.#window.count(o.clock.monotonic()),
           size: o.size,
           ttlMs: q.ttlMs,
         });
@@ -279,6 +263,12 @@ class FleetGate implements SharedGate {
       } catch (error) {
         q.lose(redisFailure(error));
       }
+    } else if (q.mode === 'starting') {
+      // Not connected yet: Redis may hold this wallet's requests from a process that just stopped,
+      // which the new, empty record does not know. Wait for the connection (or its failure, which
+      // falls back to the share): real I/O, bounded by the client's connect timeout, not a clock.
+      await q.connected;
+      return this.acquire(priority);
     } else q.maybeRestore();
     const wait = this.#window.waitMs(o.clock.monotonic(), ownLimit);
     if (wait > 0) return { admitted: false, retryInMs: Number.isFinite(wait) ? Math.max(1, wait) : 1_000 };

@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ManualClock } from '../../../src/clock.js';
 import { openFleetRedis } from '../../../src/fleet/fleetRedis.js';
 import { quotaKeyId, quotaKeys } from '../../../src/fleet/quotaKeys.js';
-import { FleetQuota, quotaSplit } from '../../../src/fleet/sharedQuota.js';
+import { FleetQuota } from '../../../src/fleet/sharedQuota.js';
+import { fleetSizeProblem, quotaSplit } from '../../../src/fleet/quotaSplit.js';
 import { Priority } from '../../../src/jupiter/limiter.js';
 import type { SharedGate, SharedGrant, SharedSlot } from '../../../src/jupiter/sharedGate.js';
 import { createLogger } from '../../../src/ops/log.js';
@@ -38,7 +39,17 @@ describe('quotaSplit', () => {
   it('keeps a 5 % headroom for order work and splits the rest', () => {
     expect(quotaSplit(60, 3)).toEqual({ quota: 60, headroom: 3, share: 19, shareHeadroom: 1 });
     expect(quotaSplit(600, 1)).toEqual({ quota: 600, headroom: 30, share: 570, shareHeadroom: 29 });
-    expect(quotaSplit(30, 50)).toEqual({ quota: 30, headroom: 2, share: 1, shareHeadroom: 0 });
+    expect(quotaSplit(30, 28)).toEqual({ quota: 30, headroom: 2, share: 1, shareHeadroom: 0 });
+  });
+
+  it('refuses a fleet larger than the quota can give one request each beside the headroom', () => {
+    // 30 a window keeps 2 for order work: 28 daemons get one each, a 29th would reserve past the limit.
+    expect(fleetSizeProblem(30, 28)).toBeNull();
+    expect(fleetSizeProblem(30, 29)).toBe(
+      "fleet.size 29 is more daemons than a quota of 30 requests per 60 s can hold (2 kept for order work leaves 28, at least one for each daemon): raise api.requests_per_second to the key's plan, or run fewer daemons on the key",
+    );
+    expect(fleetSizeProblem(60, 57)).toBeNull();
+    expect(fleetSizeProblem(60, 58)).not.toBeNull();
   });
 });
 
@@ -132,6 +143,55 @@ describe.skipIf(!redisPresent)('one bucket of the fleet gate on a real redis-ser
     expect(a.log.lines().map((l) => [l['level'], l['msg']])).toEqual([
       ['warn', "shared quota lost: connection closed; keeping to this daemon's share (19 of 60 per 60 s on main) until Redis is back"],
     ]);
+  });
+
+  it('a Redis emptied under a live connection (FLUSHALL, no reconnect) settles on what the daemon knows it holds', async () => {
+    const clock = new ManualClock();
+    const a = await member(clock, 'a');
+    slotOf(await a.gate.acquire(Priority.PollMarket)).end();
+    await clock.advance(SETTLING + 1);
+    // 19 polls and 3 exits: above its share of 19 when Redis loses everything.
+    const held = [...(await fill(a.gate, Priority.PollMarket)), ...(await fill(a.gate, Priority.Exit))];
+    expect(held).toHaveLength(22);
+    for (const slot of held) slot.end();
+    await probe.flushall();
+    // Redis now counts nothing for `a` and starts a new epoch; the daemon's own record still says 22.
+    // Before it passed its own count to the script, this admitted 19 more at once.
+    expect((await a.gate.acquire(Priority.Exit)).admitted).toBe(false);
+    expect((await a.gate.acquire(Priority.PollMarket)).admitted).toBe(false);
+    expect(await probe.hget(quotaKeys(quotaKeyId(KEY), 'main').epoch, 'start')).toBe(String(clock.now()));
+  });
+
+  it('a restarted daemon waits for Redis before its first request, and counts what its previous process sent', async () => {
+    const clock = new ManualClock();
+    const first = await member(clock, 'a');
+    slotOf(await first.gate.acquire(Priority.PollMarket)).end();
+    await clock.advance(SETTLING + 1);
+    const held = [...(await fill(first.gate, Priority.PollMarket)), ...(await fill(first.gate, Priority.Exit))];
+    expect(held).toHaveLength(22);
+    for (const slot of held) slot.end();
+    await expect.poll(async () => probe.zcard(quotaKeys(quotaKeyId(KEY), 'main').daemonPrefix + 'a')).toBe(22);
+    first.quota.close();
+
+    // The same wallet's next process: its first ask, made before its connection is ready, waits for it
+    // and is judged with the 22 its previous process left in the window (an empty record said 0).
+    const log = new MemoryStream();
+    const again = new FleetQuota({
+      redis: openFleetRedis({ url: new Secret(server.url), maxReconnectDelayMs: 50 }),
+      label: 'redis://test',
+      apiKey: KEY,
+      daemonId: 'a',
+      size: 3,
+      leaseMs: LEASE,
+      clock,
+      random: createRandom('a2'),
+      log: createLogger({ destination: log, clock }),
+    });
+    const gate = again.gate('main', 60);
+    members.push({ quota: again, gate, log });
+    expect(again.mode).toBe('starting');
+    expect((await gate.acquire(Priority.PollMarket)).admitted).toBe(false);
+    expect(again.mode).toBe('shared');
   });
 
   it('keeps every daemon to its share while an empty Redis settles, then lets order work into the headroom again', async () => {

@@ -169,7 +169,11 @@ describe.skipIf(!redisPresent)('the fleet roster, with paper daemons on a real r
     expect(failed).toBeGreaterThanOrEqual(24);
     expect(m.daemon.engine.trading.ticks.status().ticks).toBeGreaterThan(ticks + 5);
     // The roster adds no warning per beat (the shared quota says once that Redis is gone, tested with it).
-    expect(warnings().slice(warnedBefore).filter((msg) => !msg.startsWith('shared quota lost: '))).toEqual([]);
+    expect(
+      warnings()
+        .slice(warnedBefore)
+        .filter((msg) => !msg.startsWith('shared quota lost: ')),
+    ).toEqual([]);
     expect(m.out.text).toContain('fleet roster: heartbeat skipped');
     const down = await w.status();
     expect(down.code).toBe(7);
