@@ -122,8 +122,13 @@ export function fleetCommand(ctx: CliContext): Command {
         const doc = fleetStatus(reading, { fleet: config.fleet.name, redis: redisLabel(url), now: ctx.clock.now() });
         ctx.stdout(options.json ? `${JSON.stringify(doc, null, 2)}\n` : fleetStatusText(doc));
         const { silent, unhealthy } = doc.total;
-        if (silent + unhealthy > 0)
-          throw new CliExit(ExitCode.FleetDegraded, `jupbot: fleet ${doc.fleet}: ${silent} silent, ${unhealthy} unhealthy of ${doc.total.daemons} daemons`);
+        const unreadable = doc.unreadable.length;
+        // An entry that does not read is a daemon nobody can vouch for: as degraded as a silent one.
+        if (silent + unhealthy + unreadable > 0)
+          throw new CliExit(
+            ExitCode.FleetDegraded,
+            `jupbot: fleet ${doc.fleet}: ${silent} silent, ${unhealthy} unhealthy of ${doc.total.daemons} daemons${unreadable > 0 ? `, ${unreadable} unreadable entr${unreadable === 1 ? 'y' : 'ies'}` : ''}`,
+          );
       }),
   );
   return fleet;

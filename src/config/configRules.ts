@@ -139,7 +139,8 @@ function redisUrlProblem(text: string, inFile: boolean): string | undefined {
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return `uses ${url.protocol.replace(/:$/, '')}, not redis or rediss`;
   if (url.hostname === '') return 'has no host';
   if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,2}$/.test(url.pathname)) return 'has a path that is not a database number (/0 to /15)';
-  if (inFile && url.password !== '')
+  // ioredis also reads a password from the query string (`?password=`).
+  if (inFile && (url.password !== '' || url.searchParams.has('password')))
     return 'carries a password, and secrets are never written in the config file: put the URL in an environment variable and name it in fleet.redis_env';
   return undefined;
 }

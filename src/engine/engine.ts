@@ -109,7 +109,8 @@ export async function startEngine(inputs: EngineInputs): Promise<Engine> {
     random,
     log,
     redactor,
-    daemonId: wallet.address,
+    // Mode and wallet, as the roster names it: a rehearsal beside the live daemon of its wallet is another member.
+    daemonId: `${config.mode}-${wallet.address}`,
     network: inputs.network,
     onFleetQuota: metrics.fleetQuotaShared,
   });

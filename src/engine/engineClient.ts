@@ -19,7 +19,7 @@ export interface EngineClientOptions {
   readonly random: Random;
   readonly log: Logger;
   readonly redactor: Redactor;
-  /** The daemon's id in the fleet's quota: its wallet's public key (one daemon per wallet). */
+  /** The daemon's id in the fleet's quota: its mode and wallet's public key (one daemon per wallet and mode). */
   readonly daemonId: string;
   /** Told when the fleet's shared quota is gained (true) or lost (false); only with `fleet.redis`. */
   readonly onFleetQuota?: ((shared: boolean) => void) | undefined;

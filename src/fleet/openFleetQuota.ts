@@ -14,7 +14,7 @@ import { FleetQuota } from './sharedQuota.js';
 export interface OpenFleetQuotaOptions {
   readonly url: Secret;
   readonly apiKey: string | undefined;
-  /** Stable per daemon: the wallet's public key. */
+  /** Stable per daemon: its mode and the wallet's public key. */
   readonly daemonId: string;
   readonly size: number;
   /** The request timeout (api.timeout); 0 (none) counts an exchange in flight for a whole window. */

@@ -118,3 +118,22 @@ describe('rehearsal mode', () => {
     expect(ok.rehearsal.balances).toEqual({ SOL: '2.5' });
   });
 });
+
+describe('fleet', () => {
+  it('refuses a password in fleet.redis, in the userinfo or the query, without showing it', () => {
+    const message =
+      'carries a password, and secrets are never written in the config file: put the URL in an environment variable and name it in fleet.redis_env';
+    expect(problems('fleet:\n  redis: "redis://:hunter2@10.0.0.5:6379/0"\n')).toEqual([`c.yaml:2:10: fleet.redis ${message}`]);
+    expect(problems('fleet:\n  redis: "redis://10.0.0.5:6379/0?password=hunter2"\n')).toEqual([`c.yaml:2:10: fleet.redis ${message}`]);
+    expect(problems('fleet:\n  redis: "redis://10.0.0.5:6379/0"\n  size: 3\n')).toEqual([]);
+  });
+
+  it('refuses a fleet.size the quota cannot give one request each beside its headroom', () => {
+    // The Free plan's 1 request/s is 60 a window: 3 for order work, 57 daemons at most.
+    expect(problems('fleet:\n  redis: "redis://h:6379"\n  size: 57\n')).toEqual([]);
+    expect(problems('fleet:\n  redis: "redis://h:6379"\n  size: 58\n')).toEqual([
+      "c.yaml:3:9: fleet.size 58 is more daemons than a quota of 60 requests per 60 s can hold (3 kept for order work leaves 57, at least one for each daemon): raise api.requests_per_second to the key's plan, or run fewer daemons on the key",
+    ]);
+    expect(problems('api: { requests_per_second: 10 }\nfleet:\n  redis: "redis://h:6379"\n  size: 58\n')).toEqual([]);
+  });
+});
