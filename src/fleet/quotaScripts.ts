@@ -51,7 +51,9 @@ local seen = redis.call('ZRANGE', members, 0, -1, 'WITHSCORES')
 for i = 1, #seen, 2 do
   local id, at = seen[i], tonumber(seen[i + 1])
   if id ~= me then
-    if at + lease + window < now then
+    -- Gone for longer than any daemon's lease (api.timeout is at most 5 minutes) and a window: its
+    -- entries have all stopped counting. Another daemon's lease may be longer than this caller's.
+    if at + 300000 + window < now then
       redis.call('ZREM', members, id)
       redis.call('DEL', prefix .. id)
     else

@@ -196,7 +196,9 @@ export class FleetQuota implements SharedQuota {
         }
         if (this.#gates.every((gate) => !gate.addedSinceRead)) break;
       }
-      if (this.#mode !== from) return;
+      // Requests admitted alone still not written (a busy daemon outran ten rounds): stay alone, and
+      // try again from the next local decision, rather than share with Redis counting too few.
+      if (this.#mode !== from || this.#gates.some((gate) => gate.addedSinceRead)) return;
       this.#mode = 'shared';
       this.#leaveStarting();
       if (from === 'local')

@@ -289,14 +289,18 @@ describe.skipIf(!redisPresent)('one bucket of the fleet gate on a real redis-ser
     }
   });
 
-  it('forgets a daemon silent for longer than lease and window, with its entries', async () => {
+  it('forgets a daemon silent for longer than the longest lease (5 minutes) and a window, with its entries', async () => {
     const clock = new ManualClock();
     const a = await member(clock, 'a');
     const b = await member(clock, 'b');
     slotOf(await b.gate.acquire(Priority.PollMarket)).end();
     b.quota.close();
     const keys = quotaKeys(quotaKeyId(KEY), 'main');
-    await clock.advance(LEASE + WINDOW);
+    // Not at this daemon's own lease and window: another's lease may be longer (api.timeout up to 5 minutes).
+    await clock.advance(LEASE + WINDOW + 1);
+    slotOf(await a.gate.acquire(Priority.PollMarket));
+    expect(await probe.zscore(keys.members, 'b')).not.toBeNull();
+    await clock.advance(300_000 - LEASE - 1);
     slotOf(await a.gate.acquire(Priority.PollMarket));
     expect(await probe.zscore(keys.members, 'b')).not.toBeNull();
     await clock.advance(1);
