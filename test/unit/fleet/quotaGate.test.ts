@@ -96,6 +96,15 @@ describe.skipIf(!redisPresent)('one bucket of the fleet gate on a real redis-ser
     return m;
   }
 
+  /** Past the first epoch's settling, takes 19 polls (its share) and 3 exits (the headroom), all ended. */
+  async function holdAboveShare(m: Member, clock: ManualClock): Promise<void> {
+    slotOf(await m.gate.acquire(Priority.PollMarket)).end();
+    await clock.advance(SETTLING + 1);
+    const held = [...(await fill(m.gate, Priority.PollMarket)), ...(await fill(m.gate, Priority.Exit))];
+    expect(held).toHaveLength(22);
+    for (const slot of held) slot.end();
+  }
+
   /** Takes slots of `priority` until refused; returns them. */
   async function fill(gate: SharedGate, priority: Priority): Promise<SharedSlot[]> {
     const slots: SharedSlot[] = [];
@@ -148,12 +157,8 @@ describe.skipIf(!redisPresent)('one bucket of the fleet gate on a real redis-ser
   it('a Redis emptied under a live connection (FLUSHALL, no reconnect) settles on what the daemon knows it holds', async () => {
     const clock = new ManualClock();
     const a = await member(clock, 'a');
-    slotOf(await a.gate.acquire(Priority.PollMarket)).end();
-    await clock.advance(SETTLING + 1);
-    // 19 polls and 3 exits: above its share of 19 when Redis loses everything.
-    const held = [...(await fill(a.gate, Priority.PollMarket)), ...(await fill(a.gate, Priority.Exit))];
-    expect(held).toHaveLength(22);
-    for (const slot of held) slot.end();
+    // Above its share of 19 when Redis loses everything.
+    await holdAboveShare(a, clock);
     await probe.flushall();
     // Redis now counts nothing for `a` and starts a new epoch; the daemon's own record still says 22.
     // Before it passed its own count to the script, this admitted 19 more at once.
@@ -165,11 +170,7 @@ describe.skipIf(!redisPresent)('one bucket of the fleet gate on a real redis-ser
   it('a restarted daemon waits for Redis before its first request, and counts what its previous process sent', async () => {
     const clock = new ManualClock();
     const first = await member(clock, 'a');
-    slotOf(await first.gate.acquire(Priority.PollMarket)).end();
-    await clock.advance(SETTLING + 1);
-    const held = [...(await fill(first.gate, Priority.PollMarket)), ...(await fill(first.gate, Priority.Exit))];
-    expect(held).toHaveLength(22);
-    for (const slot of held) slot.end();
+    await holdAboveShare(first, clock);
     await expect.poll(async () => probe.zcard(quotaKeys(quotaKeyId(KEY), 'main').daemonPrefix + 'a')).toBe(22);
     first.quota.close();
 
