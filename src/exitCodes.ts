@@ -24,7 +24,7 @@ export const ExitCode = {
    * refused, an error answer); the line names the address and the cause.
    */
   ApiUnreachable: 8,
-  /** `fleet status`: a daemon of the fleet is silent (no heartbeat for one interval) or not ready, or an entry does not read. */
+  /** `fleet status`: a daemon of the fleet is silent (no heartbeat for one interval) or not ready, an entry does not read, or fewer are listed than fleet.size. */
   FleetDegraded: 9,
   /** Another jupbot holds the data directory or drives the wallet (its pid is in the message). Not restarted by the unit. */
   AlreadyRunning: 73,

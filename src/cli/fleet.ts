@@ -62,6 +62,10 @@ export function fleetStatusText(doc: FleetStatusJson): string {
     if (d.control.paused.length > 0) out.push(`PAUSED: ${who}: ${d.control.paused.join(', ')}`);
   }
   for (const u of doc.unreadable) out.push(`UNREADABLE: roster entry ${u.id}: ${u.problem}`);
+  if (t.missing > 0)
+    out.push(
+      `MISSING: fleet.size is ${t.expected} but ${t.daemons} daemon${t.daemons === 1 ? ' is' : 's are'} listed: ${t.missing === 1 ? 'one has' : `${t.missing} have`} not registered, or ${t.missing === 1 ? 'its entry was' : 'their entries were'} lost with Redis's data (a daemon that died before Redis restarted is then absent, not silent)`,
+    );
   const left = t.notToday > 0 ? ` (${t.notToday} daemon${t.notToday === 1 ? '' : 's'} with no figures of today left out)` : '';
   out.push(`fleet total: P&L today ${dollars(t.realizedUsd)}${left}, ${t.openOrders} open order${t.openOrders === 1 ? '' : 's'}`);
   return `${out.join('\n')}\n`;
@@ -119,15 +123,16 @@ export function fleetCommand(ctx: CliContext): Command {
         } finally {
           redis?.disconnect();
         }
-        const doc = fleetStatus(reading, { fleet: config.fleet.name, redis: redisLabel(url), now: ctx.clock.now() });
+        const doc = fleetStatus(reading, { fleet: config.fleet.name, redis: redisLabel(url), now: ctx.clock.now(), size: config.fleet.size });
         ctx.stdout(options.json ? `${JSON.stringify(doc, null, 2)}\n` : fleetStatusText(doc));
         const { silent, unhealthy } = doc.total;
         const unreadable = doc.unreadable.length;
-        // An entry that does not read is a daemon nobody can vouch for: as degraded as a silent one.
-        if (silent + unhealthy + unreadable > 0)
+        const { missing } = doc.total;
+        // An entry that does not read, or one that is not there, is a daemon nobody can vouch for: as degraded as a silent one.
+        if (silent + unhealthy + unreadable + missing > 0)
           throw new CliExit(
             ExitCode.FleetDegraded,
-            `jupbot: fleet ${doc.fleet}: ${silent} silent, ${unhealthy} unhealthy of ${doc.total.daemons} daemons${unreadable > 0 ? `, ${unreadable} unreadable entr${unreadable === 1 ? 'y' : 'ies'}` : ''}`,
+            `jupbot: fleet ${doc.fleet}: ${silent} silent, ${unhealthy} unhealthy of ${doc.total.daemons} daemons${unreadable > 0 ? `, ${unreadable} unreadable entr${unreadable === 1 ? 'y' : 'ies'}` : ''}${missing > 0 ? `, ${missing} missing (fleet.size ${doc.total.expected})` : ''}`,
           );
       }),
   );

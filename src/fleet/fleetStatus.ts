@@ -51,6 +51,10 @@ export interface FleetStatusJson {
     /** Daemons left out of `realizedUsd`: their last figures are of another day. */
     readonly notToday: number;
     readonly openOrders: number;
+    /** `fleet.size` of the config it was read with: how many daemons should be listed. */
+    readonly expected: number;
+    /** Fewer listed than expected: never registered, or their entries went with Redis's data. */
+    readonly missing: number;
   };
 }
 
@@ -63,7 +67,10 @@ function signedFixed(text: string): Fixed | undefined {
 
 const isoOf = (ms: number): string => new Date(ms).toISOString();
 
-export function fleetStatus(reading: RosterReading, context: { readonly fleet: string; readonly redis: string; readonly now: number }): FleetStatusJson {
+export function fleetStatus(
+  reading: RosterReading,
+  context: { readonly fleet: string; readonly redis: string; readonly now: number; readonly size: number },
+): FleetStatusJson {
   const { now } = context;
   const today = isoOf(Math.floor(now / DAY_MS) * DAY_MS);
   const daemons = [...reading.entries]
@@ -114,6 +121,8 @@ export function fleetStatus(reading: RosterReading, context: { readonly fleet: s
       realizedUsd: formatFixed(realized),
       notToday,
       openOrders: daemons.reduce((sum, d) => sum + d.openOrders, 0),
+      expected: context.size,
+      missing: Math.max(0, context.size - daemons.length),
     },
   };
 }

@@ -97,7 +97,7 @@ describe('fleetStatus', () => {
         ],
         unreadable: [{ id: 'x', problem: 'mode: invalid' }],
       },
-      { fleet: 'f', redis: 'redis://r:6379/0', now: NOW },
+      { fleet: 'f', redis: 'redis://r:6379/0', now: NOW, size: 6 },
     );
     expect(doc.daemons.map((d) => [d.id, d.state, d.today.current])).toEqual([
       ['a', 'ok', true],
@@ -106,7 +106,18 @@ describe('fleetStatus', () => {
       ['d', 'stopped', false],
     ]);
     // 0.1 + 0.2 - 0.300000000000000001, as floats would never give it.
-    expect(doc.total).toEqual({ daemons: 4, ok: 1, unhealthy: 1, stopped: 1, silent: 1, realizedUsd: '-0.000000000000000001', notToday: 1, openOrders: 7 });
+    expect(doc.total).toEqual({
+      daemons: 4,
+      ok: 1,
+      unhealthy: 1,
+      stopped: 1,
+      silent: 1,
+      realizedUsd: '-0.000000000000000001',
+      notToday: 1,
+      openOrders: 7,
+      expected: 6,
+      missing: 2,
+    });
     const text = fleetStatusText(doc);
     expect(text).toContain('fleet f (redis://r:6379/0) as of 2026-11-27T12:00:00Z: 4 daemons, 1 ok, 1 unhealthy, 1 silent, 1 stopped');
     expect(text).toContain('unhealthy (database: disk full)');
@@ -114,6 +125,8 @@ describe('fleetStatus', () => {
     expect(text).toMatch(/^SILENT: C on h3 .*: no heartbeat since 2026-11-27T11:59:40Z, expected every 15s$/m);
     expect(text).toContain('— (last: 2026-11-26)');
     expect(text).toContain('UNREADABLE: roster entry x: mode: invalid');
+    // Six declared, four listed: a daemon that died before an empty Redis came back is absent, not silent.
+    expect(text).toMatch(/^MISSING: fleet\.size is 6 but 4 daemons are listed: 2 have not registered, or their entries were lost with Redis's data/m);
     expect(text).toContain('fleet total: P&L today $0.00 (1 daemon with no figures of today left out), 7 open orders');
   });
 });

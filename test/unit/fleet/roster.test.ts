@@ -89,7 +89,18 @@ describe.skipIf(!redisPresent)('the fleet roster, with paper daemons on a real r
     });
     expect(of(c)?.lastFill).toBeNull();
     // The fleet's total, in fixed point: 12.345678 - 2.5 + 0, never 9.845677999….
-    expect(doc.total).toEqual({ daemons: 3, ok: 3, unhealthy: 0, stopped: 0, silent: 0, realizedUsd: '9.845678', notToday: 0, openOrders: 3 });
+    expect(doc.total).toEqual({
+      daemons: 3,
+      ok: 3,
+      unhealthy: 0,
+      stopped: 0,
+      silent: 0,
+      realizedUsd: '9.845678',
+      notToday: 0,
+      openOrders: 3,
+      expected: 3,
+      missing: 0,
+    });
 
     const text = await w.status();
     expect(text.code).toBe(0);

@@ -83,7 +83,7 @@ export async function rosterWorld(
       `sim: { seed: ${name} }`,
       'log: { format: json, level: debug }',
       'poll: { strategies: 30s }',
-      `fleet: { redis: "${redisUrl}", name: ${label}, heartbeat: 10s }`,
+      `fleet: { redis: "${redisUrl}", name: ${label}, heartbeat: 10s, size: ${members.length} }`,
       '',
     ].join('\n');
     const configFile = join(dir, 'config.yaml');
