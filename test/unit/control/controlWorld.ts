@@ -9,16 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { driveTo } from '../../../src/backtest/driveTo.js';
-import { InProcessNetwork, SIM_ORIGIN } from '../../../src/backtest/inProcessNetwork.js';
+import type { InProcessNetwork } from '../../../src/backtest/inProcessNetwork.js';
 import { SteppingClock } from '../../../src/backtest/steppingClock.js';
 import type { Config } from '../../../src/config/config.js';
 import { parseConfigText } from '../../../src/config/loadConfig.js';
-import { start, type Daemon } from '../../../src/daemon.js';
+import type { Daemon } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/ops/log.js';
-import { openPaperWorld } from '../../../src/paper/openPaperWorld.js';
-import { createRandom } from '../../../src/random.js';
 import type { Simulator } from '../../../src/sim/simulator.js';
 import { jupbot, type CliRun } from '../../support/cli.js';
+import { startInProcessPaperDaemon } from '../../support/inProcessPaperDaemon.js';
 import { MemoryStream } from '../../support/memoryStream.js';
 
 export const START = Date.UTC(2026, 10, 2, 8, 0);
@@ -75,17 +74,9 @@ export async function controlWorld(label: string, files: Readonly<Record<string,
   const log = createLogger({ destination: out, clock });
 
   const launch = async (): Promise<{ daemon: Daemon; sim: Simulator; net: InProcessNetwork }> => {
-    const net = new InProcessNetwork(clock);
-    let sim: Simulator | undefined;
-    const paperWorld = await openPaperWorld(config, net.simClock(), log, (s) => {
-      sim = s;
-      net.connect(s);
-      return Promise.resolve({ url: SIM_ORIGIN, close: () => Promise.resolve() });
-    });
-    if (sim === undefined) throw new Error('the world did not start');
-    const daemon = await start(config, { clock, log, random: createRandom(label), network: net.fetch, paperWorld });
-    running.push(daemon);
-    return { daemon, sim, net };
+    const launched = await startInProcessPaperDaemon(config, clock, log, label);
+    running.push(launched.daemon);
+    return launched;
   };
 
   const first = await launch();

@@ -135,12 +135,15 @@ describe('deploy/compose.yaml', () => {
       const c = config(name);
       // Paper mode makes its wallet in the data directory: no key file, no key in the environment.
       expect([c.wallet.keypair_file, c.wallet.keypair], name).toEqual([null, null]);
-      const data = mountsOf(name).find((m) => m.target === c.data_dir);
-      expect(data, `${name}: nothing mounted at its data_dir ${c.data_dir}`).toBeDefined();
-      expect(isBind(data as Mount), name).toBe(false);
-      expect((data as Mount).readOnly, name).toBe(false);
-      expect(Object.keys(compose.volumes), name).toContain((data as Mount).source);
-      return (data as Mount).source;
+      // Exactly one writable named volume (not a bind of the host's files) at its data_dir, declared at the top.
+      const data = mountsOf(name).filter((m) => m.target === c.data_dir);
+      expect(
+        data.map((m) => ({ named: !isBind(m), readOnly: m.readOnly })),
+        `${name}: what is mounted at its data_dir ${c.data_dir}`,
+      ).toEqual([{ named: true, readOnly: false }]);
+      const source = (data[0] as Mount).source;
+      expect(Object.keys(compose.volumes), name).toContain(source);
+      return source;
     });
     expect(new Set(volumes).size).toBe(DAEMONS.length);
   });

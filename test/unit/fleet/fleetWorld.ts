@@ -11,6 +11,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { driveTo } from '../../../src/backtest/driveTo.js';
 import { InProcessNetwork, SIM_ORIGIN } from '../../../src/backtest/inProcessNetwork.js';
 import { SteppingClock } from '../../../src/backtest/steppingClock.js';
 import { parseConfigText } from '../../../src/config/loadConfig.js';
@@ -150,17 +151,7 @@ export async function fleetWorld(options: FleetWorldOptions): Promise<FleetWorld
     }
   };
 
-  const drive = async (ms: number): Promise<void> => {
-    const target = clock.monotonic() + ms;
-    for (;;) {
-      await settle();
-      const next = clock.nextWake();
-      if (next === undefined || next > target) break;
-      await clock.advance(next - clock.monotonic());
-    }
-    await clock.advance(Math.max(0, target - clock.monotonic()));
-    await settle();
-  };
+  const drive = (ms: number): Promise<void> => driveTo(clock, { settle }, clock.now() + ms);
 
   return {
     clock,

@@ -8,19 +8,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { InProcessNetwork, SIM_ORIGIN } from '../../../src/backtest/inProcessNetwork.js';
+import { driveTo } from '../../../src/backtest/driveTo.js';
+import type { InProcessNetwork } from '../../../src/backtest/inProcessNetwork.js';
 import { SteppingClock } from '../../../src/backtest/steppingClock.js';
 import type { Config } from '../../../src/config/config.js';
 import { parseConfigText } from '../../../src/config/loadConfig.js';
-import { start, type Daemon } from '../../../src/daemon.js';
+import type { Daemon } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/ops/log.js';
-import { openPaperWorld } from '../../../src/paper/openPaperWorld.js';
-import { createRandom } from '../../../src/random.js';
 import type { RosterPublisher } from '../../../src/fleet/rosterPublisher.js';
 import type { Simulator } from '../../../src/sim/simulator.js';
 import { SOL, USDC } from '../../support/mints.js';
 import { recordFill } from '../../../src/store/fills.js';
 import { jupbot, type CliRun } from '../../support/cli.js';
+import { startInProcessPaperDaemon } from '../../support/inProcessPaperDaemon.js';
 import { MemoryStream } from '../../support/memoryStream.js';
 
 export const START = Date.UTC(2026, 10, 2, 8, 0);
@@ -92,17 +92,9 @@ export async function rosterWorld(
     const out = new MemoryStream();
     const log = createLogger({ destination: out, clock, level: 'debug' });
     const launch = async (): Promise<{ daemon: Daemon; sim: Simulator; net: InProcessNetwork }> => {
-      const net = new InProcessNetwork(clock);
-      let sim: Simulator | undefined;
-      const paperWorld = await openPaperWorld(config, net.simClock(), log, (s) => {
-        sim = s;
-        net.connect(s);
-        return Promise.resolve({ url: SIM_ORIGIN, close: () => Promise.resolve() });
-      });
-      if (sim === undefined) throw new Error('the world did not start');
-      const daemon = await start(config, { clock, log, random: createRandom(name), network: net.fetch, paperWorld });
-      running.add(daemon);
-      return { daemon, sim, net };
+      const launched = await startInProcessPaperDaemon(config, clock, log, name);
+      running.add(launched.daemon);
+      return launched;
     };
     const member: RosterMember = {
       label: name,
@@ -134,17 +126,7 @@ export async function rosterWorld(
   return {
     clock,
     members: all,
-    async drive(ms) {
-      const target = clock.monotonic() + ms;
-      for (;;) {
-        await settle();
-        const next = clock.nextWake();
-        if (next === undefined || next > target) break;
-        await clock.advance(next - clock.monotonic());
-      }
-      await clock.advance(Math.max(0, target - clock.monotonic()));
-      await settle();
-    },
+    drive: (ms) => driveTo(clock, { settle }, clock.now() + ms),
     status: (args = []) => jupbot(['fleet', 'status', ...args, '--config', (all[0] as RosterMember).configFile], { clock, env: { ...env } }),
   };
 }
