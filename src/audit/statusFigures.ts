@@ -39,8 +39,7 @@ export function statusReading(db: Db, now: number, live: ReadonlyMap<string, Fix
 }
 
 export function statusFigures(db: Db, now: number, lastFills = 5, live: ReadonlyMap<string, Fixed> = new Map()): StatusFigures {
-  const name = tokenNamer(pinnedSymbols(db));
-  const trades = listFills(db).map((fill) => toTrade(fill, name));
+  const { name, trades } = allTrades(db);
   return {
     openOrders: openOrderViews(db).map(({ events: _events, ...order }) => order),
     lastFills: trades.slice(-lastFills).reverse().map(tradeJson),
@@ -55,9 +54,14 @@ export function statusFigures(db: Db, now: number, lastFills = 5, live: Readonly
  * without the unrealized P&L, which values every holding (the fleet roster's heartbeat needs neither).
  */
 export function todayTrades(db: Db, now: number): { readonly trades: readonly Trade[]; readonly today: StatusFigures['today'] } {
-  const name = tokenNamer(pinnedSymbols(db));
-  const trades = listFills(db).map((fill) => toTrade(fill, name));
+  const { trades } = allTrades(db);
   return { trades, today: todayFigures(trades, now) };
+}
+
+/** Every fill as a trade, tokens named by their pinned symbols, the newest last. */
+function allTrades(db: Db): { readonly name: ReturnType<typeof tokenNamer>; readonly trades: Trade[] } {
+  const name = tokenNamer(pinnedSymbols(db));
+  return { name, trades: listFills(db).map((fill) => toTrade(fill, name)) };
 }
 
 function todayFigures(trades: readonly Trade[], now: number): StatusFigures['today'] {
